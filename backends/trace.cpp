@@ -1,0 +1,80 @@
+#include "backends/trace.hpp"
+
+#include "backends/decompose.hpp"
+
+#include <charconv>
+#include <cstdio>
+
+namespace drawpipe {
+
+namespace {
+
+void append_u32(std::string& s, uint32_t v) {
+    char buf[16];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    s.append(buf, r.ptr);
+}
+
+void append_component(std::string& s, Format f, uint32_t bits) {
+    if (f >= Format::uint32x1 && f <= Format::uint32x4) return append_u32(s, bits);
+    char buf[32];
+    std::to_chars_result r;
+    if (f >= Format::sint32x1 && f <= Format::sint32x4) r = std::to_chars(buf, buf + sizeof buf, int32_t(bits));
+    else r = std::to_chars(buf, buf + sizeof buf, dword_float(bits));
+    s.append(buf, r.ptr);
+}
+
+void append_vertex_to(std::string& s, const uint32_t* v, const VertexLayout& layout) {
+    if (layout.gs_output) {
+        append_u32(s, v[SLOT_GS_ID]);
+        if (layout.gs_writes_layer) {
+            s += '@';
+            append_u32(s, v[SLOT_GS_LAYER]);
+        }
+        return;
+    }
+    append_u32(s, v[SLOT_VERTEX_ID]);
+    s += '/';
+    append_u32(s, v[SLOT_INSTANCE_ID]);
+    if (layout.attrib_count == 0) return;
+    s += '[';
+    for (uint32_t a = 0; a < layout.attrib_count; ++a) {
+        const Format f = layout.formats[a];
+        const uint32_t comps = format_components(f);
+        for (uint32_t c = 0; c < comps; ++c) {
+            if (a + c > 0) s += ',';
+            append_component(s, f, v[kVertexHeaderDwords + 4 * a + c]);
+        }
+    }
+    s += ']';
+}
+
+} // namespace
+
+std::string trace_vertex(const uint32_t* v, const VertexLayout& layout) {
+    std::string s;
+    append_vertex_to(s, v, layout);
+    return s;
+}
+
+void TraceBackend::begin_draw(const DrawInfo& draw, const VertexLayout& layout) {
+    provoking_ = draw.provoking;
+    layout_ = layout;
+}
+
+void TraceBackend::append_vertex(const uint32_t* v) { append_vertex_to(text_, v, layout_); }
+
+void TraceBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertices,
+                                 std::span<const uint32_t> elts) {
+    static constexpr const char* kNames[4] = {"", "point", "line", "tri"};
+    decompose_elements(prim, provoking_, elts, [&](uint32_t n, const uint32_t* e) {
+        text_ += kNames[n];
+        for (uint32_t i = 0; i < n; ++i) {
+            text_ += ' ';
+            append_vertex(vertices.vertex(e[i]));
+        }
+        text_ += '\n';
+    });
+}
+
+} // namespace drawpipe

@@ -1,0 +1,540 @@
+#include "draw/front_end.hpp"
+
+#include "draw/error.hpp"
+#include "draw/limits.hpp"
+#include "draw/prim.hpp"
+#include "draw/segment_cache.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <charconv>
+#include <limits>
+#include <string>
+
+namespace drawpipe {
+
+namespace {
+
+[[noreturn]] void fail(ErrorCode code, const std::string& msg) { throw Error(code, msg); }
+
+// How a run advances primitive by primitive.
+enum class Shape : uint8_t {
+    list,      // primitive k owns positions [k*first, (k+1)*first)
+    strip,     // primitive k is [k*incr, k*incr + first): pieces overlap by first - incr
+    fan,       // primitive k is {0, k+1, k+2}: later pieces repeat the centre
+    loop,      // a line strip of n-1 lines, closed at the real end
+    assembled, // geometry-shader input primitives, each listed in full
+};
+
+Shape shape_of(Prim prim, bool assembled) {
+    if (assembled) return Shape::assembled;
+    if (prim == Prim::line_loop) return Shape::loop;
+    if (has_centre(prim)) return Shape::fan;
+    return is_list(prim) ? Shape::list : Shape::strip;
+}
+
+// One restart-free run: `begin` is the absolute position of its first index (or vertex).
+struct Run {
+    uint32_t begin = 0;
+    uint32_t count = 0;  // trimmed to whole primitives
+    uint32_t prims = 0;  // primitives the splitter steps over (a loop's lines, GS inputs...)
+    uint32_t gl_prims = 0;
+};
+
+// Per-draw constants the splitters read.
+struct SplitParams {
+    Prim prim;           // the draw's primitive
+    Prim out_prim;       // what segments carry (the GS input list type when assembling)
+    Shape shape;
+    PrimShape ps;        // of out_prim's stepping (draw prim, or the GS list type)
+    Provoking pv;
+    uint32_t fetch_limit; // most distinct vertices per segment
+    uint32_t index_cap;   // most draw elements per segment
+    uint32_t base_vertex; // two's complement, added with wrap (validated not to overflow)
+};
+
+// Largest number of primitives whose positions fit in `cap` (at least one by validation).
+uint32_t prims_fitting(Shape shape, PrimShape ps, uint32_t cap) {
+    if (shape == Shape::list || shape == Shape::assembled) return cap / ps.first;
+    return cap < ps.first ? 0 : (cap - ps.first) / ps.incr + 1;
+}
+
+class Splitter {
+  public:
+    virtual ~Splitter() = default;
+    // Fills seg's lists and prim for primitives [k0, k1) of run; returns k1 > k0.
+    virtual uint32_t build(const Run& run, uint32_t k0, SegmentStorage& st, Segment& seg) = 0;
+};
+
+// ---- non-indexed draws: closed-form pieces, no index copies ----
+class LinearSplitter final : public Splitter {
+  public:
+    explicit LinearSplitter(const SplitParams& p) : p_(p) {}
+
+    uint32_t build(const Run& run, uint32_t k0, SegmentStorage& st, Segment& seg) override {
+        const bool loop = p_.shape == Shape::loop;
+        const uint32_t cap = loop ? p_.fetch_limit - 1 : p_.fetch_limit;
+        uint32_t k1 = std::min(run.prims, k0 + prims_fitting(p_.shape, p_.ps, cap));
+        if (has_strip_parity(p_.prim) && k1 < run.prims && ((k1 - k0) & 1)) --k1;
+        seg.prim = p_.prim;
+        seg.fetch_elts = {};
+        seg.draw_elts = {};
+        switch (p_.shape) {
+        case Shape::list:
+            seg.fetch_start = run.begin + k0 * p_.ps.first;
+            seg.fetch_count = (k1 - k0) * p_.ps.first;
+            break;
+        case Shape::strip:
+            seg.fetch_start = run.begin + k0 * p_.ps.incr;
+            seg.fetch_count = p_.ps.first + (k1 - k0 - 1) * p_.ps.incr;
+            break;
+        case Shape::fan: {
+            const uint32_t n = k1 - k0 + 2;
+            if (k0 == 0) {
+                seg.fetch_start = run.begin;
+                seg.fetch_count = n;
+            } else { // the centre, then the rim from k0 + 1
+                st.fetch.resize(std::max<size_t>(st.fetch.size(), n));
+                st.fetch[0] = run.begin;
+                for (uint32_t i = 1; i < n; ++i) st.fetch[i] = run.begin + k0 + i;
+                seg.fetch_elts = {st.fetch.data(), n};
+                seg.fetch_count = n;
+            }
+            break;
+        }
+        case Shape::loop: {
+            const uint32_t n = k1 - k0 + 1;
+            seg.fetch_start = run.begin + k0;
+            seg.fetch_count = n;
+            if (k0 == 0 && k1 == run.prims) {
+                seg.prim = Prim::line_loop; // whole loop in one piece: closed downstream
+            } else {
+                seg.prim = Prim::line_strip;
+                if (k1 == run.prims) { // last piece: append the loop's first vertex
+                    st.fetch.resize(std::max<size_t>(st.fetch.size(), n + 1));
+                    for (uint32_t i = 0; i < n; ++i) st.fetch[i] = run.begin + k0 + i;
+                    st.fetch[n] = run.begin;
+                    seg.fetch_elts = {st.fetch.data(), n + 1};
+                    seg.fetch_count = n + 1;
+                }
+            }
+            break;
+        }
+        case Shape::assembled: assert(false); break;
+        }
+        seg.draw_count = seg.fetch_count;
+        return k1;
+    }
+
+  private:
+    SplitParams p_;
+};
+
+// ---- indexed draws (and assembled GS input): the segment cache ----
+template <class T> struct BufferIndex {
+    const T* data;
+    uint32_t operator()(uint32_t pos) const { return data[pos]; }
+};
+struct LinearIndex { // assembled non-indexed draws: the vertex id is the position
+    uint32_t operator()(uint32_t pos) const { return pos; }
+};
+
+template <class Index, class Cache, Shape S> class CachedSplitter final : public Splitter {
+  public:
+    CachedSplitter(const SplitParams& p, Index index, Cache cache)
+        : p_(p), index_(index), cache_(std::move(cache)) {}
+
+    Cache& cache() { return cache_; }
+
+    uint32_t build(const Run& run, uint32_t k0, SegmentStorage& st, Segment& seg) override {
+        const uint32_t fetch_cap = p_.fetch_limit, draw_cap = p_.index_cap;
+        if (st.fetch.size() < fetch_cap) st.fetch.resize(fetch_cap);
+        if (st.draw.size() < draw_cap) st.draw.resize(draw_cap);
+        cache_.reset();
+        detail::FetchList fetch{st.fetch.data(), 0};
+        uint16_t* draw = st.draw.data();
+        uint32_t nd = 0;
+        const uint32_t begin = run.begin, bias = p_.base_vertex;
+        auto add = [&](uint32_t pos) { draw[nd++] = cache_.lookup(index_(begin + pos) + bias, fetch); };
+
+        // Loops keep one slot free for the closing vertex.
+        constexpr uint32_t reserve = S == Shape::loop ? 1 : 0;
+        const uint32_t flimit = fetch_cap - reserve;
+        const uint32_t pmax = prims_fitting(S, p_.ps, draw_cap - reserve);
+        const uint32_t kend = std::min(run.prims, k0 + pmax);
+        const uint32_t first = p_.ps.first, incr = p_.ps.incr;
+        uint32_t k = k0;
+        if constexpr (S == Shape::list) {
+            for (; k < kend && fetch.count + first <= flimit; ++k)
+                for (uint32_t i = 0; i < first; ++i) add(k * first + i);
+        } else if constexpr (S == Shape::assembled) {
+            uint32_t v[6];
+            for (; k < kend && fetch.count + first <= flimit; ++k) {
+                gs_input_prim(p_.prim, p_.pv, run.count, k, v);
+                for (uint32_t i = 0; i < first; ++i) add(v[i]);
+            }
+        } else if constexpr (S == Shape::fan) {
+            add(0);
+            add(k0 + 1);
+            add(k0 + 2);
+            for (++k; k < kend && fetch.count + 1 <= flimit; ++k) add(k + 2);
+        } else { // strip, loop
+            for (uint32_t i = 0; i < first; ++i) add(k0 * incr + i);
+            for (++k; k < kend && fetch.count + incr <= flimit; ++k)
+                for (uint32_t i = 0; i < incr; ++i) add((k - 1) * incr + first + i);
+            if (has_strip_parity(p_.prim) && k < run.prims && ((k - k0) & 1)) {
+                --k; // keep an even triangle count so the next piece starts on even parity
+                nd -= incr;
+            }
+        }
+        seg.prim = p_.out_prim;
+        if constexpr (S == Shape::loop) {
+            if (k0 == 0 && k == run.prims) seg.prim = Prim::line_loop;
+            else {
+                seg.prim = Prim::line_strip;
+                if (k == run.prims) add(0);
+            }
+        }
+        seg.fetch_start = 0;
+        seg.fetch_count = fetch.count;
+        seg.fetch_elts = {fetch.elts, fetch.count};
+        seg.draw_count = nd;
+        seg.draw_elts = {draw, nd};
+        return k;
+    }
+
+  private:
+    SplitParams p_;
+    Index index_;
+    Cache cache_;
+};
+
+template <class Index, class Cache>
+std::unique_ptr<Splitter> make_cached(const SplitParams& p, Index index, Cache cache) {
+    switch (p.shape) {
+    case Shape::list:
+        return std::make_unique<CachedSplitter<Index, Cache, Shape::list>>(p, index, cache);
+    case Shape::strip:
+        return std::make_unique<CachedSplitter<Index, Cache, Shape::strip>>(p, index, cache);
+    case Shape::fan:
+        return std::make_unique<CachedSplitter<Index, Cache, Shape::fan>>(p, index, cache);
+    case Shape::loop:
+        return std::make_unique<CachedSplitter<Index, Cache, Shape::loop>>(p, index, cache);
+    case Shape::assembled:
+        return std::make_unique<CachedSplitter<Index, Cache, Shape::assembled>>(p, index, cache);
+    }
+    return nullptr;
+}
+
+template <class Index>
+std::unique_ptr<Splitter> make_for_strategy(const SplitParams& p, const Strategy& s, Index index,
+                                            detail::CacheArena& arena, uint32_t count) {
+    // No segment fetches more than the draw has indices, so small draws get small tables.
+    const uint32_t max_fetch = std::min(p.fetch_limit, std::max(count, 1u));
+    switch (s.kind) {
+    case Strategy::Kind::vsplit: {
+        detail::DirectCache<detail::ModHash> cache;
+        cache.configure(arena, kVsplitCacheEntries);
+        return make_cached(p, index, std::move(cache));
+    }
+    case Strategy::Kind::direct: {
+        detail::DirectCache<detail::ModHash> cache;
+        cache.configure(arena, s.entries);
+        return make_cached(p, index, std::move(cache));
+    }
+    case Strategy::Kind::distinct: {
+        // 8 entries per fetchable vertex keep collision refetches near 1% on random indices.
+        const uint32_t entries = std::bit_ceil(max_fetch) * 8;
+        detail::DirectCache<detail::FibHash> cache(
+            detail::FibHash{uint32_t(32 - std::countr_zero(entries))});
+        cache.configure(arena, entries);
+        return make_cached(p, index, std::move(cache));
+    }
+    case Strategy::Kind::exact: {
+        detail::ExactCache cache;
+        cache.configure_for(arena, max_fetch);
+        return make_cached(p, index, std::move(cache));
+    }
+    case Strategy::Kind::none: return make_cached(p, index, detail::NoCache{});
+    }
+    return nullptr;
+}
+
+template <class T> uint32_t find_restart(const T* idx, uint32_t from, uint32_t end, uint32_t restart) {
+    if (restart > std::numeric_limits<T>::max()) return end; // can never match this type
+    const T r = T(restart);
+    for (uint32_t i = from; i < end; ++i)
+        if (idx[i] == r) return i;
+    return end;
+}
+
+template <class T>
+IndexRange scan_range(const T* idx, uint32_t begin, uint32_t end, bool restart, uint32_t rvalue) {
+    uint32_t lo = UINT32_MAX, hi = 0;
+    if (restart && rvalue <= std::numeric_limits<T>::max()) {
+        for (uint32_t i = begin; i < end; ++i) {
+            const uint32_t v = idx[i];
+            if (v == rvalue) continue;
+            lo = std::min(lo, v), hi = std::max(hi, v);
+        }
+    } else {
+        for (uint32_t i = begin; i < end; ++i) {
+            const uint32_t v = idx[i];
+            lo = std::min(lo, v), hi = std::max(hi, v);
+        }
+    }
+    return {lo, hi};
+}
+
+IndexRange scan_range(const DrawInfo& d) {
+    const uint32_t b = d.start, e = d.start + d.count;
+    switch (d.index_type) {
+    case IndexType::u8:
+        return scan_range(static_cast<const uint8_t*>(d.indices), b, e, d.primitive_restart, d.restart_index);
+    case IndexType::u16:
+        return scan_range(static_cast<const uint16_t*>(d.indices), b, e, d.primitive_restart, d.restart_index);
+    case IndexType::u32:
+        return scan_range(static_cast<const uint32_t*>(d.indices), b, e, d.primitive_restart, d.restart_index);
+    case IndexType::none: break;
+    }
+    return {d.start, d.start + d.count - 1};
+}
+
+} // namespace
+
+std::optional<Strategy> Strategy::parse(std::string_view name) {
+    if (name == "distinct" || name == "default") return Strategy{Kind::distinct, 0};
+    if (name == "vsplit") return Strategy{Kind::vsplit, kVsplitCacheEntries};
+    if (name == "exact") return Strategy{Kind::exact, 0};
+    if (name == "none") return Strategy{Kind::none, 0};
+    if (name.starts_with("direct-")) {
+        uint32_t n = 0;
+        const auto digits = name.substr(7);
+        const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+        if (ec == std::errc{} && ptr == digits.data() + digits.size() && n >= 2 && n <= (1u << 24) &&
+            std::has_single_bit(n))
+            return Strategy{Kind::direct, n};
+    }
+    return std::nullopt;
+}
+
+std::string Strategy::name() const {
+    switch (kind) {
+    case Kind::distinct: return "distinct";
+    case Kind::vsplit: return "vsplit";
+    case Kind::direct: return "direct-" + std::to_string(entries);
+    case Kind::exact: return "exact";
+    case Kind::none: return "none";
+    }
+    return "?";
+}
+
+void validate_draw(const DrawInfo& d) {
+    if (uint32_t(d.prim) >= uint32_t(kPrimCount))
+        fail(ErrorCode::invalid_value, "prim: unknown primitive type " + std::to_string(int(d.prim)));
+    if (uint32_t(d.index_type) > uint32_t(IndexType::u32))
+        fail(ErrorCode::invalid_value, "index_type: unknown index type");
+    if (uint32_t(d.provoking) > uint32_t(Provoking::last))
+        fail(ErrorCode::invalid_value, "provoking: must be first or last");
+    if (uint64_t(d.start) + d.count > uint64_t(UINT32_MAX) + 1)
+        fail(ErrorCode::count_overflow, "start + count: " + std::to_string(d.start) + " + " +
+                                            std::to_string(d.count) + " overflows 32 bits");
+    if (d.instance_count > 0 && uint64_t(d.base_instance) + d.instance_count - 1 > UINT32_MAX)
+        fail(ErrorCode::count_overflow, "base_instance + instance_count overflows 32 bits");
+    if (d.index_type != IndexType::none) {
+        if (d.count > 0 && d.indices == nullptr)
+            fail(ErrorCode::invalid_value, "indices: null index buffer for an indexed draw");
+        if (uint64_t(d.start) + d.count > d.index_buffer_count)
+            fail(ErrorCode::index_buffer_overrun,
+                 "start + count: " + std::to_string(uint64_t(d.start) + d.count) +
+                     " indices needed but the index buffer holds " +
+                     std::to_string(d.index_buffer_count));
+    }
+    if (d.index_range && d.index_range->min > d.index_range->max)
+        fail(ErrorCode::invalid_value, "index_range: min > max");
+}
+
+struct FrontEnd::Impl {
+    DrawInfo draw;
+    SplitParams params{};
+    std::unique_ptr<Splitter> splitter;
+    detail::CacheArena arena; // kept across draws
+    FrontEndStats stats;
+    bool instancing = false; // the middle end takes every instance in one segment
+    uint32_t instance = 0, instance_end = 0;
+    uint32_t cursor = 0, end = 0; // absolute index positions of the current instance pass
+    bool run_open = false;
+    Run run;
+    uint32_t k = 0;             // next primitive of the open run
+    uint32_t prim_id_base = 0;  // primitives of earlier runs in this instance
+    uint64_t sequence = 0;
+
+    uint32_t find_restart_from(uint32_t from) const {
+        if (!draw.primitive_restart) return end;
+        switch (draw.index_type) {
+        case IndexType::u8:
+            return find_restart(static_cast<const uint8_t*>(draw.indices), from, end, draw.restart_index);
+        case IndexType::u16:
+            return find_restart(static_cast<const uint16_t*>(draw.indices), from, end, draw.restart_index);
+        case IndexType::u32:
+            return find_restart(static_cast<const uint32_t*>(draw.indices), from, end, draw.restart_index);
+        case IndexType::none: break;
+        }
+        return end;
+    }
+
+    bool open_next_run() {
+        for (;;) {
+            if (cursor >= end) {
+                if (++instance >= instance_end) return false;
+                cursor = draw.start;
+                prim_id_base = 0;
+            }
+            const uint32_t r = find_restart_from(cursor);
+            const uint32_t n = trim_count(params.prim, r - cursor);
+            run.begin = cursor;
+            run.count = n;
+            run.gl_prims = gl_prim_count(params.prim, n);
+            switch (params.shape) {
+            case Shape::fan: run.prims = n >= 3 ? n - 2 : 0; break;
+            case Shape::loop: run.prims = n >= 2 ? n - 1 : 0; break;
+            case Shape::assembled: run.prims = run.gl_prims; break;
+            default: run.prims = gl_prim_count(params.prim, n); break;
+            }
+            cursor = r < end ? r + 1 : end;
+            if (run.prims > 0) {
+                k = 0;
+                return true;
+            }
+        }
+    }
+};
+
+FrontEnd::FrontEnd() : impl_(std::make_unique<Impl>()) {}
+FrontEnd::~FrontEnd() = default;
+FrontEnd::FrontEnd(FrontEnd&&) noexcept = default;
+FrontEnd& FrontEnd::operator=(FrontEnd&&) noexcept = default;
+
+void FrontEnd::begin(const DrawInfo& draw, const FrontEndOptions& options) {
+    validate_draw(draw);
+    Impl& m = *impl_;
+    m.draw = draw;
+    m.stats = {};
+    m.sequence = 0;
+    m.run_open = false;
+
+    const MiddleEndLimits& lim = options.limits;
+    if (lim.max_vertices == 0)
+        fail(ErrorCode::middle_end_failure, "max_vertices: the middle end reported 0 vertices per segment");
+    const bool assembled = lim.assemble_as.has_value();
+    if (assembled && !gs_input_compatible(draw.prim, *lim.assemble_as))
+        fail(ErrorCode::invalid_value, std::string("prim: ") + std::string(prim_name(draw.prim)) +
+                                           " cannot feed a geometry shader taking " +
+                                           std::string(prim_name(*lim.assemble_as)));
+    const Prim out_prim = assembled ? *lim.assemble_as : draw.prim;
+    const uint32_t limit = std::min(lim.max_vertices, kMaxSegmentVertices);
+    if (limit < min_segment_vertices(out_prim))
+        fail(ErrorCode::limit_too_small,
+             "max_vertices: " + std::to_string(limit) + " is below the " +
+                 std::to_string(min_segment_vertices(out_prim)) + " vertices " +
+                 std::string(prim_name(out_prim)) + " needs per segment");
+
+    const bool indexed = draw.index_type != IndexType::none;
+    // Base vertex must not carry any index out of [0, 2^32).
+    if (indexed && draw.base_vertex != 0 && draw.count > 0) {
+        IndexRange r;
+        if (draw.index_range) {
+            r = *draw.index_range;
+#ifndef NDEBUG
+            const IndexRange s = scan_range(draw);
+            if (s.min <= s.max && (s.min < r.min || s.max > r.max))
+                fail(ErrorCode::index_range_mismatch, "index_range: indices fall outside the given range");
+#endif
+        } else {
+            r = scan_range(draw);
+        }
+        if (r.min <= r.max) {
+            const int64_t lo = int64_t(r.min) + draw.base_vertex, hi = int64_t(r.max) + draw.base_vertex;
+            if (lo < 0 || hi > int64_t(UINT32_MAX))
+                fail(ErrorCode::base_vertex_overflow,
+                     "base_vertex: " + std::to_string(draw.base_vertex) + " takes index " +
+                         std::to_string(lo < 0 ? r.min : r.max) + " outside [0, 2^32)");
+        }
+    }
+
+    SplitParams& p = m.params;
+    p.prim = draw.prim;
+    p.out_prim = out_prim;
+    p.shape = shape_of(draw.prim, assembled);
+    p.ps = prim_shape(assembled ? out_prim : draw.prim);
+    p.pv = draw.provoking;
+    p.fetch_limit = limit;
+    p.base_vertex = indexed ? uint32_t(draw.base_vertex) : 0;
+    const Strategy& s = options.strategy;
+    if (s.kind == Strategy::Kind::vsplit) p.index_cap = std::min(kVsplitSegmentIndices, limit);
+    else if (s.kind == Strategy::Kind::none) p.index_cap = limit;
+    else p.index_cap = std::clamp(limit * 8, limit, kMaxSegmentVertices);
+    p.index_cap = std::max(p.index_cap, min_segment_vertices(out_prim));
+
+    if (!indexed && !assembled) {
+        m.splitter = std::make_unique<LinearSplitter>(p);
+    } else {
+        switch (draw.index_type) {
+        case IndexType::u8:
+            m.splitter = make_for_strategy(p, s, BufferIndex<uint8_t>{static_cast<const uint8_t*>(draw.indices)},
+                                           m.arena, draw.count);
+            break;
+        case IndexType::u16:
+            m.splitter = make_for_strategy(p, s, BufferIndex<uint16_t>{static_cast<const uint16_t*>(draw.indices)},
+                                           m.arena, draw.count);
+            break;
+        case IndexType::u32:
+            m.splitter = make_for_strategy(p, s, BufferIndex<uint32_t>{static_cast<const uint32_t*>(draw.indices)},
+                                           m.arena, draw.count);
+            break;
+        case IndexType::none: m.splitter = make_for_strategy(p, s, LinearIndex{}, m.arena, draw.count); break;
+        }
+    }
+
+    m.instancing = lim.handles_instancing;
+    m.instance = 0;
+    m.instance_end = draw.count == 0 ? 0 : (m.instancing ? std::min(draw.instance_count, 1u) : draw.instance_count);
+    m.cursor = draw.start;
+    m.end = draw.start + draw.count;
+    m.prim_id_base = 0;
+    if (m.instance_end == 0) m.cursor = m.end; // nothing to draw
+}
+
+bool FrontEnd::next(SegmentStorage& storage, Segment& seg) {
+    Impl& m = *impl_;
+    if (m.instance >= m.instance_end) return false;
+    if (!m.run_open) {
+        if (!m.open_next_run()) {
+            m.instance = m.instance_end;
+            return false;
+        }
+        m.run_open = true;
+    }
+    const uint32_t k0 = m.k;
+    const uint32_t k1 = m.splitter->build(m.run, k0, storage, seg);
+    assert(k1 > k0);
+    seg.flags = (k0 > 0 ? SPLIT_BEFORE : 0) | (k1 < m.run.prims ? SPLIT_AFTER : 0);
+    seg.prim_id_first = m.prim_id_base + k0;
+    seg.instance_first = m.instancing ? 0 : m.instance;
+    seg.instance_count = m.instancing ? m.draw.instance_count : 1;
+    seg.sequence = m.sequence++;
+    m.k = k1;
+    if (k1 >= m.run.prims) {
+        m.run_open = false;
+        m.prim_id_base += m.run.gl_prims;
+    }
+    m.stats.segments++;
+    m.stats.indices += seg.draw_count;
+    m.stats.fetched += seg.fetch_count;
+    return true;
+}
+
+const FrontEndStats& FrontEnd::stats() const { return impl_->stats; }
+
+} // namespace drawpipe

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# drawpipe set-up: `./quickstart.sh demo` builds and runs the demo; `./quickstart.sh test`
+# builds and runs the test suite (also under ThreadSanitizer for the pipeline tests).
+# Missing Debian packages are installed when run as root; otherwise the exact
+# apt-get line is printed and the script stops.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PACKAGES=(cmake ninja-build g++ pkg-config libboost-dev libtbb-dev libgtest-dev libgmock-dev
+          libbenchmark-dev libcli11-dev libmeshoptimizer-dev libassimp-dev libfmt-dev
+          nlohmann-json3-dev libstb-dev glmark2-data)
+
+ensure_packages() {
+    local missing=()
+    for p in "${PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "drawpipe needs these Debian packages; run as root:" >&2
+        echo "  apt-get update && apt-get install -y --no-install-recommends ${missing[*]}" >&2
+        exit 2
+    fi
+    echo "Installing: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+build() { # build PRESET [TARGETS...]
+    local preset=$1
+    shift
+    cmake --preset "$preset" >/dev/null
+    cmake --build --preset "$preset" ${1+--target "$@"}
+}
+
+case "${1:-}" in
+demo)
+    ensure_packages
+    build default drawpipe
+    ./build/default/tools/drawpipe demo "${@:2}"
+    ;;
+test)
+    ensure_packages
+    build default
+    ctest --preset default -j 2
+    # The parallel pipeline must be clean under ThreadSanitizer (tests/CMakeLists.txt
+    # builds only the threaded tests in this preset).
+    build tsan
+    ctest --preset tsan -j 2
+    ;;
+*)
+    echo "usage: $0 demo|test" >&2
+    exit 64
+    ;;
+esac

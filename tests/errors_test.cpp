@@ -1,0 +1,108 @@
+// Every bad input gets a clear error with a code and a message naming the field.
+#include "draw/draw_text.hpp"
+#include "draw/error.hpp"
+#include "draw/front_end.hpp"
+#include "support/trace_util.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace drawpipe;
+
+namespace {
+
+void expect_error(const std::function<void()>& f, ErrorCode code, const std::string& field) {
+    try {
+        f();
+        FAIL() << "expected " << error_code_name(code);
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), code) << e.what();
+        EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
+    }
+}
+
+} // namespace
+
+TEST(Errors, IndexBufferShorterThanStartPlusCount) {
+    expect_error([] { test::trace_of_text("prim triangles\nindex u16\nindices 0 1 2\ncount 6\n"); },
+                 ErrorCode::index_buffer_overrun, "start + count");
+    expect_error([] { test::trace_of_text("prim triangles\nindex u16\nindices 0 1 2\nstart 2\ncount 3\n"); },
+                 ErrorCode::index_buffer_overrun, "start + count");
+}
+
+TEST(Errors, CountOverflow) {
+    expect_error([] { test::trace_of_text("prim points\nindex none\nstart 4294967295\ncount 2\n"); },
+                 ErrorCode::count_overflow, "start + count");
+    expect_error([] { test::trace_of_text("prim points\nindex none\ncount 1\ninstances 10\nbase_instance 4294967295\n"); },
+                 ErrorCode::count_overflow, "base_instance");
+}
+
+TEST(Errors, UnknownPrimitive) {
+    DrawInfo info;
+    info.prim = Prim(77);
+    info.count = 3;
+    expect_error([&] { validate_draw(info); }, ErrorCode::invalid_value, "prim");
+    expect_error([] { parse_draw_text("prim hexagons\n"); }, ErrorCode::parse_error, "line 1: prim");
+}
+
+TEST(Errors, MalformedDescriptionNamesTheLine) {
+    expect_error([] { parse_draw_text("prim points\n\ncount x12\n"); }, ErrorCode::parse_error, "line 3: count");
+    expect_error([] { parse_draw_text("prim points\nfrobnicate 1\n"); }, ErrorCode::parse_error, "line 2: frobnicate");
+    expect_error([] { parse_draw_text("prim points\nindex u8\nindices 1 256\n"); }, ErrorCode::parse_error, "indices");
+    expect_error([] { parse_draw_text("count 3\n"); }, ErrorCode::parse_error, "prim");
+}
+
+TEST(Errors, LimitBelowPrimitiveMinimum) {
+    expect_error([] { test::trace_of_text("prim quad_strip\nindex none\ncount 8\n", 5); },
+                 ErrorCode::limit_too_small, "max_vertices");
+    expect_error([] { test::trace_of_text("prim triangles\nindex none\ncount 8\n", 2); },
+                 ErrorCode::limit_too_small, "max_vertices");
+}
+
+TEST(Errors, MiddleEndReportingZeroVertices) {
+    class ZeroLimit final : public MiddleEnd {
+      public:
+        std::string_view name() const override { return "zero"; }
+        MiddleEndLimits prepare(const DrawState&) override { return {0, false, std::nullopt}; }
+        const VertexLayout& layout() const override { return layout_; }
+        void run(const Segment&, Scratch*, ShadedBatch&) const override {}
+        VertexLayout layout_;
+    };
+    ZeroLimit zero;
+    expect_error([&] { test::trace_with(parse_draw_text("prim points\nindex none\ncount 3\n"), zero); },
+                 ErrorCode::middle_end_failure, "0 vertices");
+}
+
+TEST(Errors, BaseVertexOverflowIsAnErrorNotAWrap) {
+    expect_error([] { test::trace_of_text("prim points\nindex u32\nindices 4294967295\nbase_vertex 1\n"); },
+                 ErrorCode::base_vertex_overflow, "base_vertex");
+    expect_error([] { test::trace_of_text("prim points\nindex u16\nindices 3 1\nbase_vertex -2\n"); },
+                 ErrorCode::base_vertex_overflow, "base_vertex");
+    // A restart index is not a vertex: it cannot overflow.
+    EXPECT_EQ(test::trace_of_text("prim points\nindex u32\nindices 4294967295 7\nrestart 4294967295\nbase_vertex 1\n"),
+              "point 8/0\n");
+}
+
+TEST(Errors, OutOfRangeVerticesReadZeros) {
+    // Attribute buffers hold what the draw reads; a vertex past a real buffer reads zeros.
+    const uint32_t data[2] = {11, 12};
+    const VertexBuffer vb{data, sizeof data, 4, 0};
+    const VertexAttrib a{0, 0, Format::uint32x1, 0};
+    const uint32_t idx[3] = {0, 1, 1000000};
+    DrawInfo info;
+    info.prim = Prim::triangles;
+    info.index_type = IndexType::u32;
+    info.indices = idx;
+    info.index_buffer_count = 3;
+    info.count = 3;
+    DrawState state{&info, {{&vb, 1}, {&a, 1}}, nullptr, nullptr};
+    FetchShade middle;
+    TraceBackend trace;
+    run_draw(state, middle, trace);
+    EXPECT_EQ(trace.text(), "tri 0/0[11] 1/0[12] 1000000/0[0]\n");
+}
+
+TEST(Errors, UnknownStrategyName) {
+    EXPECT_FALSE(Strategy::parse("direct-100")); // not a power of two
+    EXPECT_FALSE(Strategy::parse("fastest"));
+    EXPECT_TRUE(Strategy::parse("direct-256"));
+}

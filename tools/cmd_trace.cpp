@@ -1,0 +1,94 @@
+// `drawpipe trace DRAW.txt`: the canonical trace of a draw description.
+#include "backends/trace.hpp"
+#include "draw/draw_text.hpp"
+#include "draw/error.hpp"
+#include "draw/registry.hpp"
+#include "draw/run.hpp"
+#include "tools/commands.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace drawpipe::cli {
+
+namespace {
+
+struct TraceArgs {
+    std::string file;
+    std::string middle_end = "fetch_shade";
+    std::string strategy = "distinct";
+    uint32_t max_vertices = 0;
+    bool segments = false;
+};
+
+std::string read_file(const std::string& path) {
+    if (path == "-") {
+        std::ostringstream s;
+        s << std::cin.rdbuf();
+        return s.str();
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(ErrorCode::not_found, "cannot open draw description '" + path + "'");
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+const char* flags_name(uint8_t flags) {
+    static const char* names[4] = {"-", "BEFORE", "AFTER", "BEFORE|AFTER"};
+    return names[flags & 3];
+}
+
+void print_segments(const DrawState& state, MiddleEnd& middle, const RunOptions& ro) {
+    const MiddleEndLimits limits = middle.prepare(state);
+    FrontEnd front;
+    front.begin(*state.draw, front_end_options(limits, ro));
+    SegmentStorage storage;
+    Segment seg;
+    std::printf("# seq instance prim flags fetch draw prim_id_first\n");
+    while (front.next(storage, seg)) {
+        std::printf("segment %llu instance %u %s %s fetch %u draw %u prim_id %u\n",
+                    (unsigned long long)seg.sequence, seg.instance_first,
+                    std::string(prim_name(seg.prim)).c_str(), flags_name(seg.flags), seg.fetch_count,
+                    seg.draw_count, seg.prim_id_first);
+        std::printf("  fetch");
+        for (uint32_t i = 0; i < seg.fetch_count; ++i) std::printf(" %u", seg.vertex_id(i));
+        std::printf("\n  draw ");
+        for (uint32_t i = 0; i < seg.draw_count; ++i) std::printf(" %u", seg.draw_elt(i));
+        std::printf("\n");
+    }
+    const FrontEndStats& s = front.stats();
+    std::printf("# segments %llu, indices %llu, fetched %llu\n", (unsigned long long)s.segments,
+                (unsigned long long)s.indices, (unsigned long long)s.fetched);
+}
+
+} // namespace
+
+void add_trace_command(CLI::App& app) {
+    auto args = std::make_shared<TraceArgs>();
+    CLI::App* cmd = app.add_subcommand("trace", "Print the canonical trace of a draw description");
+    cmd->add_option("draw", args->file, "Draw description file ('-' for stdin)")->required();
+    cmd->add_option("--middle-end", args->middle_end, "Middle end by registered name");
+    cmd->add_option("--max-vertices", args->max_vertices, "Force the middle end's vertices-per-segment limit");
+    cmd->add_option("--strategy", args->strategy, "Splitting strategy: distinct, vsplit, direct-N, exact, none");
+    cmd->add_flag("--segments", args->segments, "Print each segment with its flags and sizes instead");
+    cmd->callback([args] {
+        const DrawDesc desc = parse_draw_text(read_file(args->file));
+        if (!desc.gs.empty())
+            throw Error(ErrorCode::not_found, "gs: geometry shader '" + desc.gs + "' is not available");
+        const auto bound = bind_draw(desc);
+        const auto strategy = Strategy::parse(args->strategy);
+        if (!strategy) throw Error(ErrorCode::not_found, "--strategy: unknown strategy '" + args->strategy + "'");
+        auto middle = MiddleEndRegistry::global().create(args->middle_end);
+        DrawState state{&bound->info, bound->input(), nullptr, nullptr};
+        RunOptions ro{*strategy, args->max_vertices};
+        if (args->segments) return print_segments(state, *middle, ro);
+        TraceBackend trace;
+        run_draw(state, *middle, trace, ro);
+        std::fwrite(trace.text().data(), 1, trace.text().size(), stdout);
+    });
+}
+
+} // namespace drawpipe::cli

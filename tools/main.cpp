@@ -1,0 +1,23 @@
+// drawpipe: trace draws, run the demo, benchmark the front end.
+#include "draw/error.hpp"
+#include "middle_ends/builtin.hpp"
+#include "tools/commands.hpp"
+
+#include <cstdio>
+
+int main(int argc, char** argv) {
+    drawpipe::register_builtin_middle_ends();
+    CLI::App app{"drawpipe: a Gallium-style draw module (front end, middle ends, backends)"};
+    app.require_subcommand(1);
+    drawpipe::cli::add_trace_command(app);
+    drawpipe::cli::add_demo_command(app);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    } catch (const drawpipe::Error& e) {
+        std::fprintf(stderr, "drawpipe: error (%s): %s\n", drawpipe::error_code_name(e.code()), e.what());
+        return 1;
+    }
+    return 0;
+}
