@@ -1,0 +1,94 @@
+#include "draw/gs.hpp"
+
+#include "draw/error.hpp"
+#include "draw/prim.hpp"
+
+namespace drawpipe {
+
+namespace {
+
+[[noreturn]] void bad(const GeometryShader& gs, const std::string& what) {
+    throw Error(ErrorCode::invalid_value, "gs " + gs.name + ": " + what);
+}
+
+} // namespace
+
+uint32_t gs_input_vertices(Prim input) {
+    switch (input) {
+    case Prim::points:
+        return 1;
+    case Prim::lines:
+        return 2;
+    case Prim::lines_adjacency:
+        return 4;
+    case Prim::triangles:
+        return 3;
+    case Prim::triangles_adjacency:
+        return 6;
+    default:
+        return 0;
+    }
+}
+
+uint32_t gs_min_strip_vertices(Prim output) {
+    switch (output) {
+    case Prim::points:
+        return 1;
+    case Prim::line_strip:
+        return 2;
+    case Prim::triangle_strip:
+        return 3;
+    default:
+        return 0;
+    }
+}
+
+void validate_gs(const GeometryShader& gs) {
+    if (gs_input_vertices(gs.input) == 0)
+        bad(gs,
+            "input: " + std::string(prim_name(gs.input)) + " is not a geometry-shader input type");
+    if (gs_min_strip_vertices(gs.output) == 0)
+        bad(gs, "output: " + std::string(prim_name(gs.output)) +
+                    " is not points, line_strip or triangle_strip");
+    if (gs.max_vertices == 0 || gs.max_vertices > kGsMaxOutputVertices)
+        bad(gs, "max_vertices: " + std::to_string(gs.max_vertices) + " is outside 1.." +
+                    std::to_string(kGsMaxOutputVertices));
+    if (gs.invocations == 0 || gs.invocations > kGsMaxInvocations)
+        bad(gs, "invocations: " + std::to_string(gs.invocations) + " is outside 1.." +
+                    std::to_string(kGsMaxInvocations));
+    if (gs.streams == 0 || gs.streams > kGsMaxStreams)
+        bad(gs, "streams: " + std::to_string(gs.streams) + " is outside 1.." +
+                    std::to_string(kGsMaxStreams));
+    if (!gs.main) bad(gs, "main: no shader function");
+}
+
+void check_gs_draw(const GeometryShader& gs, Prim prim) {
+    if (!gs_input_compatible(prim, gs.input))
+        throw Error(ErrorCode::invalid_value, "prim: " + std::string(prim_name(prim)) +
+                                                  " cannot feed gs " + gs.name + ", which takes " +
+                                                  std::string(prim_name(gs.input)));
+}
+
+VertexLayout gs_output_layout(const GeometryShader& gs) {
+    VertexLayout layout;
+    layout.attrib_count = 1;
+    layout.formats[0] = Format::uint32x4;
+    layout.gs_output = true;
+    layout.gs_writes_layer = gs.writes_layer;
+    return layout;
+}
+
+void write_gs_vertex(uint32_t* v, const GsOutput& out, uint32_t instance, uint32_t stream) {
+    v[SLOT_VERTEX_ID] = 0; // an output vertex has no vertex id of its own
+    v[SLOT_INSTANCE_ID] = instance;
+    v[SLOT_GS_ID] = out.id;
+    v[SLOT_GS_LAYER] = out.layer;
+    for (uint32_t c = 0; c < 4; ++c) v[SLOT_POSITION + c] = float_dword(out.position[c]);
+    uint32_t* a = v + kVertexHeaderDwords;
+    a[0] = out.id;
+    a[1] = out.layer;
+    a[2] = out.viewport;
+    a[3] = stream;
+}
+
+} // namespace drawpipe
