@@ -1,6 +1,7 @@
 // `drawpipe demo`: a procedurally generated grid mesh drawn with every primitive type
 // through the whole draw path, with a table of what the front end and backend saw.
 #include "backends/counting.hpp"
+#include "backends/raster.hpp"
 #include "draw/error.hpp"
 #include "draw/prim.hpp"
 #include "draw/registry.hpp"
@@ -22,6 +23,7 @@ struct DemoArgs {
     uint32_t max_vertices = 0;
     std::string middle_end = "fetch_shade";
     std::string strategy = "distinct";
+    std::string png;
 };
 
 // Index list for `prim` over a size x size vertex grid: lists walk the cells' triangles,
@@ -33,12 +35,14 @@ std::vector<uint32_t> grid_indices(Prim prim, uint32_t size) {
     if (shape.first == shape.incr) { // lists
         for (uint32_t y = 0; y + 1 < size; ++y)
             for (uint32_t x = 0; x + 1 < size; ++x)
-                for (uint32_t i : {v(x, y), v(x + 1, y), v(x, y + 1), v(x + 1, y), v(x + 1, y + 1), v(x, y + 1)})
+                for (uint32_t i :
+                     {v(x, y), v(x + 1, y), v(x, y + 1), v(x + 1, y), v(x + 1, y + 1), v(x, y + 1)})
                     out.push_back(i);
     } else if (prim == Prim::triangle_fan || prim == Prim::polygon || prim == Prim::line_loop) {
         for (uint32_t y = 0; y + 1 < size; ++y)
             for (uint32_t x = 0; x + 1 < size; ++x) {
-                for (uint32_t i : {v(x, y), v(x + 1, y), v(x + 1, y + 1), v(x, y + 1)}) out.push_back(i);
+                for (uint32_t i : {v(x, y), v(x + 1, y), v(x + 1, y + 1), v(x, y + 1)})
+                    out.push_back(i);
                 out.push_back(kRestart);
             }
     } else { // strips: one per row pair
@@ -57,27 +61,35 @@ std::vector<uint32_t> grid_indices(Prim prim, uint32_t size) {
 
 void add_demo_command(CLI::App& app) {
     auto args = std::make_shared<DemoArgs>();
-    CLI::App* cmd = app.add_subcommand("demo", "Draw a generated grid with every primitive type and report");
+    CLI::App* cmd =
+        app.add_subcommand("demo", "Draw a generated grid with every primitive type and report");
     cmd->add_option("--size", args->size, "Grid vertices per side")->check(CLI::Range(2u, 2048u));
-    cmd->add_option("--max-vertices", args->max_vertices, "Force the middle end's vertices-per-segment limit");
+    cmd->add_option("--max-vertices", args->max_vertices,
+                    "Force the middle end's vertices-per-segment limit");
     cmd->add_option("--middle-end", args->middle_end, "Middle end by registered name");
     cmd->add_option("--strategy", args->strategy, "Splitting strategy");
+    cmd->add_option("--png", args->png,
+                    "Also rasterise the triangle_strip draw into this PNG file");
     cmd->callback([args] {
         const auto strategy = Strategy::parse(args->strategy);
-        if (!strategy) throw Error(ErrorCode::not_found, "--strategy: unknown strategy '" + args->strategy + "'");
+        if (!strategy)
+            throw Error(ErrorCode::not_found,
+                        "--strategy: unknown strategy '" + args->strategy + "'");
         const uint32_t n = args->size;
         // One float4 position per grid vertex.
         std::vector<float> positions;
         for (uint32_t y = 0; y < n; ++y)
             for (uint32_t x = 0; x < n; ++x)
-                for (float c : {float(x) / float(n - 1), float(y) / float(n - 1), 0.0f, 1.0f}) positions.push_back(c);
+                for (float c : {2.0f * float(x) / float(n - 1) - 1.0f,
+                                2.0f * float(y) / float(n - 1) - 1.0f, 0.0f, 1.0f})
+                    positions.push_back(c);
         const VertexBuffer vb{positions.data(), positions.size() * sizeof(float), 16, 0};
         const VertexAttrib attrib{0, 0, Format::float32x4, 0};
 
-        std::printf("drawpipe demo: %ux%u grid, middle end %s, strategy %s\n", n, n, args->middle_end.c_str(),
-                    strategy->name().c_str());
-        std::printf("%-26s %10s %9s %14s %8s %8s %10s\n", "primitive", "indices", "segments", "fetched/index",
-                    "points", "lines", "triangles");
+        std::printf("drawpipe demo: %ux%u grid, middle end %s, strategy %s\n", n, n,
+                    args->middle_end.c_str(), strategy->name().c_str());
+        std::printf("%-26s %10s %9s %14s %8s %8s %10s\n", "primitive", "indices", "segments",
+                    "fetched/index", "points", "lines", "triangles");
         for (int p = 0; p < kPrimCount; ++p) {
             const Prim prim = Prim(p);
             const std::vector<uint32_t> indices = grid_indices(prim, n);
@@ -92,13 +104,22 @@ void add_demo_command(CLI::App& app) {
             auto middle = MiddleEndRegistry::global().create(args->middle_end);
             CountingBackend counting;
             const DrawState state{&draw, {{&vb, 1}, {&attrib, 1}}, nullptr, nullptr};
-            const DrawStats stats = run_draw(state, *middle, counting, {*strategy, args->max_vertices});
+            if (prim == Prim::triangle_strip && !args->png.empty()) {
+                RasterBackend raster(512, 512);
+                run_draw(state, *middle, raster, {*strategy, args->max_vertices});
+                raster.write_png(args->png);
+            }
+            const DrawStats stats =
+                run_draw(state, *middle, counting, {*strategy, args->max_vertices});
             const auto& t = counting.totals();
-            std::printf("%-26s %10llu %9llu %14.4f %8llu %8llu %10llu\n", std::string(prim_name(prim)).c_str(),
-                        (unsigned long long)stats.front.indices, (unsigned long long)stats.front.segments,
-                        stats.front.indices ? double(stats.front.fetched) / double(stats.front.indices) : 0.0,
-                        (unsigned long long)t.points, (unsigned long long)t.lines,
-                        (unsigned long long)t.triangles);
+            std::printf(
+                "%-26s %10llu %9llu %14.4f %8llu %8llu %10llu\n",
+                std::string(prim_name(prim)).c_str(), (unsigned long long)stats.front.indices,
+                (unsigned long long)stats.front.segments,
+                stats.front.indices ? double(stats.front.fetched) / double(stats.front.indices)
+                                    : 0.0,
+                (unsigned long long)t.points, (unsigned long long)t.lines,
+                (unsigned long long)t.triangles);
         }
     });
 }
