@@ -1,0 +1,133 @@
+// Front-end benchmarks: W1-W7 at limits 4096 and 65536 through a null middle end, beside
+// the two physical-limit proxies of workloads.md measured in the same process.
+//
+// Counters: segments, fetched/idx (vertices to fetch and shade per index), best_Mi/s (best
+// whole draw), proxy_Mi/s (the index-copy proxy's best, measured just before this
+// benchmark) and x_proxy = best_Mi/s / proxy_Mi/s, the figure that survives this machine's
+// drifting clock. `--smoke` runs every benchmark once on shortened workloads (for ctest).
+#include "bench/measure.hpp"
+#include "bench/workloads.hpp"
+#include "draw/prim.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace drawpipe;
+using namespace drawpipe::bench;
+using Clock = std::chrono::steady_clock;
+
+bool g_smoke = false;
+std::deque<Workload> g_workloads;      // W1..W7 (shortened in smoke mode)
+std::vector<uint32_t> g_proxy_indices; // W1's u32 indices, the proxy's input
+
+// Smoke mode keeps the first `n` indices, trimmed to whole primitives.
+void shorten(Workload& w, uint32_t n) {
+    n = std::min(n, w.count);
+    if (!w.primitive_restart) n = trim_count(w.prim, n);
+    if (w.index_type == IndexType::u16) w.indices16.resize(n);
+    if (w.index_type == IndexType::u32) w.indices32.resize(n);
+    w.count = n;
+}
+
+uint32_t proxy_reps() {
+    return g_smoke ? 1 : 15;
+}
+
+void front_end(benchmark::State& state, const Workload* w, uint32_t limit, Strategy strategy) {
+    const DrawInfo draw = w->draw();
+    FrontEndOptions options;
+    options.limits.max_vertices = limit;
+    options.strategy = strategy;
+    const double proxy = best_index_copy_mips(g_proxy_indices, proxy_reps());
+
+    FrontEnd front;
+    SegmentStorage storage;
+    DrawRun last = run_front_end(front, storage, draw, options); // warm-up
+    double best = last.seconds;
+    for (auto _ : state) {
+        last = run_front_end(front, storage, draw, options);
+        best = std::min(best, last.seconds);
+    }
+    const double count = std::max<double>(draw.count, 1);
+    state.SetItemsProcessed(int64_t(state.iterations()) * draw.count);
+    state.counters["segments"] = double(last.stats.segments);
+    state.counters["fetched/idx"] = double(last.stats.fetched) / count;
+    state.counters["best_Mi/s"] = count / best / 1e6;
+    state.counters["best_us"] = best * 1e6;
+    state.counters["proxy_Mi/s"] = proxy;
+    state.counters["x_proxy"] = count / best / 1e6 / proxy;
+}
+
+void proxy_index_copy_bm(benchmark::State& state) {
+    uint64_t sink = 0;
+    double best = 1e30;
+    for (auto _ : state) best = std::min(best, proxy_index_copy(g_proxy_indices, sink));
+    benchmark::DoNotOptimize(sink);
+    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(g_proxy_indices.size()));
+    state.counters["best_Mi/s"] = double(g_proxy_indices.size()) / best / 1e6;
+}
+
+void proxy_memcpy_bm(benchmark::State& state) {
+    const size_t bytes = g_smoke ? (size_t(1) << 20) : (size_t(64) << 20);
+    std::vector<std::byte> src(bytes, std::byte{1}), dst(bytes, std::byte{0});
+    double best = proxy_memcpy(src, dst);
+    for (auto _ : state) best = std::min(best, proxy_memcpy(src, dst));
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(bytes));
+    state.counters["best_GB/s"] = double(bytes) / best / 1e9;
+}
+
+void register_all() {
+    auto finish = [](benchmark::internal::Benchmark* b) {
+        b->Unit(benchmark::kMillisecond)->UseRealTime();
+        if (g_smoke) b->Iterations(1);
+    };
+    finish(benchmark::RegisterBenchmark("proxy/memcpy_64MiB", proxy_memcpy_bm));
+    finish(benchmark::RegisterBenchmark("proxy/index_copy_u32_to_u32_u16", proxy_index_copy_bm));
+    // The default strategy on every workload at both limits, then the others at 4096.
+    const Strategy def{};
+    for (const Workload& w : g_workloads)
+        for (uint32_t limit : {4096u, 65536u}) {
+            const std::string name =
+                "front_end/" + w.label() + "/" + def.name() + "/" + std::to_string(limit);
+            finish(benchmark::RegisterBenchmark(name.c_str(), front_end, &w, limit, def));
+        }
+    for (const char* s : {"exact", "vsplit", "direct-4096", "none"})
+        for (const Workload& w : g_workloads) {
+            const std::string name = "front_end/" + w.label() + "/" + s + "/4096";
+            finish(benchmark::RegisterBenchmark(name.c_str(), front_end, &w, 4096u,
+                                                *Strategy::parse(s)));
+        }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    // Our own flag first, hidden from Google Benchmark's parser.
+    std::vector<char*> args;
+    for (int i = 0; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--smoke") == 0)
+            g_smoke = true;
+        else
+            args.push_back(argv[i]);
+    }
+    int n = int(args.size());
+    for (std::string_view id : workload_ids()) {
+        g_workloads.push_back(make_workload(id));
+        if (g_smoke) shorten(g_workloads.back(), 20000);
+    }
+    g_proxy_indices = g_workloads.front().indices32;
+    register_all();
+    benchmark::Initialize(&n, args.data());
+    if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
