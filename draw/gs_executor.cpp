@@ -1,0 +1,76 @@
+#include "draw/gs_executor.hpp"
+
+#include <array>
+
+namespace drawpipe {
+
+GsStripWriter::GsStripWriter(const GeometryShader& gs, ShadedBatch& out)
+    : out_(out), prim_(gs.output), min_(gs_min_strip_vertices(gs.output)),
+      stride_(gs_output_layout(gs).stride()), strip_first_(out.vertex_count) {}
+
+void GsStripWriter::vertex(const GsOutput& o, uint32_t instance, uint32_t stream) {
+    write_gs_vertex(out_.append_vertices(1, stride_), o, instance, stream);
+}
+
+void GsStripWriter::cut() {
+    const uint32_t n = out_.vertex_count - strip_first_;
+    if (n >= min_) {
+        const uint32_t first = uint32_t(out_.elts.size());
+        for (uint32_t i = 0; i < n; ++i) out_.elts.push_back(strip_first_ + i);
+        out_.runs.push_back({prim_, 0, first, n});
+        ++strips_;
+    } else if (n > 0) { // too short for one primitive: take its vertices back
+        out_.vertices.resize(size_t(strip_first_) * stride_);
+        out_.vertex_count = strip_first_;
+    }
+    strip_first_ = out_.vertex_count;
+}
+
+namespace {
+
+// One invocation with GL semantics: stream 0 goes to the writer, other streams are counted.
+class ReferenceContext final : public GsRecordContext {
+  public:
+    ReferenceContext(const GeometryShader& gs, GsStripWriter& writer, GsRunStats& stats,
+                     uint32_t instance)
+        : gs_(gs), writer_(writer), stats_(stats), instance_(instance) {}
+
+    void start() { emitted_ = 0; }
+
+    void emit_stream_vertex(uint32_t stream, const GsOutput& out) override {
+        if (stream >= gs_.streams) return; // GL: undefined; the model ignores it
+        if (emitted_ == gs_.max_vertices) {
+            ++stats_.dropped;
+            return;
+        }
+        ++emitted_;
+        ++stats_.emitted;
+        if (stream == 0) writer_.vertex(out, instance_, 0);
+    }
+    void end_stream_primitive(uint32_t stream) override {
+        if (stream == 0) writer_.cut();
+    }
+
+  private:
+    const GeometryShader& gs_;
+    GsStripWriter& writer_;
+    GsRunStats& stats_;
+    uint32_t instance_;
+    uint32_t emitted_ = 0;
+};
+
+} // namespace
+
+void run_gs_reference(const GeometryShader& gs, std::span<const uint32_t* const> inputs,
+                      uint32_t primitive_id, GsStripWriter& writer, GsRunStats& stats) {
+    ReferenceContext ctx(gs, writer, stats, inputs[0][SLOT_INSTANCE_ID]);
+    for (uint32_t inv = 0; inv < gs.invocations; ++inv) {
+        ctx.bind(inputs, primitive_id, inv);
+        ctx.start();
+        gs.main(ctx);
+        writer.cut(); // the strip in progress ends with the invocation
+        ++stats.invocations;
+    }
+}
+
+} // namespace drawpipe
