@@ -4,7 +4,9 @@
 
 namespace drawpipe {
 
-void CountingBackend::begin_draw(const DrawInfo& draw, const VertexLayout&) { provoking_ = draw.provoking; }
+void CountingBackend::begin_draw(const DrawInfo& draw, const VertexLayout&) {
+    provoking_ = draw.provoking;
+}
 
 void CountingBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertices,
                                     std::span<const uint32_t> elts) {
@@ -15,8 +17,10 @@ void CountingBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertic
         ++count;
         for (uint32_t i = 0; i < n; ++i) {
             const uint32_t* v = vertices.vertex(e[i]);
-            const uint64_t id = (uint64_t(v[SLOT_INSTANCE_ID]) << 32 | v[SLOT_VERTEX_ID]) ^ v[SLOT_GS_ID];
-            totals_.checksum = (totals_.checksum ^ id) * 0x100000001B3ull; // FNV-style, order-sensitive
+            const uint64_t id =
+                (uint64_t(v[SLOT_INSTANCE_ID]) << 32 | v[SLOT_VERTEX_ID]) ^ v[SLOT_GS_ID];
+            totals_.checksum =
+                (totals_.checksum ^ id) * 0x100000001B3ull; // FNV-style, order-sensitive
         }
     });
 }

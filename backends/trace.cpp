@@ -19,8 +19,10 @@ void append_component(std::string& s, Format f, uint32_t bits) {
     if (f >= Format::uint32x1 && f <= Format::uint32x4) return append_u32(s, bits);
     char buf[32];
     std::to_chars_result r;
-    if (f >= Format::sint32x1 && f <= Format::sint32x4) r = std::to_chars(buf, buf + sizeof buf, int32_t(bits));
-    else r = std::to_chars(buf, buf + sizeof buf, dword_float(bits));
+    if (f >= Format::sint32x1 && f <= Format::sint32x4)
+        r = std::to_chars(buf, buf + sizeof buf, int32_t(bits));
+    else
+        r = std::to_chars(buf, buf + sizeof buf, dword_float(bits));
     s.append(buf, r.ptr);
 }
 
@@ -62,7 +64,9 @@ void TraceBackend::begin_draw(const DrawInfo& draw, const VertexLayout& layout) 
     layout_ = layout;
 }
 
-void TraceBackend::append_vertex(const uint32_t* v) { append_vertex_to(text_, v, layout_); }
+void TraceBackend::append_vertex(const uint32_t* v) {
+    append_vertex_to(text_, v, layout_);
+}
 
 void TraceBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertices,
                                  std::span<const uint32_t> elts) {

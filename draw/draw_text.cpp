@@ -52,7 +52,8 @@ DrawDesc parse_draw_text(std::string_view text) {
         const size_t nl = text.find('\n');
         std::string_view line = text.substr(0, nl);
         text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
-        if (const size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+        if (const size_t hash = line.find('#'); hash != std::string_view::npos)
+            line = line.substr(0, hash);
         const auto words = split_words(line);
         if (words.empty()) continue;
         const std::string_view key = words[0];
@@ -67,10 +68,13 @@ DrawDesc parse_draw_text(std::string_view text) {
             have_prim = true;
         } else if (key == "index") {
             const auto t = parse_index_type(one());
-            if (!t) bad(line_no, key, "unknown index type '" + std::string(words[1]) + "' (none, u8, u16, u32)");
+            if (!t)
+                bad(line_no, key,
+                    "unknown index type '" + std::string(words[1]) + "' (none, u8, u16, u32)");
             d.index_type = *t;
         } else if (key == "indices") {
-            for (size_t i = 1; i < words.size(); ++i) d.indices.push_back(number<uint32_t>(line_no, key, words[i]));
+            for (size_t i = 1; i < words.size(); ++i)
+                d.indices.push_back(number<uint32_t>(line_no, key, words[i]));
         } else if (key == "restart") {
             d.restart = true;
             d.restart_index = number<uint32_t>(line_no, key, one());
@@ -87,9 +91,12 @@ DrawDesc parse_draw_text(std::string_view text) {
             d.base_instance = number<uint32_t>(line_no, key, one());
         } else if (key == "provoking") {
             const auto v = one();
-            if (v == "first") d.provoking = Provoking::first;
-            else if (v == "last") d.provoking = Provoking::last;
-            else bad(line_no, key, "must be first or last");
+            if (v == "first")
+                d.provoking = Provoking::first;
+            else if (v == "last")
+                d.provoking = Provoking::last;
+            else
+                bad(line_no, key, "must be first or last");
         } else if (key == "attrib") {
             d.attrib_divisors.push_back(number<uint32_t>(line_no, key, one()));
         } else if (key == "gs") {
@@ -98,7 +105,8 @@ DrawDesc parse_draw_text(std::string_view text) {
             bad(line_no, key, "unknown key");
         }
     }
-    if (!have_prim) throw Error(ErrorCode::parse_error, "prim: missing (every draw names its primitive type)");
+    if (!have_prim)
+        throw Error(ErrorCode::parse_error, "prim: missing (every draw names its primitive type)");
     if (d.index_type == IndexType::none && !d.indices.empty())
         throw Error(ErrorCode::parse_error, "indices: given but index is none");
     if (!d.count_given) {
@@ -106,10 +114,13 @@ DrawDesc parse_draw_text(std::string_view text) {
             throw Error(ErrorCode::parse_error, "count: missing (required for non-indexed draws)");
         d.count = d.indices.size() > d.start ? uint32_t(d.indices.size() - d.start) : 0;
     }
-    const uint32_t max_value = d.index_type == IndexType::u8 ? 0xFFu : d.index_type == IndexType::u16 ? 0xFFFFu : 0xFFFFFFFFu;
+    const uint32_t max_value = d.index_type == IndexType::u8    ? 0xFFu
+                               : d.index_type == IndexType::u16 ? 0xFFFFu
+                                                                : 0xFFFFFFFFu;
     for (uint32_t v : d.indices)
         if (v > max_value)
-            throw Error(ErrorCode::parse_error, "indices: value " + std::to_string(v) + " does not fit " +
+            throw Error(ErrorCode::parse_error, "indices: value " + std::to_string(v) +
+                                                    " does not fit " +
                                                     std::string(index_type_name(d.index_type)));
     return d;
 }
@@ -167,8 +178,9 @@ std::unique_ptr<BoundDraw> bind_draw(const DrawDesc& d) {
     }
     for (size_t a = 0; a < d.attrib_divisors.size(); ++a) {
         const uint32_t div = d.attrib_divisors[a];
-        const uint64_t last = div == 0 ? max_vertex
-                                       : uint64_t(d.base_instance) + (d.instances ? (d.instances - 1) / div : 0);
+        const uint64_t last =
+            div == 0 ? max_vertex
+                     : uint64_t(d.base_instance) + (d.instances ? (d.instances - 1) / div : 0);
         const uint64_t n = std::min(last + 1, kCap);
         std::vector<uint32_t> data(n);
         for (uint64_t k = 0; k < n; ++k) data[k] = uint32_t(k);

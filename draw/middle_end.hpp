@@ -38,6 +38,10 @@ struct MiddleEndLimits {
     // Deliver whole input primitives of this list type (points, lines, lines_adjacency,
     // triangles, triangles_adjacency), as a geometry shader consumes them.
     std::optional<Prim> assemble_as;
+    // With handles_instancing: keep GL order (all of instance 0 first) by giving every
+    // instance at once only to a draw that is one segment; a draw that splits gets one
+    // pass per instance instead.
+    bool instancing_single_segment_only = false;
 };
 
 class MiddleEnd {

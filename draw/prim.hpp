@@ -21,20 +21,31 @@ struct PrimShape {
 
 constexpr PrimShape prim_shape(Prim prim) {
     switch (prim) {
-    case Prim::points: return {1, 1};
-    case Prim::lines: return {2, 2};
+    case Prim::points:
+        return {1, 1};
+    case Prim::lines:
+        return {2, 2};
     case Prim::line_loop:
-    case Prim::line_strip: return {2, 1};
-    case Prim::triangles: return {3, 3};
+    case Prim::line_strip:
+        return {2, 1};
+    case Prim::triangles:
+        return {3, 3};
     case Prim::triangle_strip:
     case Prim::triangle_fan:
-    case Prim::polygon: return {3, 1};
-    case Prim::quads: return {4, 4};
-    case Prim::quad_strip: return {4, 2};
-    case Prim::lines_adjacency: return {4, 4};
-    case Prim::line_strip_adjacency: return {4, 1};
-    case Prim::triangles_adjacency: return {6, 6};
-    case Prim::triangle_strip_adjacency: return {6, 2};
+    case Prim::polygon:
+        return {3, 1};
+    case Prim::quads:
+        return {4, 4};
+    case Prim::quad_strip:
+        return {4, 2};
+    case Prim::lines_adjacency:
+        return {4, 4};
+    case Prim::line_strip_adjacency:
+        return {4, 1};
+    case Prim::triangles_adjacency:
+        return {6, 6};
+    case Prim::triangle_strip_adjacency:
+        return {6, 2};
     }
     return {1, 1};
 }
@@ -88,11 +99,14 @@ std::optional<Prim> gs_input_compatible(Prim prim, Prim gs_input);
 
 // Calls emit(n, pos) for each decomposed point (n = 1), line (2) or triangle (3) of a run of
 // `count` vertices, pos[] holding positions within the run, in GL order. A line loop closes.
-template <class Emit> void for_each_decomposed(Prim prim, Provoking pv, uint32_t count, Emit&& emit) {
+template <class Emit>
+void for_each_decomposed(Prim prim, Provoking pv, uint32_t count, Emit&& emit) {
     const bool last = pv == Provoking::last;
     uint32_t v[3];
     auto line = [&](uint32_t a, uint32_t b) { v[0] = a, v[1] = b, emit(2u, v); };
-    auto tri = [&](uint32_t a, uint32_t b, uint32_t c) { v[0] = a, v[1] = b, v[2] = c, emit(3u, v); };
+    auto tri = [&](uint32_t a, uint32_t b, uint32_t c) {
+        v[0] = a, v[1] = b, v[2] = c, emit(3u, v);
+    };
     const uint32_t n = trim_count(prim, count);
     switch (prim) {
     case Prim::points:
@@ -111,34 +125,45 @@ template <class Emit> void for_each_decomposed(Prim prim, Provoking pv, uint32_t
         break;
     case Prim::triangle_strip:
         for (uint32_t i = 0; i + 2 < n; ++i) {
-            if ((i & 1) == 0) tri(i, i + 1, i + 2);
-            else if (last) tri(i + 1, i, i + 2);
-            else tri(i, i + 2, i + 1);
+            if ((i & 1) == 0)
+                tri(i, i + 1, i + 2);
+            else if (last)
+                tri(i + 1, i, i + 2);
+            else
+                tri(i, i + 2, i + 1);
         }
         break;
     case Prim::triangle_fan:
         for (uint32_t i = 0; i + 2 < n; ++i) {
-            if (last) tri(0, i + 1, i + 2);
-            else tri(i + 1, i + 2, 0);
+            if (last)
+                tri(0, i + 1, i + 2);
+            else
+                tri(i + 1, i + 2, 0);
         }
         break;
     case Prim::polygon:
         for (uint32_t i = 0; i + 2 < n; ++i) {
-            if (last) tri(i + 1, i + 2, 0);
-            else tri(0, i + 1, i + 2);
+            if (last)
+                tri(i + 1, i + 2, 0);
+            else
+                tri(0, i + 1, i + 2);
         }
         break;
     case Prim::quads:
         for (uint32_t q = 0; q + 3 < n; q += 4) {
-            if (last) tri(q, q + 1, q + 3), tri(q + 1, q + 2, q + 3);
-            else tri(q, q + 1, q + 2), tri(q, q + 2, q + 3);
+            if (last)
+                tri(q, q + 1, q + 3), tri(q + 1, q + 2, q + 3);
+            else
+                tri(q, q + 1, q + 2), tri(q, q + 2, q + 3);
         }
         break;
     case Prim::quad_strip:
         for (uint32_t a = 0; a + 3 < n; a += 2) {
             const uint32_t b = a + 1, c = a + 2, d = a + 3;
-            if (last) tri(c, a, d), tri(a, b, d);
-            else tri(a, d, c), tri(a, b, d);
+            if (last)
+                tri(c, a, d), tri(a, b, d);
+            else
+                tri(a, d, c), tri(a, b, d);
         }
         break;
     case Prim::lines_adjacency:
@@ -153,9 +178,12 @@ template <class Emit> void for_each_decomposed(Prim prim, Provoking pv, uint32_t
     case Prim::triangle_strip_adjacency:
         for (uint32_t i = 0; 2 * i + 5 < n; ++i) {
             const uint32_t a = 2 * i, b = a + 2, c = a + 4;
-            if ((i & 1) == 0) tri(a, b, c);
-            else if (last) tri(b, a, c);
-            else tri(a, c, b);
+            if ((i & 1) == 0)
+                tri(a, b, c);
+            else if (last)
+                tri(b, a, c);
+            else
+                tri(a, c, b);
         }
         break;
     }
@@ -172,21 +200,29 @@ inline uint32_t gs_input_prim(Prim prim, Provoking pv, uint32_t count, uint32_t 
         return i;
     };
     switch (prim) {
-    case Prim::points: return set({k});
-    case Prim::lines: return set({2 * k, 2 * k + 1});
-    case Prim::line_strip: return set({k, k + 1});
+    case Prim::points:
+        return set({k});
+    case Prim::lines:
+        return set({2 * k, 2 * k + 1});
+    case Prim::line_strip:
+        return set({k, k + 1});
     case Prim::line_loop: {
         const uint32_t n = trim_count(prim, count);
         return k + 1 < n ? set({k, k + 1}) : set({n - 1, 0});
     }
-    case Prim::triangles: return set({3 * k, 3 * k + 1, 3 * k + 2});
+    case Prim::triangles:
+        return set({3 * k, 3 * k + 1, 3 * k + 2});
     case Prim::triangle_strip:
         if ((k & 1) == 0) return set({k, k + 1, k + 2});
         return last ? set({k + 1, k, k + 2}) : set({k, k + 2, k + 1});
-    case Prim::triangle_fan: return last ? set({0, k + 1, k + 2}) : set({k + 1, k + 2, 0});
-    case Prim::polygon: return last ? set({k + 1, k + 2, 0}) : set({0, k + 1, k + 2});
-    case Prim::lines_adjacency: return set({4 * k, 4 * k + 1, 4 * k + 2, 4 * k + 3});
-    case Prim::line_strip_adjacency: return set({k, k + 1, k + 2, k + 3});
+    case Prim::triangle_fan:
+        return last ? set({0, k + 1, k + 2}) : set({k + 1, k + 2, 0});
+    case Prim::polygon:
+        return last ? set({k + 1, k + 2, 0}) : set({0, k + 1, k + 2});
+    case Prim::lines_adjacency:
+        return set({4 * k, 4 * k + 1, 4 * k + 2, 4 * k + 3});
+    case Prim::line_strip_adjacency:
+        return set({k, k + 1, k + 2, k + 3});
     case Prim::triangles_adjacency:
         return set({6 * k, 6 * k + 1, 6 * k + 2, 6 * k + 3, 6 * k + 4, 6 * k + 5});
     case Prim::triangle_strip_adjacency: {
@@ -200,7 +236,8 @@ inline uint32_t gs_input_prim(Prim prim, Provoking pv, uint32_t count, uint32_t 
         return last ? set({b, prev, a, mid, c, next}) : set({a, mid, c, next, b, prev});
     }
     case Prim::quads:
-    case Prim::quad_strip: break; // no geometry-shader input type takes these
+    case Prim::quad_strip:
+        break; // no geometry-shader input type takes these
     }
     return 0;
 }

@@ -23,10 +23,10 @@ enum SplitFlags : uint8_t {
 // ending with the loop's first vertex; an unsplit one as line_loop.
 struct Segment {
     Prim prim = Prim::points;
-    uint8_t flags = 0;              // SplitFlags
-    uint32_t instance_first = 0;    // instance ids (0-based within the draw) to run
-    uint32_t instance_count = 1;    //   more than 1 only for middle ends that instance
-    uint32_t prim_id_first = 0;     // GL primitive id, within the instance, of the first primitive
+    uint8_t flags = 0;           // SplitFlags
+    uint32_t instance_first = 0; // instance ids (0-based within the draw) to run
+    uint32_t instance_count = 1; //   more than 1 only for middle ends that instance
+    uint32_t prim_id_first = 0;  // GL primitive id, within the instance, of the first primitive
     uint32_t fetch_start = 0;
     uint32_t fetch_count = 0;
     std::span<const uint32_t> fetch_elts;

@@ -1,6 +1,6 @@
+#include "draw/types.hpp"
 #include "draw/error.hpp"
 #include "draw/prim.hpp"
-#include "draw/types.hpp"
 
 #include <array>
 
@@ -8,10 +8,20 @@ namespace drawpipe {
 
 namespace {
 constexpr std::array<std::string_view, kPrimCount> kPrimNames = {
-    "points",         "lines",          "line_loop",      "line_strip",
-    "triangles",      "triangle_strip", "triangle_fan",   "quads",
-    "quad_strip",     "polygon",        "lines_adjacency", "line_strip_adjacency",
-    "triangles_adjacency", "triangle_strip_adjacency",
+    "points",
+    "lines",
+    "line_loop",
+    "line_strip",
+    "triangles",
+    "triangle_strip",
+    "triangle_fan",
+    "quads",
+    "quad_strip",
+    "polygon",
+    "lines_adjacency",
+    "line_strip_adjacency",
+    "triangles_adjacency",
+    "triangle_strip_adjacency",
 };
 constexpr std::array<std::string_view, 4> kIndexNames = {"none", "u8", "u16", "u32"};
 } // namespace
@@ -40,10 +50,14 @@ std::optional<IndexType> parse_index_type(std::string_view name) {
 
 uint32_t index_size(IndexType type) {
     switch (type) {
-    case IndexType::none: return 0;
-    case IndexType::u8: return 1;
-    case IndexType::u16: return 2;
-    case IndexType::u32: return 4;
+    case IndexType::none:
+        return 0;
+    case IndexType::u8:
+        return 1;
+    case IndexType::u16:
+        return 2;
+    case IndexType::u32:
+        return 4;
     }
     return 0;
 }
@@ -63,7 +77,8 @@ std::optional<Prim> gs_input_compatible(Prim prim, Prim gs_input) {
         if (prim == Prim::points) return gs_input;
         break;
     case Prim::lines:
-        if (prim == Prim::lines || prim == Prim::line_strip || prim == Prim::line_loop) return gs_input;
+        if (prim == Prim::lines || prim == Prim::line_strip || prim == Prim::line_loop)
+            return gs_input;
         break;
     case Prim::lines_adjacency:
         if (prim == Prim::lines_adjacency || prim == Prim::line_strip_adjacency) return gs_input;
@@ -73,25 +88,37 @@ std::optional<Prim> gs_input_compatible(Prim prim, Prim gs_input) {
             return gs_input;
         break;
     case Prim::triangles_adjacency:
-        if (prim == Prim::triangles_adjacency || prim == Prim::triangle_strip_adjacency) return gs_input;
+        if (prim == Prim::triangles_adjacency || prim == Prim::triangle_strip_adjacency)
+            return gs_input;
         break;
-    default: break;
+    default:
+        break;
     }
     return std::nullopt;
 }
 
 const char* error_code_name(ErrorCode code) {
     switch (code) {
-    case ErrorCode::invalid_value: return "invalid_value";
-    case ErrorCode::index_buffer_overrun: return "index_buffer_overrun";
-    case ErrorCode::count_overflow: return "count_overflow";
-    case ErrorCode::base_vertex_overflow: return "base_vertex_overflow";
-    case ErrorCode::limit_too_small: return "limit_too_small";
-    case ErrorCode::index_range_mismatch: return "index_range_mismatch";
-    case ErrorCode::middle_end_failure: return "middle_end_failure";
-    case ErrorCode::unsupported: return "unsupported";
-    case ErrorCode::parse_error: return "parse_error";
-    case ErrorCode::not_found: return "not_found";
+    case ErrorCode::invalid_value:
+        return "invalid_value";
+    case ErrorCode::index_buffer_overrun:
+        return "index_buffer_overrun";
+    case ErrorCode::count_overflow:
+        return "count_overflow";
+    case ErrorCode::base_vertex_overflow:
+        return "base_vertex_overflow";
+    case ErrorCode::limit_too_small:
+        return "limit_too_small";
+    case ErrorCode::index_range_mismatch:
+        return "index_range_mismatch";
+    case ErrorCode::middle_end_failure:
+        return "middle_end_failure";
+    case ErrorCode::unsupported:
+        return "unsupported";
+    case ErrorCode::parse_error:
+        return "parse_error";
+    case ErrorCode::not_found:
+        return "not_found";
     }
     return "unknown";
 }

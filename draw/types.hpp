@@ -38,9 +38,18 @@ enum class IndexType : uint8_t { none, u8, u16, u32 };
 enum class Provoking : uint8_t { first, last };
 
 enum class Format : uint8_t {
-    float32x1, float32x2, float32x3, float32x4,
-    uint32x1, uint32x2, uint32x3, uint32x4,
-    sint32x1, sint32x2, sint32x3, sint32x4,
+    float32x1,
+    float32x2,
+    float32x3,
+    float32x4,
+    uint32x1,
+    uint32x2,
+    uint32x3,
+    uint32x4,
+    sint32x1,
+    sint32x2,
+    sint32x3,
+    sint32x4,
     unorm8x4,
 };
 
@@ -52,8 +61,8 @@ struct VertexBuffer {
 };
 
 struct VertexAttrib {
-    uint32_t buffer = 0;  // index into the bound vertex buffers
-    uint32_t offset = 0;  // bytes added to the buffer's offset
+    uint32_t buffer = 0; // index into the bound vertex buffers
+    uint32_t offset = 0; // bytes added to the buffer's offset
     Format format = Format::float32x4;
     uint32_t divisor = 0; // 0 = per vertex; d = one element per d instances
 };
@@ -72,7 +81,7 @@ struct IndexRange {
 struct DrawInfo {
     Prim prim = Prim::triangles;
     IndexType index_type = IndexType::none;
-    const void* indices = nullptr; // the index buffer, when index_type != none
+    const void* indices = nullptr;   // the index buffer, when index_type != none
     uint32_t index_buffer_count = 0; // indices readable from `indices`
     uint32_t start = 0;              // first index (first vertex when not indexed)
     uint32_t count = 0;

@@ -8,7 +8,8 @@
 
 namespace drawpipe {
 
-void fetch_attrib(const VertexBuffer& buffer, const VertexAttrib& a, uint64_t element, uint32_t out[4]) {
+void fetch_attrib(const VertexBuffer& buffer, const VertexAttrib& a, uint64_t element,
+                  uint32_t out[4]) {
     const uint32_t size = format_size(a.format);
     const uint64_t at = uint64_t(buffer.offset) + a.offset + element * buffer.stride;
     // element < 2^33 and stride < 2^32 keep `at` exact in 64 bits.
@@ -36,14 +37,16 @@ void fetch_attrib(const VertexBuffer& buffer, const VertexAttrib& a, uint64_t el
 void validate_vertex_input(const VertexInput& input) {
     if (input.attribs.size() > kMaxAttribs)
         throw Error(ErrorCode::invalid_value, "attribs: " + std::to_string(input.attribs.size()) +
-                                                  " attributes, at most " + std::to_string(kMaxAttribs));
+                                                  " attributes, at most " +
+                                                  std::to_string(kMaxAttribs));
     for (size_t i = 0; i < input.attribs.size(); ++i) {
         const VertexAttrib& a = input.attribs[i];
         if (a.buffer >= input.buffers.size())
             throw Error(ErrorCode::invalid_value, "attrib " + std::to_string(i) + ": buffer " +
                                                       std::to_string(a.buffer) + " is not bound");
         if (uint32_t(a.format) > uint32_t(Format::unorm8x4))
-            throw Error(ErrorCode::invalid_value, "attrib " + std::to_string(i) + ": unknown format");
+            throw Error(ErrorCode::invalid_value,
+                        "attrib " + std::to_string(i) + ": unknown format");
     }
 }
 

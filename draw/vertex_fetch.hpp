@@ -17,7 +17,8 @@ inline uint64_t attrib_element(const VertexAttrib& a, uint32_t vertex_id, uint32
 // Reads one element of an attribute as four dwords (floats as bits; missing components
 // are 0, 0, 0, 1). A read that would leave the buffer returns all zeros (robust access),
 // so out-of-range vertex ids never touch memory outside the buffer.
-void fetch_attrib(const VertexBuffer& buffer, const VertexAttrib& a, uint64_t element, uint32_t out[4]);
+void fetch_attrib(const VertexBuffer& buffer, const VertexAttrib& a, uint64_t element,
+                  uint32_t out[4]);
 
 // Checks attribute/buffer bindings; throws Error naming the attribute.
 void validate_vertex_input(const VertexInput& input);

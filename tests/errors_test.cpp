@@ -25,15 +25,21 @@ void expect_error(const std::function<void()>& f, ErrorCode code, const std::str
 TEST(Errors, IndexBufferShorterThanStartPlusCount) {
     expect_error([] { test::trace_of_text("prim triangles\nindex u16\nindices 0 1 2\ncount 6\n"); },
                  ErrorCode::index_buffer_overrun, "start + count");
-    expect_error([] { test::trace_of_text("prim triangles\nindex u16\nindices 0 1 2\nstart 2\ncount 3\n"); },
-                 ErrorCode::index_buffer_overrun, "start + count");
+    expect_error(
+        [] { test::trace_of_text("prim triangles\nindex u16\nindices 0 1 2\nstart 2\ncount 3\n"); },
+        ErrorCode::index_buffer_overrun, "start + count");
 }
 
 TEST(Errors, CountOverflow) {
-    expect_error([] { test::trace_of_text("prim points\nindex none\nstart 4294967295\ncount 2\n"); },
-                 ErrorCode::count_overflow, "start + count");
-    expect_error([] { test::trace_of_text("prim points\nindex none\ncount 1\ninstances 10\nbase_instance 4294967295\n"); },
-                 ErrorCode::count_overflow, "base_instance");
+    expect_error(
+        [] { test::trace_of_text("prim points\nindex none\nstart 4294967295\ncount 2\n"); },
+        ErrorCode::count_overflow, "start + count");
+    expect_error(
+        [] {
+            test::trace_of_text(
+                "prim points\nindex none\ncount 1\ninstances 10\nbase_instance 4294967295\n");
+        },
+        ErrorCode::count_overflow, "base_instance");
 }
 
 TEST(Errors, UnknownPrimitive) {
@@ -41,13 +47,17 @@ TEST(Errors, UnknownPrimitive) {
     info.prim = Prim(77);
     info.count = 3;
     expect_error([&] { validate_draw(info); }, ErrorCode::invalid_value, "prim");
-    expect_error([] { parse_draw_text("prim hexagons\n"); }, ErrorCode::parse_error, "line 1: prim");
+    expect_error([] { parse_draw_text("prim hexagons\n"); }, ErrorCode::parse_error,
+                 "line 1: prim");
 }
 
 TEST(Errors, MalformedDescriptionNamesTheLine) {
-    expect_error([] { parse_draw_text("prim points\n\ncount x12\n"); }, ErrorCode::parse_error, "line 3: count");
-    expect_error([] { parse_draw_text("prim points\nfrobnicate 1\n"); }, ErrorCode::parse_error, "line 2: frobnicate");
-    expect_error([] { parse_draw_text("prim points\nindex u8\nindices 1 256\n"); }, ErrorCode::parse_error, "indices");
+    expect_error([] { parse_draw_text("prim points\n\ncount x12\n"); }, ErrorCode::parse_error,
+                 "line 3: count");
+    expect_error([] { parse_draw_text("prim points\nfrobnicate 1\n"); }, ErrorCode::parse_error,
+                 "line 2: frobnicate");
+    expect_error([] { parse_draw_text("prim points\nindex u8\nindices 1 256\n"); },
+                 ErrorCode::parse_error, "indices");
     expect_error([] { parse_draw_text("count 3\n"); }, ErrorCode::parse_error, "prim");
 }
 
@@ -68,18 +78,23 @@ TEST(Errors, MiddleEndReportingZeroVertices) {
         VertexLayout layout_;
     };
     ZeroLimit zero;
-    expect_error([&] { test::trace_with(parse_draw_text("prim points\nindex none\ncount 3\n"), zero); },
-                 ErrorCode::middle_end_failure, "0 vertices");
+    expect_error(
+        [&] { test::trace_with(parse_draw_text("prim points\nindex none\ncount 3\n"), zero); },
+        ErrorCode::middle_end_failure, "0 vertices");
 }
 
 TEST(Errors, BaseVertexOverflowIsAnErrorNotAWrap) {
-    expect_error([] { test::trace_of_text("prim points\nindex u32\nindices 4294967295\nbase_vertex 1\n"); },
-                 ErrorCode::base_vertex_overflow, "base_vertex");
-    expect_error([] { test::trace_of_text("prim points\nindex u16\nindices 3 1\nbase_vertex -2\n"); },
-                 ErrorCode::base_vertex_overflow, "base_vertex");
+    expect_error(
+        [] { test::trace_of_text("prim points\nindex u32\nindices 4294967295\nbase_vertex 1\n"); },
+        ErrorCode::base_vertex_overflow, "base_vertex");
+    expect_error(
+        [] { test::trace_of_text("prim points\nindex u16\nindices 3 1\nbase_vertex -2\n"); },
+        ErrorCode::base_vertex_overflow, "base_vertex");
     // A restart index is not a vertex: it cannot overflow.
-    EXPECT_EQ(test::trace_of_text("prim points\nindex u32\nindices 4294967295 7\nrestart 4294967295\nbase_vertex 1\n"),
-              "point 8/0\n");
+    EXPECT_EQ(
+        test::trace_of_text(
+            "prim points\nindex u32\nindices 4294967295 7\nrestart 4294967295\nbase_vertex 1\n"),
+        "point 8/0\n");
 }
 
 TEST(Errors, OutOfRangeVerticesReadZeros) {

@@ -10,7 +10,8 @@ namespace {
 
 std::vector<std::vector<uint32_t>> gs_inputs(Prim prim, Provoking pv, uint32_t n) {
     std::vector<std::vector<uint32_t>> out;
-    for_each_gs_input(prim, pv, n, [&](uint32_t c, const uint32_t* v) { out.emplace_back(v, v + c); });
+    for_each_gs_input(prim, pv, n,
+                      [&](uint32_t c, const uint32_t* v) { out.emplace_back(v, v + c); });
     return out;
 }
 

@@ -16,7 +16,8 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
     } catch (const drawpipe::Error& e) {
-        std::fprintf(stderr, "drawpipe: error (%s): %s\n", drawpipe::error_code_name(e.code()), e.what());
+        std::fprintf(stderr, "drawpipe: error (%s): %s\n", drawpipe::error_code_name(e.code()),
+                     e.what());
         return 1;
     }
     return 0;

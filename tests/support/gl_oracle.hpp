@@ -48,23 +48,35 @@ inline std::string oracle_trace(const DrawDesc& d) {
                 out += "line " + vertex(v[a], inst) + " " + vertex(v[b], inst) + "\n";
             };
             auto T = [&](size_t a, size_t b, size_t c) {
-                out += "tri " + vertex(v[a], inst) + " " + vertex(v[b], inst) + " " + vertex(v[c], inst) + "\n";
+                out += "tri " + vertex(v[a], inst) + " " + vertex(v[b], inst) + " " +
+                       vertex(v[c], inst) + "\n";
             };
             switch (d.prim) {
-            case Prim::points: for (size_t i = 0; i < n; ++i) P(i); break;
-            case Prim::lines: for (size_t i = 0; i + 1 < n; i += 2) L(i, i + 1); break;
-            case Prim::line_strip: for (size_t i = 0; i + 1 < n; ++i) L(i, i + 1); break;
+            case Prim::points:
+                for (size_t i = 0; i < n; ++i) P(i);
+                break;
+            case Prim::lines:
+                for (size_t i = 0; i + 1 < n; i += 2) L(i, i + 1);
+                break;
+            case Prim::line_strip:
+                for (size_t i = 0; i + 1 < n; ++i) L(i, i + 1);
+                break;
             case Prim::line_loop:
                 if (n < 2) break;
                 for (size_t i = 0; i + 1 < n; ++i) L(i, i + 1);
                 L(n - 1, 0);
                 break;
-            case Prim::triangles: for (size_t i = 0; i + 2 < n; i += 3) T(i, i + 1, i + 2); break;
+            case Prim::triangles:
+                for (size_t i = 0; i + 2 < n; i += 3) T(i, i + 1, i + 2);
+                break;
             case Prim::triangle_strip:
                 for (size_t i = 0; i + 2 < n; ++i) {
-                    if (i % 2 == 0) T(i, i + 1, i + 2);
-                    else if (last) T(i + 1, i, i + 2);
-                    else T(i, i + 2, i + 1);
+                    if (i % 2 == 0)
+                        T(i, i + 1, i + 2);
+                    else if (last)
+                        T(i + 1, i, i + 2);
+                    else
+                        T(i, i + 2, i + 1);
                 }
                 break;
             case Prim::triangle_fan:
@@ -75,27 +87,40 @@ inline std::string oracle_trace(const DrawDesc& d) {
                 break;
             case Prim::quads:
                 for (size_t q = 0; q + 3 < n; q += 4) {
-                    if (last) T(q, q + 1, q + 3), T(q + 1, q + 2, q + 3);
-                    else T(q, q + 1, q + 2), T(q, q + 2, q + 3);
+                    if (last)
+                        T(q, q + 1, q + 3), T(q + 1, q + 2, q + 3);
+                    else
+                        T(q, q + 1, q + 2), T(q, q + 2, q + 3);
                 }
                 break;
             case Prim::quad_strip:
                 for (size_t k = 0; 2 * k + 3 < n; ++k) {
                     const size_t a = 2 * k, b = a + 1, c = a + 2, e = a + 3;
-                    if (last) T(c, a, e), T(a, b, e);
-                    else T(a, e, c), T(a, b, e);
+                    if (last)
+                        T(c, a, e), T(a, b, e);
+                    else
+                        T(a, e, c), T(a, b, e);
                 }
                 break;
-            case Prim::lines_adjacency: for (size_t i = 0; i + 3 < n; i += 4) L(i + 1, i + 2); break;
-            case Prim::line_strip_adjacency: for (size_t i = 0; i + 3 < n; ++i) L(i + 1, i + 2); break;
-            case Prim::triangles_adjacency: for (size_t i = 0; i + 5 < n; i += 6) T(i, i + 2, i + 4); break;
+            case Prim::lines_adjacency:
+                for (size_t i = 0; i + 3 < n; i += 4) L(i + 1, i + 2);
+                break;
+            case Prim::line_strip_adjacency:
+                for (size_t i = 0; i + 3 < n; ++i) L(i + 1, i + 2);
+                break;
+            case Prim::triangles_adjacency:
+                for (size_t i = 0; i + 5 < n; i += 6) T(i, i + 2, i + 4);
+                break;
             case Prim::triangle_strip_adjacency: {
                 const size_t tris = n >= 6 ? (n - 4) / 2 : 0;
                 for (size_t i = 0; i < tris; ++i) {
                     const size_t a = 2 * i, b = a + 2, c = a + 4;
-                    if (i % 2 == 0) T(a, b, c);
-                    else if (last) T(b, a, c);
-                    else T(a, c, b);
+                    if (i % 2 == 0)
+                        T(a, b, c);
+                    else if (last)
+                        T(b, a, c);
+                    else
+                        T(a, c, b);
                 }
                 break;
             }

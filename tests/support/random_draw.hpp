@@ -17,7 +17,9 @@ struct RandomDrawOptions {
 };
 
 inline DrawDesc random_draw(std::mt19937& rng, Prim prim, const RandomDrawOptions& o = {}) {
-    auto uni = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+    auto uni = [&](uint32_t lo, uint32_t hi) {
+        return std::uniform_int_distribution<uint32_t>(lo, hi)(rng);
+    };
     DrawDesc d;
     d.prim = prim;
     d.index_type = IndexType(uni(0, 3));
@@ -28,13 +30,16 @@ inline DrawDesc random_draw(std::mt19937& rng, Prim prim, const RandomDrawOption
     d.base_instance = uni(0, 2) == 0 ? uni(0, 5) : 0;
     if (o.allow_attribs) {
         const uint32_t na = uni(0, 2);
-        for (uint32_t a = 0; a < na; ++a) d.attrib_divisors.push_back(uni(0, 3) == 0 ? uni(1, 3) : 0);
+        for (uint32_t a = 0; a < na; ++a)
+            d.attrib_divisors.push_back(uni(0, 3) == 0 ? uni(1, 3) : 0);
     }
     if (d.index_type == IndexType::none) {
         d.start = uni(0, 50);
         return d;
     }
-    const uint32_t max_value = d.index_type == IndexType::u8 ? 255 : d.index_type == IndexType::u16 ? 65535 : 100000;
+    const uint32_t max_value = d.index_type == IndexType::u8    ? 255
+                               : d.index_type == IndexType::u16 ? 65535
+                                                                : 100000;
     const uint32_t span = uni(0, 3) == 0 ? max_value : std::min<uint32_t>(max_value, uni(4, 64));
     d.start = uni(0, 3) == 0 ? uni(0, 10) : 0;
     d.indices.resize(d.start + d.count + uni(0, 3));

@@ -19,7 +19,8 @@ inline std::string trace_with(const DrawDesc& desc, MiddleEnd& middle, uint32_t 
     return trace.take();
 }
 
-inline std::string trace_of(const DrawDesc& desc, uint32_t max_vertices = 0, Strategy strategy = {}) {
+inline std::string trace_of(const DrawDesc& desc, uint32_t max_vertices = 0,
+                            Strategy strategy = {}) {
     FetchShade middle(65536);
     return trace_with(desc, middle, max_vertices, strategy);
 }
