@@ -303,6 +303,8 @@ IndexRange scan_range(const DrawInfo& d) {
 
 } // namespace
 
+IndexRange scan_index_range(const DrawInfo& draw) { return scan_range(draw); }
+
 std::optional<Strategy> Strategy::parse(std::string_view name) {
     if (name == "distinct" || name == "default") return Strategy{Kind::distinct, 0};
     if (name == "vsplit") return Strategy{Kind::vsplit, kVsplitCacheEntries};

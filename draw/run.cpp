@@ -1,5 +1,6 @@
 #include "draw/run.hpp"
 
+#include "draw/split_cache.hpp"
 #include "draw/vertex_fetch.hpp"
 
 namespace drawpipe {
@@ -10,13 +11,23 @@ FrontEndOptions front_end_options(const MiddleEndLimits& limits, const RunOption
     return fo;
 }
 
+bool uses_split_cache(const DrawInfo& draw, const RunOptions& options) {
+    return options.split_cache && draw.index_buffer_id != 0 && draw.index_type != IndexType::none;
+}
+
 DrawStats run_draw(const DrawState& state, MiddleEnd& middle, Backend& backend,
                    const RunOptions& options) {
     validate_draw(*state.draw);
     validate_vertex_input(state.input);
     const MiddleEndLimits limits = middle.prepare(state);
+    const FrontEndOptions fo = front_end_options(limits, options);
     FrontEnd front;
-    front.begin(*state.draw, front_end_options(limits, options));
+    std::optional<SplitReplay> replay;
+    if (uses_split_cache(*state.draw, options))
+        replay.emplace(options.split_cache->acquire(*state.draw, fo), *state.draw,
+                       limits.handles_instancing);
+    else
+        front.begin(*state.draw, fo);
 
     const VertexLayout& layout = middle.layout();
     auto scratch = middle.make_scratch();
@@ -25,7 +36,7 @@ DrawStats run_draw(const DrawState& state, MiddleEnd& middle, Backend& backend,
     ShadedBatch batch;
     DrawStats stats;
     backend.begin_draw(*state.draw, layout);
-    while (front.next(storage, seg)) {
+    while (replay ? replay->next(seg) : front.next(storage, seg)) {
         batch.clear();
         middle.run(seg, scratch.get(), batch);
         for (uint32_t i = 0; i < kMaxCounters; ++i) stats.counters[i] += batch.counters[i];
@@ -33,7 +44,10 @@ DrawStats run_draw(const DrawState& state, MiddleEnd& middle, Backend& backend,
     }
     backend.end_draw();
     middle.finish();
-    stats.front = front.stats();
+    if (replay)
+        stats.front = replay->stats();
+    else
+        stats.front = front.stats();
     return stats;
 }
 

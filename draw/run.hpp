@@ -15,15 +15,23 @@ struct DrawStats {
     std::array<uint64_t, kMaxCounters> counters{}; // the middle end's, summed over segments
 };
 
+class SplitCache; // draw/split_cache.hpp
+
 struct RunOptions {
     Strategy strategy;
     uint32_t max_vertices = 0; // when nonzero, replaces the middle end's limit
+    // When set, indexed draws whose DrawInfo::index_buffer_id is registered there replay
+    // cached splits instead of splitting again.
+    SplitCache* split_cache = nullptr;
 };
 
 // Prepares the middle end, splits the draw and hands every segment's output to the backend
 // in draw order. Throws Error on bad input before the backend sees anything.
 DrawStats run_draw(const DrawState& state, MiddleEnd& middle, Backend& backend,
                    const RunOptions& options = {});
+
+// True when `draw` is served from options.split_cache.
+bool uses_split_cache(const DrawInfo& draw, const RunOptions& options);
 
 // The limits the front end will use: the middle end's, with options applied.
 FrontEndOptions front_end_options(const MiddleEndLimits& limits, const RunOptions& options);

@@ -33,11 +33,14 @@ struct Segment {
     uint32_t draw_count = 0;
     std::span<const uint16_t> draw_elts;
     uint64_t sequence = 0; // position in draw order, from 0 per draw
+    // Added (mod 2^32) to every listed fetch element: a cached split recorded without base
+    // vertex is replayed with the draw's (draw/split_cache.hpp). 0 from the front end.
+    uint32_t fetch_bias = 0;
 
     bool linear_fetch() const { return fetch_elts.empty(); }
     bool linear_draw() const { return draw_elts.empty(); }
     uint32_t vertex_id(uint32_t fetch_slot) const {
-        return linear_fetch() ? fetch_start + fetch_slot : fetch_elts[fetch_slot];
+        return linear_fetch() ? fetch_start + fetch_slot : fetch_elts[fetch_slot] + fetch_bias;
     }
     uint32_t draw_elt(uint32_t i) const { return linear_draw() ? i : draw_elts[i]; }
 };

@@ -92,6 +92,9 @@ struct DrawInfo {
     uint32_t base_instance = 0;
     Provoking provoking = Provoking::last;
     std::optional<IndexRange> index_range; // trusted when present (checked in debug builds)
+    // Identity of the index buffer from SplitCache::register_buffer (draw/split_cache.hpp);
+    // 0 when the buffer is not registered and its splits are never cached.
+    uint64_t index_buffer_id = 0;
 };
 
 std::string_view prim_name(Prim prim);

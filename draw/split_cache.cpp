@@ -1,0 +1,236 @@
+#include "draw/split_cache.hpp"
+
+#include "draw/error.hpp"
+
+#include <boost/container/flat_map.hpp>
+#include <boost/intrusive/list.hpp>
+
+#include <string>
+
+namespace drawpipe {
+
+namespace {
+
+// Everything that decides a split. Base vertex and instancing are not in it: replay
+// applies them.
+struct SplitKey {
+    uint64_t buffer = 0;
+    uint64_t version = 0;
+    uint32_t start = 0, count = 0, restart_index = 0, limit = 0, strategy_entries = 0;
+    uint8_t index_type = 0, prim = 0, restart = 0, strategy = 0, assemble = 0xFF, provoking = 0;
+    auto operator<=>(const SplitKey&) const = default;
+};
+
+SplitKey make_key(const DrawInfo& d, uint64_t version, const FrontEndOptions& o) {
+    SplitKey k;
+    k.buffer = d.index_buffer_id;
+    k.version = version;
+    k.start = d.start;
+    k.count = d.count;
+    k.restart = d.primitive_restart;
+    k.restart_index = d.primitive_restart ? d.restart_index : 0;
+    k.limit = o.limits.max_vertices;
+    k.strategy = uint8_t(o.strategy.kind);
+    k.strategy_entries = o.strategy.entries;
+    k.index_type = uint8_t(d.index_type);
+    k.prim = uint8_t(d.prim);
+    if (o.limits.assemble_as) {
+        k.assemble = uint8_t(*o.limits.assemble_as);
+        k.provoking = uint8_t(d.provoking); // GS input assembly order depends on it
+    }
+    return k;
+}
+
+struct Node : boost::intrusive::list_base_hook<> {
+    SplitKey key;
+    std::shared_ptr<const SplitEntry> entry;
+};
+
+} // namespace
+
+std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOptions& options) {
+    DrawInfo one = draw;
+    one.base_vertex = 0; // replay adds it as fetch_bias
+    one.instance_count = 1;
+    one.base_instance = 0;
+    FrontEndOptions fo = options;
+    fo.limits.handles_instancing = false;
+    FrontEnd front;
+    front.begin(one, fo);
+
+    auto entry = std::make_shared<SplitEntry>();
+    struct Offsets {
+        size_t fetch, draw;
+    };
+    std::vector<Offsets> offsets;
+    SegmentStorage storage;
+    Segment seg;
+    while (front.next(storage, seg)) {
+        offsets.push_back({entry->fetch.size(), entry->draw.size()});
+        entry->fetch.insert(entry->fetch.end(), seg.fetch_elts.begin(), seg.fetch_elts.end());
+        entry->draw.insert(entry->draw.end(), seg.draw_elts.begin(), seg.draw_elts.end());
+        entry->segments.push_back(seg);
+    }
+    // Lists are final now: point the segments into the entry.
+    for (size_t i = 0; i < entry->segments.size(); ++i) {
+        Segment& s = entry->segments[i];
+        if (!s.fetch_elts.empty())
+            s.fetch_elts = {entry->fetch.data() + offsets[i].fetch, s.fetch_elts.size()};
+        if (!s.draw_elts.empty())
+            s.draw_elts = {entry->draw.data() + offsets[i].draw, s.draw_elts.size()};
+    }
+    if (draw.count > 0) entry->range = scan_index_range(draw);
+    entry->bytes = sizeof(SplitEntry) + entry->segments.size() * sizeof(Segment) +
+                   entry->fetch.size() * sizeof(uint32_t) + entry->draw.size() * sizeof(uint16_t);
+    return entry;
+}
+
+SplitReplay::SplitReplay(std::shared_ptr<const SplitEntry> entry, const DrawInfo& draw,
+                         bool middle_end_instances)
+    : entry_(std::move(entry)), bias_(uint32_t(draw.base_vertex)),
+      all_instances_(middle_end_instances) {
+    if (draw.base_vertex != 0 && entry_->range && entry_->range->min <= entry_->range->max) {
+        const int64_t lo = int64_t(entry_->range->min) + draw.base_vertex;
+        const int64_t hi = int64_t(entry_->range->max) + draw.base_vertex;
+        if (lo < 0 || hi > int64_t(UINT32_MAX))
+            throw Error(ErrorCode::base_vertex_overflow,
+                        "base_vertex: " + std::to_string(draw.base_vertex) + " takes index " +
+                            std::to_string(lo < 0 ? entry_->range->min : entry_->range->max) +
+                            " outside [0, 2^32)");
+    }
+    if (entry_->segments.empty() || draw.instance_count == 0) return;
+    instance_end_ = all_instances_ ? 1 : draw.instance_count;
+    instance_count_ = all_instances_ ? draw.instance_count : 1;
+}
+
+bool SplitReplay::next(Segment& seg) {
+    if (instance_ >= instance_end_) return false;
+    seg = entry_->segments[index_];
+    seg.instance_first = all_instances_ ? 0 : instance_;
+    seg.instance_count = instance_count_;
+    seg.fetch_bias = bias_;
+    seg.sequence = sequence_++;
+    stats_.segments++;
+    stats_.indices += seg.draw_count;
+    stats_.fetched += seg.fetch_count;
+    if (++index_ == entry_->segments.size()) {
+        index_ = 0;
+        ++instance_;
+    }
+    return true;
+}
+
+struct SplitCache::Impl {
+    mutable std::mutex mutex;
+    size_t budget;
+    SplitCacheStats stats;
+    uint64_t next_id = 1;
+    boost::container::flat_map<uint64_t, uint64_t> versions;
+    boost::container::flat_map<SplitKey, std::unique_ptr<Node>> map;
+    boost::intrusive::list<Node> lru; // front: most recently used
+
+    void erase(decltype(map)::iterator it) {
+        lru.erase(lru.iterator_to(*it->second));
+        stats.bytes -= it->second->entry->bytes;
+        map.erase(it);
+    }
+    void evict_to(size_t target) {
+        while (stats.bytes > target && !lru.empty()) {
+            erase(map.find(lru.back().key));
+            ++stats.evictions;
+        }
+        stats.entries = map.size();
+    }
+};
+
+SplitCache::SplitCache(size_t budget_bytes) : impl_(std::make_unique<Impl>()) {
+    impl_->budget = budget_bytes;
+}
+SplitCache::~SplitCache() {
+    impl_->lru.clear();
+}
+
+uint64_t SplitCache::register_buffer() {
+    std::lock_guard lock(impl_->mutex);
+    const uint64_t id = impl_->next_id++;
+    impl_->versions[id] = 0;
+    return id;
+}
+
+void SplitCache::bump_version(uint64_t buffer_id) {
+    std::lock_guard lock(impl_->mutex);
+    const auto v = impl_->versions.find(buffer_id);
+    if (v == impl_->versions.end())
+        throw Error(ErrorCode::not_found,
+                    "index_buffer_id: " + std::to_string(buffer_id) + " is not registered");
+    ++v->second;
+    // Splits of older versions can never hit again: free them now.
+    for (auto it = impl_->map.lower_bound(SplitKey{buffer_id, 0});
+         it != impl_->map.end() && it->first.buffer == buffer_id;)
+        impl_->erase(it), it = impl_->map.lower_bound(SplitKey{buffer_id, 0});
+    impl_->stats.entries = impl_->map.size();
+}
+
+std::shared_ptr<const SplitEntry> SplitCache::acquire(const DrawInfo& draw,
+                                                      const FrontEndOptions& options) {
+    validate_draw(draw);
+    if (draw.index_type == IndexType::none)
+        throw Error(ErrorCode::invalid_value, "index_type: only indexed draws have cached splits");
+    uint64_t version;
+    SplitKey key;
+    {
+        std::lock_guard lock(impl_->mutex);
+        const auto v = impl_->versions.find(draw.index_buffer_id);
+        if (v == impl_->versions.end())
+            throw Error(ErrorCode::not_found,
+                        "index_buffer_id: " + std::to_string(draw.index_buffer_id) +
+                            " is not registered");
+        version = v->second;
+        key = make_key(draw, version, options);
+        if (const auto it = impl_->map.find(key); it != impl_->map.end()) {
+            Node& node = *it->second;
+            impl_->lru.erase(impl_->lru.iterator_to(node));
+            impl_->lru.push_front(node);
+            ++impl_->stats.hits;
+            return node.entry;
+        }
+        ++impl_->stats.misses;
+    }
+    // Split outside the lock: other draws keep hitting meanwhile.
+    std::shared_ptr<const SplitEntry> entry = record_split(draw, options);
+    std::lock_guard lock(impl_->mutex);
+    if (entry->bytes > impl_->budget) {
+        ++impl_->stats.uncacheable;
+        return entry;
+    }
+    if (impl_->versions[draw.index_buffer_id] != version) return entry; // rewritten meanwhile
+    if (const auto it = impl_->map.find(key); it != impl_->map.end()) return it->second->entry;
+    auto node = std::make_unique<Node>();
+    node->key = key;
+    node->entry = entry;
+    impl_->lru.push_front(*node);
+    impl_->stats.bytes += entry->bytes;
+    impl_->map.emplace(key, std::move(node));
+    impl_->evict_to(impl_->budget);
+    return entry;
+}
+
+void SplitCache::set_budget(size_t bytes) {
+    std::lock_guard lock(impl_->mutex);
+    impl_->budget = bytes;
+    impl_->evict_to(bytes);
+}
+
+size_t SplitCache::budget() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->budget;
+}
+
+SplitCacheStats SplitCache::stats() const {
+    std::lock_guard lock(impl_->mutex);
+    SplitCacheStats s = impl_->stats;
+    s.entries = impl_->map.size();
+    return s;
+}
+
+} // namespace drawpipe

@@ -1,0 +1,156 @@
+// Cached splits across draws: a cached redraw traces exactly like an uncached draw, a
+// version bump invalidates, eviction under a tiny budget stays correct, a draw larger than
+// the budget is drawn uncached, and threads sharing the cache are race-free.
+#include "draw/error.hpp"
+#include "draw/split_cache.hpp"
+#include "support/gl_oracle.hpp"
+#include "support/random_draw.hpp"
+#include "support/trace_util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+using namespace drawpipe;
+
+namespace {
+
+// Traces `desc` through run_draw, serving the split from `cache` under buffer `id`.
+std::string trace_cached(const DrawDesc& desc, SplitCache& cache, uint64_t id, uint32_t limit,
+                         const std::vector<uint8_t>* shared_bytes = nullptr) {
+    auto bound = bind_draw(desc);
+    if (shared_bytes) bound->info.indices = shared_bytes->data(); // the registered buffer itself
+    bound->info.index_buffer_id = id;
+    DrawState state{&bound->info, bound->input(), nullptr, nullptr};
+    FetchShade middle(65536);
+    TraceBackend trace;
+    RunOptions ro;
+    ro.max_vertices = limit;
+    ro.split_cache = &cache;
+    run_draw(state, middle, trace, ro);
+    return trace.take();
+}
+
+DrawDesc indexed_draw(std::mt19937& rng, Prim prim) {
+    DrawDesc d;
+    do d = test::random_draw(rng, prim);
+    while (d.index_type == IndexType::none);
+    return d;
+}
+
+} // namespace
+
+TEST(SplitCache, CachedRedrawEqualsUncached) {
+    std::mt19937 rng(17);
+    SplitCache cache;
+    for (int p = 0; p < kPrimCount; ++p) {
+        for (int iter = 0; iter < 30; ++iter) {
+            const DrawDesc d = indexed_draw(rng, Prim(p));
+            const uint64_t id = cache.register_buffer();
+            const uint32_t limit = min_segment_vertices(Prim(p)) + rng() % 30;
+            const std::string expected = test::oracle_trace(d);
+            ASSERT_EQ(trace_cached(d, cache, id, limit), expected) << format_draw_text(d); // miss
+            ASSERT_EQ(trace_cached(d, cache, id, limit), expected) << format_draw_text(d); // hit
+        }
+    }
+    const SplitCacheStats s = cache.stats();
+    EXPECT_GT(s.hits, 0u);
+    EXPECT_EQ(s.hits, s.misses - s.uncacheable);
+}
+
+TEST(SplitCache, BaseVertexAndInstancesReuseOneSplit) {
+    SplitCache cache;
+    const uint64_t id = cache.register_buffer();
+    DrawDesc d = parse_draw_text("prim triangle_strip\nindex u16\nindices 0 1 2 3 4 5 6 7 9 8 7 6\n"
+                                 "restart 9\nattrib 0\nattrib 2\n");
+    for (int32_t bv : {0, 5, 100, 3})
+        for (uint32_t inst : {1u, 3u}) {
+            d.base_vertex = bv;
+            d.instances = inst;
+            EXPECT_EQ(trace_cached(d, cache, id, 4), test::oracle_trace(d));
+        }
+    EXPECT_EQ(cache.stats().misses, 1u);
+    EXPECT_EQ(cache.stats().hits, 7u);
+    // The cached range still guards base vertex overflow.
+    d.base_vertex = -1;
+    EXPECT_THROW(trace_cached(d, cache, id, 4), Error);
+}
+
+TEST(SplitCache, VersionBumpInvalidates) {
+    SplitCache cache;
+    const uint64_t id = cache.register_buffer();
+    DrawDesc d = parse_draw_text("prim triangles\nindex u32\nindices 0 1 2 3 4 5\n");
+    auto bytes = bind_draw(d)->index_bytes; // the driver's buffer, rewritten in place below
+    EXPECT_EQ(trace_cached(d, cache, id, 6, &bytes), test::oracle_trace(d));
+    const uint32_t changed[6] = {7, 8, 9, 1, 2, 3};
+    std::memcpy(bytes.data(), changed, sizeof changed);
+    d.indices.assign(std::begin(changed), std::end(changed));
+    cache.bump_version(id);
+    EXPECT_EQ(cache.stats().entries, 0u);
+    EXPECT_EQ(trace_cached(d, cache, id, 6, &bytes), test::oracle_trace(d));
+    EXPECT_EQ(cache.stats().misses, 2u);
+    EXPECT_THROW(cache.bump_version(12345), Error);
+}
+
+TEST(SplitCache, TinyBudgetEvictsAndStaysCorrect) {
+    std::mt19937 rng(3);
+    SplitCache cache(6000);
+    std::vector<std::pair<DrawDesc, uint64_t>> draws;
+    for (int i = 0; i < 12; ++i)
+        draws.emplace_back(indexed_draw(rng, Prim::triangles), cache.register_buffer());
+    for (int round = 0; round < 3; ++round)
+        for (const auto& [d, id] : draws)
+            ASSERT_EQ(trace_cached(d, cache, id, 5), test::oracle_trace(d));
+    const SplitCacheStats s = cache.stats();
+    EXPECT_GT(s.evictions, 0u);
+    EXPECT_LE(s.bytes, 6000u);
+    cache.set_budget(0);
+    EXPECT_EQ(cache.stats().bytes, 0u);
+}
+
+TEST(SplitCache, DrawLargerThanBudgetIsDrawnUncached) {
+    SplitCache cache(512);
+    const uint64_t id = cache.register_buffer();
+    DrawDesc d;
+    d.prim = Prim::triangles;
+    d.index_type = IndexType::u16;
+    for (uint32_t i = 0; i < 3000; ++i) d.indices.push_back((i * 7919) % 1000);
+    d.count = 3000;
+    d.count_given = true;
+    EXPECT_EQ(trace_cached(d, cache, id, 64), test::oracle_trace(d));
+    EXPECT_EQ(trace_cached(d, cache, id, 64), test::oracle_trace(d));
+    EXPECT_EQ(cache.stats().uncacheable, 2u);
+    EXPECT_EQ(cache.stats().bytes, 0u);
+}
+
+TEST(SplitCache, UnregisteredBufferIsAnError) {
+    SplitCache cache;
+    const DrawDesc d = parse_draw_text("prim points\nindex u8\nindices 1 2\n");
+    EXPECT_THROW(trace_cached(d, cache, 99, 8), Error);
+}
+
+TEST(SplitCache, ThreadsShareTheCache) {
+    SplitCache cache(20000);
+    std::mt19937 rng(11);
+    std::vector<std::pair<DrawDesc, uint64_t>> draws;
+    for (int i = 0; i < 16; ++i)
+        draws.emplace_back(indexed_draw(rng, Prim(i % kPrimCount)), cache.register_buffer());
+    std::vector<std::string> expected;
+    for (const auto& [d, id] : draws) expected.push_back(test::oracle_trace(d));
+    std::vector<std::thread> threads;
+    std::atomic<int> failures{0};
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] {
+            for (int round = 0; round < 5; ++round)
+                for (size_t i = 0; i < draws.size(); ++i) {
+                    const size_t k = (i + size_t(t) * 5) % draws.size();
+                    const uint32_t limit = min_segment_vertices(draws[k].first.prim) + 6;
+                    if (trace_cached(draws[k].first, cache, draws[k].second, limit) != expected[k])
+                        ++failures;
+                    if (t == 0 && round == 2 && i == 3) cache.bump_version(draws[k].second);
+                }
+        });
+    for (auto& th : threads) th.join();
+    EXPECT_EQ(failures.load(), 0);
+    EXPECT_GT(cache.stats().hits, 0u);
+}
