@@ -1,6 +1,7 @@
 #include "middle_ends/builtin.hpp"
 
 #include "draw/registry.hpp"
+#include "middle_ends/adreno_a4xx/a4xx_middle_end.hpp"
 #include "middle_ends/fetch_shade/fetch_shade.hpp"
 
 #include <mutex>
@@ -13,6 +14,8 @@ void register_builtin_middle_ends() {
         MiddleEndRegistry& r = MiddleEndRegistry::global();
         // One line per middle end.
         r.add("fetch_shade", "GL-semantics reference: fetch, shade, emit", [] { return std::make_unique<FetchShade>(); });
+        r.add("a4xx", "Adreno A4xx GS: one run per output vertex ended by a kill (switch-rewritten when independent)", [] { return std::make_unique<a4xx::A4xxMiddleEnd>(); });
+        r.add("a4xx_naive", "Adreno A4xx GS, every run re-executes the shader up to its vertex", [] { return std::make_unique<a4xx::A4xxMiddleEnd>(a4xx::Mode::naive); });
     });
 }
 

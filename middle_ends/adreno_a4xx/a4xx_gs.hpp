@@ -1,0 +1,111 @@
+// The Adreno A4xx geometry-shader execution model (freedreno wiki, A4xx-Geometry-Shaders;
+// ../shared/docs/reference.md §4.1, with ir3's flag handling from §4.2).
+//
+// The hardware cannot emit several vertices from one run: it launches the GS once per
+// output vertex k (r0.x bits 15-24), the run computes only vertex k's outputs and a
+// prim_info word, and the first run that reaches the end of the shader without reaching
+// its vertex executes a kill, which ends the sequence. Input vertices sit in local memory,
+// one slot per input primitive (r0.x bits 0-4), attribute-major.
+#pragma once
+
+#include "draw/gs.hpp"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace drawpipe::a4xx {
+
+// ---- r0.x: the header register every GS run starts with ----
+struct R0x {
+    uint32_t prim_slot;  // bits 0-4: the input primitive's local-memory slot
+    uint32_t invocation; // bits 10-14: gl_InvocationID
+    uint32_t vertex;     // bits 15-24: the output vertex this run computes
+};
+constexpr uint32_t pack_r0x(const R0x& f) {
+    return (f.prim_slot & 31u) | (f.invocation & 31u) << 10 | (f.vertex & 1023u) << 15;
+}
+constexpr R0x unpack_r0x(uint32_t r0x) {
+    return {r0x & 31u, (r0x >> 10) & 31u, (r0x >> 15) & 1023u};
+}
+inline constexpr uint32_t kPrimSlots = 32; // r0.x has 5 bits of primitive offset
+
+// ---- prim_info: the per-vertex word the fixed function assembles strips from ----
+inline constexpr uint32_t kPrimInfoNewPrim = 4; // this vertex starts a primitive
+// Bits 0-1 stream (ir3's convention), bit 2 new primitive, bits 3-6 viewport index (the
+// wiki marks bit 3 as a guess), bits 7 and up the layer.
+constexpr uint32_t pack_prim_info(bool new_prim, uint32_t stream, uint32_t layer,
+                                  uint32_t viewport) {
+    return (stream & 3u) | (new_prim ? kPrimInfoNewPrim : 0u) | (viewport & 15u) << 3 | layer << 7;
+}
+constexpr uint32_t prim_info_stream(uint32_t w) {
+    return w & 3u;
+}
+constexpr bool prim_info_new_prim(uint32_t w) {
+    return (w & kPrimInfoNewPrim) != 0;
+}
+constexpr uint32_t prim_info_viewport(uint32_t w) {
+    return (w >> 3) & 15u;
+}
+constexpr uint32_t prim_info_layer(uint32_t w) {
+    return w >> 7;
+}
+
+// ---- local memory: where the VS outputs of each input primitive are staged ----
+// Per primitive of V vertices: a 0x40-byte system block per vertex (+0x00 position,
+// +0x10 point size, +0x20 / +0x30 unknown), then varying n of vertex v at
+// 0x40*V + n*0x10*V + v*0x10. Varying 0 carries the record header (vertex id, instance id,
+// ...), which a real VS would export for a GS that reads them; varying 1 + a is attribute a.
+constexpr uint32_t lm_position_offset(uint32_t v) {
+    return 0x40 * v;
+}
+constexpr uint32_t lm_varying_offset(uint32_t V, uint32_t n, uint32_t v) {
+    return 0x40 * V + n * 0x10 * V + v * 0x10;
+}
+constexpr uint32_t lm_prim_stride(uint32_t V, uint32_t varyings) {
+    return 0x40 * V + varyings * 0x10 * V;
+}
+// Byte offset, within a primitive, of dword `slot` of input vertex v's record (layout of
+// draw/shaded.hpp with `attribs` attributes); ~0u when slot is past the record.
+uint32_t lm_record_offset(uint32_t V, uint32_t attribs, uint32_t v, uint32_t slot);
+
+class LocalMemory {
+  public:
+    // Sizes the memory for kPrimSlots primitives of V vertices with `attribs` attributes.
+    void configure(uint32_t V, uint32_t attribs);
+    // Writes one input primitive's VS-output records (V of them) into slot `slot`.
+    void stage(uint32_t slot, std::span<const uint32_t* const> records);
+    // ldlw: one dword at a byte address; 0 past the end.
+    uint32_t load(uint32_t byte_addr) const;
+    uint32_t vertices() const { return V_; }
+    uint32_t attribs() const { return attribs_; }
+    uint32_t prim_stride() const { return stride_; }
+
+  private:
+    std::vector<uint32_t> dwords_;
+    uint32_t V_ = 0, attribs_ = 0, stride_ = 0;
+};
+
+// ---- one hardware run ----
+enum class Mode : uint8_t {
+    naive,          // every run executes the shader from the top up to its own vertex
+    switch_rewrite, // a run executes only the code of its own vertex (independent_vertices)
+};
+
+struct RunResult {
+    bool killed = false;
+    uint32_t prim_info = 0;
+    GsOutput out;
+    // Shader steps (input loads, emits, end_primitives, the kill) this run costs in each
+    // mode; both are counted whatever mode executed.
+    uint64_t steps_naive = 0;
+    uint64_t steps_switch = 0;
+};
+
+// Runs the GS once for the vertex and input primitive r0x names, primitive id r0y, reading
+// inputs from `lm`. `stream` selects the per-stream clone (ir3 clones non-point shaders per
+// stream: only that stream's emits and ends exist); -1 runs every stream in one sequence.
+RunResult run_once(const GeometryShader& gs, Mode mode, const LocalMemory& lm, uint32_t r0x,
+                   uint32_t r0y, int stream);
+
+} // namespace drawpipe::a4xx
