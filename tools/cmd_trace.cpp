@@ -2,6 +2,7 @@
 #include "backends/trace.hpp"
 #include "draw/draw_text.hpp"
 #include "draw/error.hpp"
+#include "draw/gs_library.hpp"
 #include "draw/registry.hpp"
 #include "draw/run.hpp"
 #include "tools/commands.hpp"
@@ -21,6 +22,8 @@ struct TraceArgs {
     std::string strategy = "distinct";
     uint32_t max_vertices = 0;
     bool segments = false;
+    std::string gs;     // overrides the description's `gs`
+    bool stats = false; // middle-end counters to stderr
 };
 
 std::string read_file(const std::string& path) {
@@ -64,6 +67,16 @@ void print_segments(const DrawState& state, MiddleEnd& middle, const RunOptions&
                 (unsigned long long)s.indices, (unsigned long long)s.fetched);
 }
 
+void print_stats(const MiddleEnd& middle, const DrawStats& s) {
+    std::fprintf(stderr, "# %s: segments %llu, indices %llu, fetched %llu\n",
+                 std::string(middle.name()).c_str(), (unsigned long long)s.front.segments,
+                 (unsigned long long)s.front.indices, (unsigned long long)s.front.fetched);
+    const auto names = middle.counter_names();
+    for (size_t i = 0; i < names.size() && i < kMaxCounters; ++i)
+        std::fprintf(stderr, "# %s %llu\n", std::string(names[i]).c_str(),
+                     (unsigned long long)s.counters[i]);
+}
+
 } // namespace
 
 void add_trace_command(CLI::App& app) {
@@ -74,20 +87,23 @@ void add_trace_command(CLI::App& app) {
     cmd->add_option("--max-vertices", args->max_vertices, "Force the middle end's vertices-per-segment limit");
     cmd->add_option("--strategy", args->strategy, "Splitting strategy: distinct, vsplit, direct-N, exact, none");
     cmd->add_flag("--segments", args->segments, "Print each segment with its flags and sizes instead");
+    cmd->add_option("--gs", args->gs, "Bind a library geometry shader (overrides the description's gs)");
+    cmd->add_flag("--stats", args->stats, "Print the front end's and middle end's counters to stderr");
     cmd->callback([args] {
-        const DrawDesc desc = parse_draw_text(read_file(args->file));
-        if (!desc.gs.empty())
-            throw Error(ErrorCode::not_found, "gs: geometry shader '" + desc.gs + "' is not available");
+        DrawDesc desc = parse_draw_text(read_file(args->file));
+        if (!args->gs.empty()) desc.gs = args->gs;
+        const GeometryShader* gs = desc.gs.empty() ? nullptr : &find_gs(desc.gs);
         const auto bound = bind_draw(desc);
         const auto strategy = Strategy::parse(args->strategy);
         if (!strategy) throw Error(ErrorCode::not_found, "--strategy: unknown strategy '" + args->strategy + "'");
         auto middle = MiddleEndRegistry::global().create(args->middle_end);
-        DrawState state{&bound->info, bound->input(), nullptr, nullptr};
+        DrawState state{&bound->info, bound->input(), nullptr, gs};
         RunOptions ro{*strategy, args->max_vertices};
         if (args->segments) return print_segments(state, *middle, ro);
         TraceBackend trace;
-        run_draw(state, *middle, trace, ro);
+        const DrawStats stats = run_draw(state, *middle, trace, ro);
         std::fwrite(trace.text().data(), 1, trace.text().size(), stdout);
+        if (args->stats) print_stats(*middle, stats);
     });
 }
 

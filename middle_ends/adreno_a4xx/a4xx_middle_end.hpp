@@ -19,7 +19,9 @@ class A4xxMiddleEnd final : public MiddleEnd {
     // independent_vertices runs switch-rewritten, any other naive.
     explicit A4xxMiddleEnd(std::optional<Mode> mode = std::nullopt, uint32_t max_vertices = 4096);
 
-    std::string_view name() const override { return "a4xx"; }
+    std::string_view name() const override {
+        return forced_ == Mode::naive ? "a4xx_naive" : "a4xx";
+    }
     // Throws Error(unsupported) when switch mode is forced on a shader that does not
     // declare independent_vertices, and as fetch_shade does for bad draws.
     MiddleEndLimits prepare(const DrawState& state) override;
