@@ -35,6 +35,10 @@ TEST(A4xxMiddleEnd, RandomDrawsMatchOracleInBothModes) {
                 const uint32_t limits[] = {0, 7, 12, 40};
                 const uint32_t limit = limits[iter % 4];
                 const std::string want = test::oracle_gs_trace(d);
+                FetchShade reference;
+                ASSERT_EQ(gs_trace_with(d, reference, limit, strategies[iter % 3]), want)
+                    << gs.name << " reference\n"
+                    << format_draw_text(d);
                 A4xxMiddleEnd naive(Mode::naive), sw(Mode::switch_rewrite);
                 DrawStats sn, ss;
                 const std::string got_naive =
