@@ -1,0 +1,89 @@
+// The draw context: what a driver embeds. It owns the front end, the bound middle end and
+// backend, and a oneTBB task arena; draws are queued and flushed through a parallel pipeline
+// (draw/pipeline.hpp) whose middle-end stage runs segments on every thread while the backend
+// still receives one ordered stream, identical to the one-thread run of draw/run.hpp.
+//
+//   Context ctx;                                  // all hardware threads (or DRAWPIPE_THREADS)
+//   ctx.set_vertex_buffers(buffers);  ctx.set_vertex_attribs(attribs);
+//   ctx.bind_middle_end("fetch_shade");  ctx.bind_backend(my_backend);
+//   ctx.draw(info);  ctx.draw(info2);  DrawStats s = ctx.flush();
+#pragma once
+
+#include "backends/backend.hpp"
+#include "draw/registry.hpp"
+#include "draw/run.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+
+namespace drawpipe {
+
+// Flushes with less work than this (indices x instances) run on the calling thread: measured
+// with bench/pipeline_bench (inline_threshold): below ~16K indices a 2-thread pipeline run
+// was not faster than the inline loop on the 2-core test machine.
+inline constexpr uint64_t kInlineDrawWork = 16384;
+
+struct ContextOptions {
+    uint32_t threads = 0; // 0: $DRAWPIPE_THREADS if set, else every hardware thread
+    RunOptions run;       // splitting strategy, forced vertex limit
+    uint64_t inline_below = kInlineDrawWork; // 0: always use the pipeline, even on 1 thread
+};
+
+// What the context did, for tests and tuning.
+struct ContextCounters {
+    uint64_t draws = 0;         // draws delivered to the backend
+    uint64_t inline_runs = 0;   // flushes run on the calling thread
+    uint64_t pipeline_runs = 0; // tbb::parallel_pipeline invocations
+    uint64_t tokens = 0;        // pipeline tokens (each one or more segments)
+};
+
+class Context {
+  public:
+    // Throws Error(invalid_value) when $DRAWPIPE_THREADS is set but not a positive number.
+    explicit Context(const ContextOptions& options = {});
+    ~Context();
+    Context(const Context&) = delete;
+    Context& operator=(const Context&) = delete;
+
+    // Threads the pipeline may use (the calling thread included).
+    uint32_t threads() const;
+
+    // Binding state. Every bind_* and set_* flushes the queued draws first, so a queue always
+    // shares one state. Buffers are described, not copied: their memory must stay valid
+    // until the draws using them are flushed.
+    void set_vertex_buffers(std::span<const VertexBuffer> buffers);
+    void set_vertex_attribs(std::span<const VertexAttrib> attribs);
+    void bind_vertex_shader(VertexShader vs);            // empty: pass attributes through
+    void bind_geometry_shader(const GeometryShader* gs); // caller-owned; null: none
+    // By registered name (MiddleEndRegistry::global()) or factory: the context makes one
+    // instance per draw in flight, so many small draws share one pipeline run. Throws
+    // Error(not_found) for an unknown name.
+    void bind_middle_end(std::string_view name);
+    void bind_middle_end(MiddleEndFactory factory);
+    // A single instance: each draw then runs through the pipeline alone.
+    void bind_middle_end(std::unique_ptr<MiddleEnd> middle);
+    void bind_backend(Backend& backend); // caller-owned; called from one thread at a time
+
+    // Validates the draw against the bound state and queues it; throws Error (and queues
+    // nothing) on bad input. The index buffer must stay valid until the draw is flushed.
+    // May flush the queue when it holds enough work to fill the pipeline.
+    void draw(const DrawInfo& draw);
+    // Delivers every queued draw to the backend, in order, and returns the statistics of all
+    // draws delivered since the previous flush() call. An exception thrown by a middle end or
+    // the backend propagates here; the queue is then dropped (the backend may have received
+    // part of it) and the context stays usable.
+    DrawStats flush();
+
+    const ContextCounters& counters() const;
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// The thread count a default Context uses: $DRAWPIPE_THREADS, else every hardware thread.
+uint32_t default_thread_count();
+
+} // namespace drawpipe
