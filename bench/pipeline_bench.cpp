@@ -1,0 +1,239 @@
+// Whole-draw benchmarks: front end + fetch_shade with a 4x4-matrix vertex shader + counting
+// backend, on W1, W3 and W7 over a 1024 x 1024 grid of float4 positions.
+//
+//   whole_draw/direct/W*          the stages called directly on this thread (no Context)
+//   whole_draw/context/W*/T       Context with T threads, defaults (1 thread: inline)
+//   whole_draw/pipeline/W*/T      Context with the pipeline forced on, even for 1 thread
+//   tiny_draws/...                10,000 draws of 6 indices: ns per draw
+//   crossover/{inline,pipeline}/N one draw of N indices at 2 threads (kInlineDrawWork)
+//
+// Counters: best_ms (fastest iteration, the figure that survives this machine's noisy
+// neighbours), ns/draw for the tiny draws. `--smoke` runs everything once on small inputs.
+#include "backends/counting.hpp"
+#include "bench/workloads.hpp"
+#include "draw/context.hpp"
+#include "middle_ends/fetch_shade/fetch_shade.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace drawpipe;
+using namespace drawpipe::bench;
+using Clock = std::chrono::steady_clock;
+
+constexpr uint32_t kGrid = 1024;
+constexpr uint32_t kLimit = 4096;
+bool g_smoke = false;
+std::deque<Workload> g_workloads; // W1, W3, W7
+std::vector<float> g_positions;   // kGrid x kGrid float4 grid positions
+VertexBuffer g_buffer;
+const VertexAttrib g_attrib{0, 0, Format::float32x4, 0};
+
+// The vertex shader: position = M * attribute 0, M a fixed perspective-like 4x4 matrix.
+constexpr float kMatrix[16] = {1.2f, 0.0f, 0.1f,  0.0f,  0.0f, 1.6f, 0.2f,  0.0f,
+                               0.0f, 0.0f, -1.0f, -0.2f, 0.0f, 0.0f, -1.0f, 1.0f};
+const VertexShader g_vs = [](uint32_t* v, const VertexLayout&) {
+    float in[4], out[4];
+    for (int i = 0; i < 4; ++i) in[i] = dword_float(v[kVertexHeaderDwords + i]);
+    for (int r = 0; r < 4; ++r)
+        out[r] = kMatrix[4 * r] * in[0] + kMatrix[4 * r + 1] * in[1] + kMatrix[4 * r + 2] * in[2] +
+                 kMatrix[4 * r + 3] * in[3];
+    for (int i = 0; i < 4; ++i) v[SLOT_POSITION + i] = float_dword(out[i]);
+};
+
+VertexInput input() {
+    return {{&g_buffer, 1}, {&g_attrib, 1}};
+}
+
+// The stages called directly, with everything kept warm across draws: the baseline.
+struct DirectStages {
+    FetchShade middle{kLimit};
+    FrontEnd front;
+    SegmentStorage storage;
+    Segment seg;
+    ShadedBatch batch;
+    void draw(const DrawInfo& info, Backend& backend) {
+        const DrawState state{&info, input(), &g_vs, nullptr};
+        const MiddleEndLimits limits = middle.prepare(state);
+        front.begin(info, {limits, {}});
+        backend.begin_draw(info, middle.layout());
+        while (front.next(storage, seg)) {
+            batch.clear();
+            middle.run(seg, nullptr, batch);
+            submit_batch(backend, batch, middle.layout());
+        }
+        backend.end_draw();
+    }
+};
+
+// A context drawing into `backend`; flushes with less work than `inline_below` run inline.
+std::unique_ptr<Context> make_context(uint32_t threads, uint64_t inline_below,
+                                      CountingBackend& backend) {
+    ContextOptions o;
+    o.threads = threads;
+    o.inline_below = inline_below;
+    auto ctx = std::make_unique<Context>(o);
+    ctx->bind_middle_end([] { return std::make_unique<FetchShade>(kLimit); });
+    ctx->bind_backend(backend);
+    ctx->set_vertex_buffers({&g_buffer, 1});
+    ctx->set_vertex_attribs({&g_attrib, 1});
+    ctx->bind_vertex_shader(g_vs);
+    return ctx;
+}
+
+// Times `draw_once` per iteration; reports the best iteration too.
+template <class F> void timed(benchmark::State& state, uint64_t items, F&& draw_once) {
+    draw_once(); // warm-up
+    double best = 1e30;
+    for (auto _ : state) {
+        const auto t0 = Clock::now();
+        draw_once();
+        best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+    state.SetItemsProcessed(int64_t(state.iterations() * items));
+    state.counters["best_ms"] = best * 1e3;
+}
+
+void whole_direct(benchmark::State& state, const Workload* w) {
+    DirectStages direct;
+    CountingBackend backend;
+    const DrawInfo info = w->draw();
+    timed(state, info.count, [&] { direct.draw(info, backend); });
+    benchmark::DoNotOptimize(backend.totals().checksum);
+}
+
+void whole_context(benchmark::State& state, const Workload* w, uint32_t threads, bool force) {
+    CountingBackend backend;
+    auto ctx = make_context(threads, force ? 0 : kInlineDrawWork, backend);
+    const DrawInfo info = w->draw();
+    timed(state, info.count, [&] {
+        ctx->draw(info);
+        ctx->flush();
+    });
+    benchmark::DoNotOptimize(backend.totals().checksum);
+}
+
+// Draw i covers W1's indices [6i, 6i + 6): two triangles of one grid cell.
+uint32_t tiny_count() {
+    return g_smoke ? 100 : 10000;
+}
+
+void tiny_direct(benchmark::State& state) {
+    DirectStages direct;
+    CountingBackend backend;
+    DrawInfo info = g_workloads[0].draw();
+    info.count = 6;
+    const uint32_t n = tiny_count();
+    timed(state, n, [&] {
+        for (uint32_t i = 0; i < n; ++i) {
+            info.start = 6 * i;
+            direct.draw(info, backend);
+        }
+    });
+    state.counters["ns/draw"] = state.counters["best_ms"] * 1e6 / n;
+}
+
+void tiny_context(benchmark::State& state, uint32_t threads, bool force) {
+    CountingBackend backend;
+    auto ctx = make_context(threads, force ? 0 : kInlineDrawWork, backend);
+    DrawInfo info = g_workloads[0].draw();
+    info.count = 6;
+    const uint32_t n = tiny_count();
+    timed(state, n, [&] {
+        for (uint32_t i = 0; i < n; ++i) {
+            info.start = 6 * i;
+            ctx->draw(info);
+        }
+        ctx->flush();
+    });
+    state.counters["ns/draw"] = state.counters["best_ms"] * 1e6 / n;
+}
+
+void crossover(benchmark::State& state, uint32_t count, bool pipeline) {
+    CountingBackend backend;
+    auto ctx = make_context(2, pipeline ? 0 : uint64_t(1) << 40, backend);
+    DrawInfo info = g_workloads[0].draw();
+    info.count = std::min(count, info.count);
+    timed(state, info.count, [&] {
+        ctx->draw(info);
+        ctx->flush();
+    });
+}
+
+void register_all() {
+    auto finish = [](benchmark::internal::Benchmark* b) {
+        b->Unit(benchmark::kMillisecond)->UseRealTime();
+        if (g_smoke) b->Iterations(1);
+    };
+    for (const Workload& w : g_workloads) {
+        const std::string id = w.label();
+        finish(benchmark::RegisterBenchmark(("whole_draw/direct/" + id).c_str(), whole_direct, &w));
+        for (uint32_t t : {1u, 2u}) {
+            const std::string suffix = id + "/threads:" + std::to_string(t);
+            finish(benchmark::RegisterBenchmark(("whole_draw/context/" + suffix).c_str(),
+                                                whole_context, &w, t, false));
+            finish(benchmark::RegisterBenchmark(("whole_draw/pipeline/" + suffix).c_str(),
+                                                whole_context, &w, t, true));
+        }
+    }
+    finish(benchmark::RegisterBenchmark("tiny_draws/direct", tiny_direct));
+    for (uint32_t t : {1u, 2u}) {
+        const std::string suffix = "/threads:" + std::to_string(t);
+        finish(benchmark::RegisterBenchmark(("tiny_draws/context" + suffix).c_str(), tiny_context,
+                                            t, false));
+        finish(benchmark::RegisterBenchmark(("tiny_draws/pipeline" + suffix).c_str(), tiny_context,
+                                            t, true));
+    }
+    for (uint32_t n : {1024u, 4096u, 8192u, 16384u, 32768u, 65536u, 262144u}) {
+        if (g_smoke && n > 4096) break;
+        finish(benchmark::RegisterBenchmark(("crossover/inline/" + std::to_string(n)).c_str(),
+                                            crossover, n, false));
+        finish(benchmark::RegisterBenchmark(("crossover/pipeline/" + std::to_string(n)).c_str(),
+                                            crossover, n, true));
+    }
+}
+
+// Smoke mode keeps the first `n` indices (W7's rows end in restarts, so any cut is legal).
+void shorten(Workload& w, uint32_t n) {
+    n = std::min(n, w.count);
+    if (!w.primitive_restart) n -= n % 3;
+    w.indices32.resize(n);
+    w.count = n;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::vector<char*> args;
+    for (int i = 0; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--smoke") == 0)
+            g_smoke = true;
+        else
+            args.push_back(argv[i]);
+    }
+    int n = int(args.size());
+    for (const char* id : {"W1", "W3", "W7"}) {
+        g_workloads.push_back(make_workload(id));
+        if (g_smoke) shorten(g_workloads.back(), 60000);
+    }
+    g_positions.reserve(size_t(kGrid) * kGrid * 4);
+    for (uint32_t y = 0; y < kGrid; ++y)
+        for (uint32_t x = 0; x < kGrid; ++x)
+            for (float c : {float(x) / (kGrid - 1), float(y) / (kGrid - 1), 0.5f, 1.0f})
+                g_positions.push_back(c);
+    g_buffer = {g_positions.data(), g_positions.size() * sizeof(float), 16, 0};
+    register_all();
+    benchmark::Initialize(&n, args.data());
+    if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
