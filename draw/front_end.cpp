@@ -364,6 +364,7 @@ struct FrontEnd::Impl {
     detail::CacheArena arena; // kept across draws
     FrontEndStats stats;
     bool instancing = false; // the middle end takes every instance in one segment
+    bool single_segment_only = false; // ... but only when the draw is one segment (GL order)
     uint32_t instance = 0, instance_end = 0;
     uint32_t cursor = 0, end = 0; // absolute index positions of the current instance pass
     bool run_open = false;
@@ -500,6 +501,7 @@ void FrontEnd::begin(const DrawInfo& draw, const FrontEndOptions& options) {
     }
 
     m.instancing = lim.handles_instancing;
+    m.single_segment_only = lim.instancing_single_segment_only;
     m.instance = 0;
     m.instance_end = draw.count == 0 ? 0 : (m.instancing ? std::min(draw.instance_count, 1u) : draw.instance_count);
     m.cursor = draw.start;
@@ -523,6 +525,11 @@ bool FrontEnd::next(SegmentStorage& storage, Segment& seg) {
     assert(k1 > k0);
     seg.flags = (k0 > 0 ? SPLIT_BEFORE : 0) | (k1 < m.run.prims ? SPLIT_AFTER : 0);
     seg.prim_id_first = m.prim_id_base + k0;
+    if (m.instancing && m.single_segment_only && m.sequence == 0 &&
+        (k1 < m.run.prims || m.cursor < m.end)) {
+        m.instancing = false; // the draw splits: one pass per instance keeps GL order
+        m.instance_end = m.draw.instance_count;
+    }
     seg.instance_first = m.instancing ? 0 : m.instance;
     seg.instance_count = m.instancing ? m.draw.instance_count : 1;
     seg.sequence = m.sequence++;

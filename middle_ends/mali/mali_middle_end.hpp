@@ -1,0 +1,69 @@
+// The Mali instanced-fetch middle end: a model of how a Mali job-manager GPU (Midgard,
+// Bifrost) runs an instanced vertex job. Each segment is a job of n = fetch_count vertices;
+// the hardware dispatches padded(n) * instances threads in quads, each with a linear id L,
+// and every thread finds its vertex, instance and attribute elements only through the
+// descriptor arithmetic the attribute unit does (descriptors.hpp). Threads whose vertex
+// slot is >= n are discarded. The shaded vertices and primitives are those fetch_shade
+// produces, in GL order.
+//
+// Instancing and GL order: the middle end takes every instance of a segment at once, but
+// only when the whole draw is one segment (the common case: a small mesh drawn many
+// times); for a draw that splits, the front end makes one pass per instance, and each
+// segment is that instance's slice of the same job (same padded count, same descriptors,
+// same L), so output stays in GL order: all of instance 0, then instance 1, ...
+#pragma once
+
+#include "draw/middle_end.hpp"
+#include "draw/run.hpp"
+
+#include <array>
+#include <string_view>
+
+namespace drawpipe::mali {
+
+struct MaliOptions {
+    uint32_t max_vertices = kMaxSegmentVertices; // the hardware takes whole draws; u16 elts cap it
+    bool idvs = false;                           // Bifrost IDVS: round n up to 4 before padding
+    uint32_t linear_id_bits = 32; // width of L; tests narrow it to force job splitting
+    // Most vertices one all-instances segment may produce, so a batch stays bounded;
+    // larger draws take one pass per instance.
+    uint64_t max_batch_vertices = uint64_t(1) << 18;
+};
+
+// Indices of the counters run() writes into ShadedBatch::counters.
+enum DispatchCounter : uint32_t {
+    COUNTER_THREADS = 0, // threads dispatched: padded * instances per job
+    COUNTER_WASTED = 1,  // of those, threads discarded because their vertex slot >= n
+    COUNTER_QUADS = 2,   // quads issued; lanes past a job's last thread are masked
+};
+
+class MaliMiddleEnd final : public MiddleEnd {
+  public:
+    explicit MaliMiddleEnd(const MaliOptions& options = {});
+
+    std::string_view name() const override { return "mali"; }
+    // Accepts any draw without a geometry shader. Throws Error when one padded instance
+    // exceeds the linear id width (only possible with a narrowed linear_id_bits).
+    MiddleEndLimits prepare(const DrawState& state) override;
+    const VertexLayout& layout() const override { return layout_; }
+    // Dispatches the segment's jobs (see jobs.hpp) and emits instance by instance.
+    void run(const Segment& seg, Scratch* scratch, ShadedBatch& out) const override;
+    std::span<const std::string_view> counter_names() const override;
+
+  private:
+    MaliOptions options_;
+    DrawState state_;
+    VertexLayout layout_;
+    std::array<uint32_t, kMaxAttribs> divisors_{};
+};
+
+// Per-draw dispatch totals from run_draw's summed counters.
+struct DispatchStats {
+    uint64_t threads = 0;
+    uint64_t wasted = 0;
+    uint64_t quads = 0;
+    double waste_ratio() const { return threads ? double(wasted) / double(threads) : 0.0; }
+};
+DispatchStats dispatch_stats(const DrawStats& stats);
+
+} // namespace drawpipe::mali
