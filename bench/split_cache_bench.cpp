@@ -45,7 +45,7 @@ void redraw(benchmark::State& state, const Workload* w) {
     const FrontEndOptions options{limits, Strategy{}};
     uint64_t sink = 0;
     auto one_draw = [&] {
-        SplitReplay replay(cache.acquire(draw, options), draw, false);
+        SplitReplay replay(cache.acquire(draw, options), draw, options.limits);
         Segment seg;
         while (replay.next(seg)) sink += consume(seg);
     };

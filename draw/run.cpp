@@ -24,8 +24,7 @@ DrawStats run_draw(const DrawState& state, MiddleEnd& middle, Backend& backend,
     FrontEnd front;
     std::optional<SplitReplay> replay;
     if (uses_split_cache(*state.draw, options))
-        replay.emplace(options.split_cache->acquire(*state.draw, fo), *state.draw,
-                       limits.handles_instancing);
+        replay.emplace(options.split_cache->acquire(*state.draw, fo), *state.draw, fo.limits);
     else
         front.begin(*state.draw, fo);
 

@@ -86,9 +86,10 @@ std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOpt
 }
 
 SplitReplay::SplitReplay(std::shared_ptr<const SplitEntry> entry, const DrawInfo& draw,
-                         bool middle_end_instances)
+                         const MiddleEndLimits& limits)
     : entry_(std::move(entry)), bias_(uint32_t(draw.base_vertex)),
-      all_instances_(middle_end_instances) {
+      all_instances_(limits.handles_instancing &&
+                     !(limits.instancing_single_segment_only && entry_->segments.size() > 1)) {
     if (draw.base_vertex != 0 && entry_->range && entry_->range->min <= entry_->range->max) {
         const int64_t lo = int64_t(entry_->range->min) + draw.base_vertex;
         const int64_t hi = int64_t(entry_->range->max) + draw.base_vertex;

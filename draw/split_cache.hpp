@@ -69,12 +69,13 @@ class SplitCache {
 std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOptions& options);
 
 // Replays a recorded split as the segments of `draw`: every instance in turn (or all at
-// once when the middle end instances), base vertex as fetch_bias, sequence numbers in draw
-// order. Checks base vertex overflow against the entry's recorded index range.
+// once when the middle end instances, under the same GL-order rule as FrontEnd), base
+// vertex as fetch_bias, sequence numbers in draw order. Checks base vertex overflow against
+// the entry's recorded index range; throws Error.
 class SplitReplay {
   public:
     SplitReplay(std::shared_ptr<const SplitEntry> entry, const DrawInfo& draw,
-                bool middle_end_instances);
+                const MiddleEndLimits& limits);
     bool next(Segment& seg);
     // Totals of the segments replayed so far, as FrontEnd::stats() counts them.
     const FrontEndStats& stats() const { return stats_; }

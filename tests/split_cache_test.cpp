@@ -2,7 +2,9 @@
 // version bump invalidates, eviction under a tiny budget stays correct, a draw larger than
 // the budget is drawn uncached, and threads sharing the cache are race-free.
 #include "draw/error.hpp"
+#include "draw/registry.hpp"
 #include "draw/split_cache.hpp"
+#include "middle_ends/builtin.hpp"
 #include "support/gl_oracle.hpp"
 #include "support/random_draw.hpp"
 #include "support/trace_util.hpp"
@@ -74,6 +76,28 @@ TEST(SplitCache, BaseVertexAndInstancesReuseOneSplit) {
     // The cached range still guards base vertex overflow.
     d.base_vertex = -1;
     EXPECT_THROW(trace_cached(d, cache, id, 4), Error);
+}
+
+TEST(SplitCache, InstancingMiddleEndKeepsGlOrderOnReplay) {
+    // Mali takes every instance at once only for one-segment draws; a replay must too.
+    register_builtin_middle_ends();
+    SplitCache cache;
+    const uint64_t id = cache.register_buffer();
+    DrawDesc d = parse_draw_text("prim triangles\nindex u16\nindices 0 1 2 2 1 3 3 4 5 5 6 7\n"
+                                 "instances 3\nattrib 0\nattrib 1\n");
+    for (uint32_t limit : {3u, 64u})
+        for (int pass = 0; pass < 2; ++pass) {
+            auto bound = bind_draw(d);
+            bound->info.index_buffer_id = id;
+            auto middle = MiddleEndRegistry::global().create("mali");
+            TraceBackend trace;
+            RunOptions ro;
+            ro.max_vertices = limit;
+            ro.split_cache = &cache;
+            run_draw({&bound->info, bound->input(), nullptr, nullptr}, *middle, trace, ro);
+            EXPECT_EQ(trace.text(), test::oracle_trace(d)) << "limit " << limit << " pass " << pass;
+        }
+    EXPECT_EQ(cache.stats().hits, 2u);
 }
 
 TEST(SplitCache, VersionBumpInvalidates) {
