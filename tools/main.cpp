@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     drawpipe::cli::add_trace_command(app);
     drawpipe::cli::add_demo_command(app);
+    drawpipe::cli::add_mali_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
