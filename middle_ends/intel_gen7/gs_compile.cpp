@@ -20,7 +20,7 @@ void check_desc(const GsDesc& d) {
             "gs.output: a geometry shader outputs points, line_strip or triangle_strip, not " +
                 std::string(prim_name(d.output)));
     if (d.max_vertices > kMaxGsOutputVertices)
-        throw Error(ErrorCode::invalid_value,
+        throw Error(ErrorCode::unsupported,
                     "gs.max_vertices: " + std::to_string(d.max_vertices) + " exceeds gen7's 256");
     if (d.stream_mask == 0 || d.stream_mask >= (1u << kMaxStreams))
         throw Error(ErrorCode::invalid_value, "gs.streams: stream mask " +

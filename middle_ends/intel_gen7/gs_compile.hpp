@@ -62,8 +62,9 @@ struct GsProgram {
 };
 
 // Computes the compile-time data for a shader, as brw_compile_gs does for gen7. Throws
-// Error(invalid_value) for an output type, stream mask or size outside GL's limits, and
-// Error(unsupported) when the URB entry would exceed 32 KiB (compilation fails on gen7).
+// Error(invalid_value) for an output type, stream mask or slot count GL does not allow, and
+// Error(unsupported) for more than 256 vertices or a URB entry above 32 KiB (compilation
+// fails on gen7).
 GsProgram compile_gs(const GsDesc& desc);
 
 } // namespace drawpipe::gen7

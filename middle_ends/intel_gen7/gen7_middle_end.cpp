@@ -1,0 +1,184 @@
+#include "middle_ends/intel_gen7/gen7_middle_end.hpp"
+
+#include "draw/error.hpp"
+#include "draw/gs.hpp"
+#include "middle_ends/intel_gen7/ff_reader.hpp"
+#include "middle_ends/intel_gen7/gs_thread.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace drawpipe::gen7 {
+
+namespace {
+
+constexpr std::string_view kCounterNames[kGen7CounterCount] = {
+    "gen7_threads", "urb_vertex_writes", "urb_header_writes",
+    "header_bytes", "urb_entry_bytes",   "vertices_out",
+};
+
+// Runs a shader on made-up inputs and notes whether it ever cuts.
+class ProbeContext final : public GsContext {
+  public:
+    ProbeContext(uint32_t vertices, uint32_t prim, uint32_t instance, uint32_t invocation)
+        : vertices_(vertices), prim_(prim), instance_(instance), invocation_(invocation) {}
+    uint32_t vertex_count() const override { return vertices_; }
+    uint32_t load(uint32_t vertex, uint32_t slot) override {
+        if (slot == SLOT_VERTEX_ID) return prim_ * vertices_ + vertex;
+        return slot == SLOT_INSTANCE_ID ? instance_ : 0;
+    }
+    uint32_t primitive_id_in() const override { return prim_; }
+    uint32_t invocation_id() const override { return invocation_; }
+    void emit_stream_vertex(uint32_t, const GsOutput&) override {}
+    void end_stream_primitive(uint32_t) override { cut = true; }
+    bool cut = false;
+
+  private:
+    uint32_t vertices_, prim_, instance_, invocation_;
+};
+
+// One GS thread's view of the shader: emits become URB writes through GsThread.
+class ThreadContext final : public GsRecordContext {
+  public:
+    ThreadContext(const GeometryShader& gs, const GsProgram& program, std::vector<uint32_t>& vue)
+        : gs_(gs), program_(program), vue_(vue) {}
+
+    void start(UrbEntry& entry, uint32_t instance) {
+        thread_.emplace(program_, entry);
+        instance_ = instance;
+    }
+    void finish() { thread_->end_thread(); }
+
+    void emit_stream_vertex(uint32_t stream, const GsOutput& out) override {
+        if (stream >= gs_.streams) return; // undeclared stream: GL leaves it undefined
+        write_gs_vertex(vue_.data(), out, instance_, stream);
+        thread_->emit_vertex(stream, vue_);
+    }
+    void end_stream_primitive(uint32_t stream) override {
+        if (stream >= gs_.streams) return;
+        if (program_.format == ControlDataFormat::cut && program_.bits_per_vertex == 0)
+            throw Error(ErrorCode::middle_end_failure,
+                        "gs " + gs_.name +
+                            ": end_primitive() at run time, but the gen7 compile probe saw "
+                            "none, so the program has no cut bits");
+        thread_->end_primitive(stream);
+    }
+
+  private:
+    const GeometryShader& gs_;
+    const GsProgram& program_;
+    std::vector<uint32_t>& vue_;
+    std::optional<GsThread> thread_;
+    uint32_t instance_ = 0;
+};
+
+struct Gen7Scratch final : MiddleEnd::Scratch {
+    std::vector<uint32_t> shaded; // the segment's vertices before the GS
+    std::vector<uint32_t> vue;    // one output vertex on its way to the URB
+    UrbEntry entry;
+    std::vector<OutputRun> runs;
+};
+
+} // namespace
+
+bool probe_uses_end_primitive(const GeometryShader& gs) {
+    const uint32_t vertices = gs_input_vertices(gs.input);
+    for (uint32_t instance = 0; instance < 2; ++instance)
+        for (uint32_t prim = 0; prim < 8; ++prim)
+            for (uint32_t inv = 0; inv < gs.invocations; ++inv) {
+                ProbeContext ctx(vertices, prim, instance, inv);
+                gs.main(ctx);
+                if (ctx.cut) return true;
+            }
+    return false;
+}
+
+GsProgram compile_for(const GeometryShader& gs, const VertexLayout& layout, bool stream_output) {
+    GsDesc d;
+    d.output = gs.output;
+    d.max_vertices = gs.max_vertices;
+    d.uses_end_primitive = gs.output != Prim::points && probe_uses_end_primitive(gs);
+    d.stream_mask = (1u << gs.streams) - 1;
+    d.stream_output = stream_output;
+    d.vue_slots = (layout.stride() + 3) / 4;
+    return compile_gs(d);
+}
+
+MiddleEndLimits Gen7MiddleEnd::prepare(const DrawState& state) {
+    state_ = state;
+    if (!state.gs) return reference_.prepare(state);
+    const GeometryShader& gs = *state.gs;
+    validate_gs(gs);
+    check_gs_draw(gs, state.draw->prim);
+    in_layout_ = vertex_layout_for(state.input);
+    layout_ = gs_output_layout(gs);
+    program_ = compile_for(gs, layout_, stream_output_);
+    return {gs_segment_vertex_limit(gs, max_vertices_), false, gs.input};
+}
+
+const VertexLayout& Gen7MiddleEnd::layout() const {
+    return state_.gs ? layout_ : reference_.layout();
+}
+
+std::unique_ptr<MiddleEnd::Scratch> Gen7MiddleEnd::make_scratch() const {
+    return std::make_unique<Gen7Scratch>();
+}
+
+std::span<const std::string_view> Gen7MiddleEnd::counter_names() const {
+    if (!state_.gs) return reference_.counter_names();
+    return kCounterNames;
+}
+
+void Gen7MiddleEnd::run(const Segment& seg, Scratch* scratch, ShadedBatch& out) const {
+    if (!state_.gs) return reference_.run(seg, nullptr, out);
+    const GeometryShader& gs = *state_.gs;
+    Gen7Scratch local;
+    Gen7Scratch& sc = scratch ? static_cast<Gen7Scratch&>(*scratch) : local;
+    const uint32_t in_stride = in_layout_.stride();
+    const uint32_t out_stride = layout_.stride();
+    const uint32_t per_prim = gs_input_vertices(gs.input);
+    sc.shaded.resize(size_t(seg.fetch_count) * in_stride);
+    sc.vue.assign(out_stride, 0);
+    ThreadContext ctx(gs, program_, sc.vue);
+    const uint32_t* inputs[6];
+    for (uint32_t i = 0; i < seg.instance_count; ++i) {
+        const uint32_t instance = seg.instance_first + i;
+        for (uint32_t f = 0; f < seg.fetch_count; ++f)
+            shade_vertex(state_, in_layout_, seg.vertex_id(f), instance,
+                         &sc.shaded[size_t(f) * in_stride]);
+        for (uint32_t p = 0; p * per_prim < seg.draw_count; ++p) {
+            for (uint32_t v = 0; v < per_prim; ++v)
+                inputs[v] = &sc.shaded[size_t(seg.draw_elt(p * per_prim + v)) * in_stride];
+            const uint32_t prim_id = seg.prim_id_first + p;
+            for (uint32_t inv = 0; inv < gs.invocations; ++inv) {
+                // One thread: the shader writes the URB entry...
+                ctx.bind({inputs, per_prim}, prim_id, inv);
+                ctx.start(sc.entry, instance);
+                gs.main(ctx);
+                ctx.finish();
+                // ...and the fixed-function side reads it back into strips.
+                sc.runs.clear();
+                read_output_runs(program_, sc.entry, sc.runs);
+                for (const OutputRun& r : sc.runs) {
+                    if (r.stream != 0) continue; // other streams end at stream output
+                    const uint32_t base = out.vertex_count;
+                    uint32_t* v = out.append_vertices(r.count, out_stride);
+                    for (uint32_t n = 0; n < r.count; ++n, v += out_stride)
+                        read_vertex(program_, sc.entry, r.first + n, {v, out_stride});
+                    const uint32_t first = uint32_t(out.elts.size());
+                    for (uint32_t n = 0; n < r.count; ++n) out.elts.push_back(base + n);
+                    out.runs.push_back({gs.output, 0, first, r.count});
+                    out.counters[kVerticesOut] += r.count;
+                }
+                for (const UrbWrite& w : sc.entry.writes())
+                    ++out.counters[w.kind == UrbWriteKind::header ? kHeaderWrites : kVertexWrites];
+                ++out.counters[kThreads];
+                out.counters[kHeaderBytes] += kHwordBytes * program_.header_hwords;
+                out.counters[kUrbBytes] += program_.urb_entry_bytes;
+                if (observer_) observer_({instance, prim_id, inv, &program_, &sc.entry});
+            }
+        }
+    }
+}
+
+} // namespace drawpipe::gen7
