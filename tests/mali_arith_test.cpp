@@ -287,6 +287,27 @@ TEST(MaliMagic, DISABLED_EveryXForMoreDivisors) {
         EXPECT_EQ(failures_over_all_x(d), 0u) << d;
 }
 
+// ---- modulus ----
+
+TEST(MaliModulus, EveryShapeMatchesTheRemainder) {
+    std::mt19937 rng(3);
+    for (uint32_t p = 0; p < 8; ++p) {
+        for (uint32_t r = 0; r < 32; ++r) {
+            const AttributeDescriptor d{AttributeMode::modulus, r, p, 0, 0, false};
+            const uint64_t m = uint64_t(2 * p + 1) << r;
+            auto check = [&](uint64_t L) {
+                if (L > UINT32_MAX) return;
+                ASSERT_EQ(attribute_index(d, uint32_t(L)), L % m)
+                    << "p " << p << " r " << r << " L " << L;
+            };
+            for (uint64_t L : {uint64_t(0), uint64_t(1), m - 1, m, m + 1, 2 * m - 1,
+                               uint64_t(UINT32_MAX), uint64_t(UINT32_MAX) - 1})
+                check(L);
+            for (int i = 0; i < 20000; ++i) check(rng());
+        }
+    }
+}
+
 // ---- system-value records ----
 
 TEST(MaliRecords, VertexAndInstanceIdsDecodeEveryPaddedCount) {

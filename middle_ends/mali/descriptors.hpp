@@ -38,17 +38,43 @@ struct AttributeDescriptor {
     friend bool operator==(const AttributeDescriptor&, const AttributeDescriptor&) = default;
 };
 
+// x mod (2p + 1) for the odd factors a modulus descriptor can hold (p = 0-7), with constant
+// divisors so the compiler multiplies instead of dividing.
+constexpr uint32_t mod_odd_factor(uint32_t x, uint32_t p) {
+    switch (p) {
+    case 0:
+        return 0;
+    case 1:
+        return x % 3;
+    case 2:
+        return x % 5;
+    case 3:
+        return x % 7;
+    case 4:
+        return x % 9;
+    case 5:
+        return x % 11;
+    case 6:
+        return x % 13;
+    default:
+        return x % 15;
+    }
+}
+
 // The element index the attribute unit computes for linear id L (before the stride, so a
-// zero-stride attribute still reports it). 64-bit intermediates: L + 1 may reach 2^32 and
-// the product keeps its high word, as the hardware's wide multiplier does.
+// zero-stride attribute still reports it). NPOT keeps 64-bit intermediates: L + 1 may reach
+// 2^32 and the product keeps its high word, as the hardware's wide multiplier does. The
+// modulus by (2p + 1) * 2^r splits into the odd factor on L >> r and the low r bits.
 constexpr uint32_t attribute_index(const AttributeDescriptor& d, uint32_t L) {
     switch (d.mode) {
     case AttributeMode::linear:
         return L;
     case AttributeMode::pot_divisor:
         return L >> d.shift;
-    case AttributeMode::modulus:
-        return uint32_t(uint64_t(L) % (uint64_t(2 * d.extra_flags + 1) << d.shift));
+    case AttributeMode::modulus: {
+        const uint32_t low = L & ((uint32_t(1) << d.shift) - 1);
+        return mod_odd_factor(L >> d.shift, d.extra_flags) << d.shift | low;
+    }
     case AttributeMode::npot_divisor: {
         const uint64_t high =
             ((uint64_t(L) + d.extra_flags) * (d.magic_divisor | 0x80000000u)) >> 32;

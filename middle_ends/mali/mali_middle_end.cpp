@@ -151,12 +151,20 @@ void MaliMiddleEnd::run(const Segment& seg, Scratch*, ShadedBatch& out) const {
         }
     }
 
-    for (uint32_t i = 0; i < k; ++i) {
-        const uint32_t first = uint32_t(out.elts.size());
+    // Instance by instance, the segment's primitives over that instance's vertices.
+    const uint32_t count = seg.draw_count;
+    const size_t first = out.elts.size();
+    out.elts.resize(first + size_t(k) * count);
+    uint32_t* elts = out.elts.data() + first;
+    for (uint32_t i = 0; i < k; ++i, elts += count) {
         const uint32_t vbase = base + i * n;
-        out.elts.resize(first + seg.draw_count);
-        for (uint32_t e = 0; e < seg.draw_count; ++e) out.elts[first + e] = vbase + seg.draw_elt(e);
-        out.runs.push_back({seg.prim, seg.flags, first, seg.draw_count});
+        if (seg.linear_draw()) {
+            for (uint32_t e = 0; e < count; ++e) elts[e] = vbase + e;
+        } else {
+            const uint16_t* draw = seg.draw_elts.data();
+            for (uint32_t e = 0; e < count; ++e) elts[e] = vbase + draw[e];
+        }
+        out.runs.push_back({seg.prim, seg.flags, uint32_t(first + size_t(i) * count), count});
     }
     out.counters[COUNTER_THREADS] += dispatch.threads;
     out.counters[COUNTER_WASTED] += dispatch.wasted;
