@@ -133,56 +133,91 @@ class LinearSplitter final : public Splitter {
 
 // ---- indexed draws (and assembled GS input): the segment cache ----
 template <class T> struct BufferIndex {
+    static constexpr bool kBuffer = true;
     const T* data;
     uint32_t operator()(uint32_t pos) const { return data[pos]; }
 };
 struct LinearIndex { // assembled non-indexed draws: the vertex id is the position
+    static constexpr bool kBuffer = false;
     uint32_t operator()(uint32_t pos) const { return pos; }
 };
 
-template <class Index, class Cache, Shape S> class CachedSplitter final : public Splitter {
+// Splits indexed runs (and assembled GS input) through a segment cache. A segment grows
+// primitive by primitive until the next one might exceed the fetch limit; that check runs
+// once per chunk of primitives that is sure to fit (a primitive adds at most `first`, or
+// `incr`, new vertices), so the per-index path is just load, look up, store. First is the
+// list's vertices per primitive when known at compile time (3: triangles), else 0.
+template <class Index, class Cache, Shape S, uint32_t First = 0>
+class CachedSplitter final : public Splitter {
   public:
     CachedSplitter(const SplitParams& p, Index index, Cache cache)
         : p_(p), index_(index), cache_(std::move(cache)) {}
-
-    Cache& cache() { return cache_; }
 
     uint32_t build(const Run& run, uint32_t k0, SegmentStorage& st, Segment& seg) override {
         const uint32_t fetch_cap = p_.fetch_limit, draw_cap = p_.index_cap;
         if (st.fetch.size() < fetch_cap) st.fetch.resize(fetch_cap);
         if (st.draw.size() < draw_cap) st.draw.resize(draw_cap);
         cache_.reset();
-        detail::FetchList fetch{st.fetch.data(), 0};
-        uint16_t* draw = st.draw.data();
+        // Locals, so the hot loops keep everything in registers whatever the stores alias.
+        const Cache cache = cache_;
+        const Index index = index_;
+        uint32_t* const fetch = st.fetch.data();
+        uint16_t* const draw = st.draw.data();
+        size_t n = 0; // fetched so far
         uint32_t nd = 0;
-        const uint32_t begin = run.begin, bias = p_.base_vertex;
-        auto add = [&](uint32_t pos) { draw[nd++] = cache_.lookup(index_(begin + pos) + bias, fetch); };
+        // The cache keys on raw index values; the base vertex is added to the fetch list
+        // once the segment is complete, off the per-index path.
+        const uint32_t begin = run.begin;
+        auto add = [&](uint32_t pos) {
+            draw[nd++] = uint16_t(cache.lookup(index(begin + pos), fetch, n));
+        };
 
         // Loops keep one slot free for the closing vertex.
         constexpr uint32_t reserve = S == Shape::loop ? 1 : 0;
         const uint32_t flimit = fetch_cap - reserve;
         const uint32_t pmax = prims_fitting(S, p_.ps, draw_cap - reserve);
         const uint32_t kend = std::min(run.prims, k0 + pmax);
-        const uint32_t first = p_.ps.first, incr = p_.ps.incr;
+        const uint32_t first = First ? First : p_.ps.first, incr = p_.ps.incr;
+        // Primitives from k that fit for sure when each adds at most `grow` new vertices.
+        auto chunk_end = [&](uint32_t k, uint32_t grow) {
+            return std::min(kend, k + (flimit - uint32_t(n)) / grow);
+        };
         uint32_t k = k0;
-        if constexpr (S == Shape::list) {
-            for (; k < kend && fetch.count + first <= flimit; ++k)
-                for (uint32_t i = 0; i < first; ++i) add(k * first + i);
+        if constexpr (S == Shape::list && Index::kBuffer) {
+            for (uint32_t stop; (stop = chunk_end(k, first)) > k; k = stop) {
+                // Pointer walks: no 32-bit position arithmetic on the per-index path.
+                const auto* src = index.data + begin + size_t(k) * first;
+                const auto* const src_end = src + size_t(stop - k) * first;
+                uint16_t* dst = draw + nd;
+                for (; src != src_end; src += first, dst += first)
+                    for (uint32_t i = 0; i < first; ++i)
+                        dst[i] = uint16_t(cache.lookup(src[i], fetch, n));
+                nd = uint32_t(dst - draw);
+            }
+        } else if constexpr (S == Shape::list) {
+            for (uint32_t stop; (stop = chunk_end(k, first)) > k;)
+                for (; k < stop; ++k)
+                    for (uint32_t i = 0; i < first; ++i) add(k * first + i);
         } else if constexpr (S == Shape::assembled) {
             uint32_t v[6];
-            for (; k < kend && fetch.count + first <= flimit; ++k) {
-                gs_input_prim(p_.prim, p_.pv, run.count, k, v);
-                for (uint32_t i = 0; i < first; ++i) add(v[i]);
-            }
+            for (uint32_t stop; (stop = chunk_end(k, first)) > k;)
+                for (; k < stop; ++k) {
+                    gs_input_prim(p_.prim, p_.pv, run.count, k, v);
+                    for (uint32_t i = 0; i < first; ++i) add(v[i]);
+                }
         } else if constexpr (S == Shape::fan) {
             add(0);
             add(k0 + 1);
             add(k0 + 2);
-            for (++k; k < kend && fetch.count + 1 <= flimit; ++k) add(k + 2);
+            ++k;
+            for (uint32_t stop; (stop = chunk_end(k, 1)) > k;)
+                for (; k < stop; ++k) add(k + 2);
         } else { // strip, loop
             for (uint32_t i = 0; i < first; ++i) add(k0 * incr + i);
-            for (++k; k < kend && fetch.count + incr <= flimit; ++k)
-                for (uint32_t i = 0; i < incr; ++i) add((k - 1) * incr + first + i);
+            ++k;
+            for (uint32_t stop; (stop = chunk_end(k, incr)) > k;)
+                for (; k < stop; ++k)
+                    for (uint32_t i = 0; i < incr; ++i) add((k - 1) * incr + first + i);
             if (has_strip_parity(p_.prim) && k < run.prims && ((k - k0) & 1)) {
                 --k; // keep an even triangle count so the next piece starts on even parity
                 nd -= incr;
@@ -196,9 +231,11 @@ template <class Index, class Cache, Shape S> class CachedSplitter final : public
                 if (k == run.prims) add(0);
             }
         }
+        if (const uint32_t bias = p_.base_vertex)
+            for (size_t i = 0; i < n; ++i) fetch[i] += bias;
         seg.fetch_start = 0;
-        seg.fetch_count = fetch.count;
-        seg.fetch_elts = {fetch.elts, fetch.count};
+        seg.fetch_count = uint32_t(n);
+        seg.fetch_elts = {fetch, n};
         seg.draw_count = nd;
         seg.draw_elts = {draw, nd};
         return k;
@@ -214,6 +251,8 @@ template <class Index, class Cache>
 std::unique_ptr<Splitter> make_cached(const SplitParams& p, Index index, Cache cache) {
     switch (p.shape) {
     case Shape::list:
+        if (p.ps.first == 3)
+            return std::make_unique<CachedSplitter<Index, Cache, Shape::list, 3>>(p, index, cache);
         return std::make_unique<CachedSplitter<Index, Cache, Shape::list>>(p, index, cache);
     case Shape::strip:
         return std::make_unique<CachedSplitter<Index, Cache, Shape::strip>>(p, index, cache);
@@ -222,10 +261,15 @@ std::unique_ptr<Splitter> make_cached(const SplitParams& p, Index index, Cache c
     case Shape::loop:
         return std::make_unique<CachedSplitter<Index, Cache, Shape::loop>>(p, index, cache);
     case Shape::assembled:
+        if (p.ps.first == 3)
+            return std::make_unique<CachedSplitter<Index, Cache, Shape::assembled, 3>>(p, index, cache);
         return std::make_unique<CachedSplitter<Index, Cache, Shape::assembled>>(p, index, cache);
     }
     return nullptr;
 }
+
+// Table entries per vertex a segment may fetch, for the default strategy.
+constexpr uint32_t kDistinctEntriesPerVertex = 2;
 
 template <class Index>
 std::unique_ptr<Splitter> make_for_strategy(const SplitParams& p, const Strategy& s, Index index,
@@ -235,26 +279,23 @@ std::unique_ptr<Splitter> make_for_strategy(const SplitParams& p, const Strategy
     switch (s.kind) {
     case Strategy::Kind::vsplit: {
         detail::DirectCache<detail::ModHash> cache;
-        cache.configure(arena, kVsplitCacheEntries);
-        return make_cached(p, index, std::move(cache));
+        cache.configure(arena, kVsplitCacheEntries, p.fetch_limit);
+        return make_cached(p, index, cache);
     }
     case Strategy::Kind::direct: {
         detail::DirectCache<detail::ModHash> cache;
-        cache.configure(arena, s.entries);
-        return make_cached(p, index, std::move(cache));
+        cache.configure(arena, s.entries, p.fetch_limit);
+        return make_cached(p, index, cache);
     }
     case Strategy::Kind::distinct: {
-        // 8 entries per fetchable vertex keep collision refetches near 1% on random indices.
-        const uint32_t entries = std::bit_ceil(max_fetch) * 8;
-        detail::DirectCache<detail::FibHash> cache(
-            detail::FibHash{uint32_t(32 - std::countr_zero(entries))});
-        cache.configure(arena, entries);
-        return make_cached(p, index, std::move(cache));
+        detail::DirectCache<detail::FibHash> cache;
+        cache.configure(arena, std::bit_ceil(max_fetch) * kDistinctEntriesPerVertex, p.fetch_limit);
+        return make_cached(p, index, cache);
     }
     case Strategy::Kind::exact: {
         detail::ExactCache cache;
-        cache.configure_for(arena, max_fetch);
-        return make_cached(p, index, std::move(cache));
+        cache.configure(arena, max_fetch);
+        return make_cached(p, index, cache);
     }
     case Strategy::Kind::none: return make_cached(p, index, detail::NoCache{});
     }

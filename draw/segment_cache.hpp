@@ -1,70 +1,41 @@
 // Segment caches: turn a segment's vertex ids into fetch elements (each id once) and draw
-// elements (its position in the fetch list). Each is reset per segment in O(1): entries
-// carry the epoch of the segment that wrote them, so a stale entry is simply a miss, and a
-// vertex id of 0xFFFFFFFF needs no sentinel care.
+// elements (its position in the fetch list).
+//
+// Every cache is reset per segment in O(1). The direct-mapped ones store only a fetch-list
+// position per entry and trust it when the fetch list holds the same vertex there (a
+// "sparse set"): a stale entry from an earlier segment or draw simply misses, so nothing is
+// cleared, no epoch wraps, and a vertex id of 0xFFFFFFFF needs no sentinel. The exact cache
+// keeps keys and epoch tags, because open addressing must tell a free slot from a used one.
 #pragma once
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace drawpipe::detail {
 
-struct FetchList {
-    uint32_t* elts;
-    uint32_t count;
-    uint16_t append(uint32_t vertex_id) {
-        elts[count] = vertex_id;
-        return uint16_t(count++);
-    }
-};
-
-// An entry: the vertex id and (epoch << 16 | position in the fetch list).
-struct CacheEntry {
+// An exact-cache entry: the vertex id and (epoch << 16 | position in the fetch list).
+struct ExactEntry {
     uint32_t key;
     uint32_t tag;
 };
 
 // Table storage shared by the caches of one front end, kept across draws: a new draw
-// configures a prefix of it, and entries left by earlier draws carry older epochs.
+// configures a prefix of it.
 struct CacheArena {
-    std::vector<CacheEntry> table;
+    std::vector<uint16_t> slots; // direct-mapped caches: a fetch-list position per entry
+    uint32_t slot_bound = 0;     // every position stored in `slots` is below this
+    std::vector<ExactEntry> exact;
     uint32_t epoch = 0;
 };
 
-class EpochTable {
-  public:
-    void configure(CacheArena& arena, uint32_t entries) {
-        arena_ = &arena;
-        if (arena.table.size() < entries) {
-            arena.table.assign(entries, CacheEntry{0, 0});
-            arena.epoch = 0;
-        }
-        table_ = arena.table.data();
-        mask_ = entries - 1;
-    }
-    void reset() {
-        uint32_t& epoch = arena_->epoch;
-        epoch = (epoch + 1) & 0xFFFF;
-        if (epoch == 0) { // tags wrapped: forget everything once every 65535 segments
-            std::fill(arena_->table.begin(), arena_->table.end(), CacheEntry{0, 0});
-            epoch = 1;
-        }
-        epoch_ = epoch;
-    }
-
-  protected:
-    CacheArena* arena_ = nullptr;
-    CacheEntry* table_ = nullptr;
-    uint32_t mask_ = 0;
-    uint32_t epoch_ = 0;
-};
-
-// Direct-mapped on a hash of the vertex id; a collision evicts (costs a refetch, never a
-// wrong vertex). Mesa's vsplit is ModHash over 256 entries.
+// Mesa's vsplit and direct-N: the low bits of the vertex id.
 struct ModHash {
-    uint32_t operator()(uint32_t v) const { return v; }
+    uint32_t mask;
+    uint32_t operator()(uint32_t v) const { return v & mask; }
 };
 // Fibonacci hashing spreads grid-like ids (rows a power of two apart) over the table.
 struct FibHash {
@@ -72,55 +43,89 @@ struct FibHash {
     uint32_t operator()(uint32_t v) const { return (v * 0x9E3779B1u) >> shift; }
 };
 
-template <class Hash> class DirectCache : public EpochTable {
+// Direct-mapped on a hash of the vertex id; a collision evicts (costs a refetch, never a
+// wrong vertex). Mesa's vsplit is ModHash over 256 entries.
+template <class Hash> class DirectCache {
   public:
-    explicit DirectCache(Hash hash = {}) : hash_(hash) {}
-    void set_hash(Hash hash) { hash_ = hash; }
-    uint16_t lookup(uint32_t v, FetchList& fetch) {
-        CacheEntry& e = table_[hash_(v) & mask_];
-        const uint32_t want = epoch_ << 16;
-        if (e.key == v && (e.tag & 0xFFFF0000u) == want) return uint16_t(e.tag);
-        const uint16_t slot = fetch.append(v);
-        e.key = v;
-        e.tag = want | slot;
-        return slot;
+    // `entries` is a power of two; fetch lists this cache sees hold at least `fetch_cap`.
+    void configure(CacheArena& arena, uint32_t entries, uint32_t fetch_cap) {
+        if (arena.slots.size() < entries) arena.slots.resize(entries, 0);
+        // Stale positions must stay inside this draw's fetch lists, which may be shorter.
+        if (arena.slot_bound > fetch_cap) std::fill(arena.slots.begin(), arena.slots.end(), 0);
+        arena.slot_bound = std::max(fetch_cap, 1u);
+        table_ = arena.slots.data();
+        if constexpr (std::is_same_v<Hash, FibHash>)
+            hash_.shift = 32 - std::countr_zero(entries);
+        else
+            hash_.mask = entries - 1;
+    }
+    void reset() {}
+    // Position of vertex v in fetch[0, n), appending it (n grows) when it is not cached.
+    size_t lookup(uint32_t v, uint32_t* fetch, size_t& n) const {
+        uint16_t* const e = table_ + hash_(v);
+        const size_t s = *e; // 64-bit positions: no zero-extension on the per-index path
+        // One branch, predictable on random and coherent ids alike; fetch[s] is readable
+        // because every stored position is below this draw's fetch capacity.
+        if ((s < n) & (fetch[s] == v)) return s;
+        fetch[n] = v;
+        *e = uint16_t(n);
+        return n++;
     }
 
   private:
-    Hash hash_;
+    uint16_t* table_ = nullptr;
+    Hash hash_{};
 };
 
 // Exact de-duplication: open addressing with linear probing, at most half full.
-class ExactCache : public EpochTable {
+class ExactCache {
   public:
-    uint16_t lookup(uint32_t v, FetchList& fetch) {
-        const uint32_t want = epoch_ << 16;
-        for (uint32_t h = (v * 0x9E3779B1u) >> shift_;; h = (h + 1) & mask_) {
-            CacheEntry& e = table_[h & mask_];
-            if ((e.tag & 0xFFFF0000u) != want) {
-                const uint16_t slot = fetch.append(v);
-                e.key = v;
-                e.tag = want | slot;
-                return slot;
-            }
-            if (e.key == v) return uint16_t(e.tag);
-        }
-    }
-    void configure_for(CacheArena& arena, uint32_t max_fetch) {
+    void configure(CacheArena& arena, uint32_t max_fetch) {
         const uint32_t entries = std::bit_ceil(std::max(max_fetch, 8u)) * 2;
-        configure(arena, entries);
+        if (arena.exact.size() < entries) {
+            arena.exact.assign(entries, ExactEntry{0, 0});
+            arena.epoch = 0;
+        }
+        arena_ = &arena;
+        table_ = arena.exact.data();
+        mask_ = entries - 1;
         shift_ = 32 - std::countr_zero(entries);
+    }
+    void reset() {
+        uint32_t& epoch = arena_->epoch;
+        epoch = (epoch + 1) & 0xFFFF;
+        if (epoch == 0) { // tags wrapped: forget everything once every 65535 segments
+            std::fill(arena_->exact.begin(), arena_->exact.end(), ExactEntry{0, 0});
+            epoch = 1;
+        }
+        want_ = epoch << 16;
+    }
+    size_t lookup(uint32_t v, uint32_t* fetch, size_t& n) const {
+        for (uint32_t h = (v * 0x9E3779B1u) >> shift_;; h = (h + 1) & mask_) {
+            ExactEntry& e = table_[h];
+            if ((e.tag & 0xFFFF0000u) != want_) {
+                fetch[n] = v;
+                e = {v, want_ | uint32_t(n)};
+                return n++;
+            }
+            if (e.key == v) return e.tag & 0xFFFFu;
+        }
     }
 
   private:
-    uint32_t shift_ = 32;
+    CacheArena* arena_ = nullptr;
+    ExactEntry* table_ = nullptr;
+    uint32_t mask_ = 0, shift_ = 32, want_ = 0;
 };
 
 // No de-duplication: every index is its own fetch.
 class NoCache {
   public:
     void reset() {}
-    uint16_t lookup(uint32_t v, FetchList& fetch) { return fetch.append(v); }
+    size_t lookup(uint32_t v, uint32_t* fetch, size_t& n) const {
+        fetch[n] = v;
+        return n++;
+    }
 };
 
 } // namespace drawpipe::detail

@@ -87,9 +87,12 @@ TEST(FrontEnd, CacheFetchesEachVertexOnceAndResolvesBack) {
             const Collected c = split(b->info, 300, *Strategy::parse(s));
             std::vector<uint32_t> resolved;
             for (size_t i = 0; i < c.segs.size(); ++i) {
-                if (std::string(s) == "distinct" || std::string(s) == "exact") {
-                    const std::set<uint32_t> unique(c.fetch[i].begin(), c.fetch[i].end());
+                const std::set<uint32_t> unique(c.fetch[i].begin(), c.fetch[i].end());
+                if (std::string(s) == "exact") {
                     EXPECT_EQ(unique.size(), c.fetch[i].size()) << s;
+                }
+                if (std::string(s) == "distinct") { // direct-mapped: a collision may refetch
+                    EXPECT_LE(c.fetch[i].size(), unique.size() + unique.size() / 20 + 1) << s;
                 }
                 for (uint16_t e : c.draw[i]) resolved.push_back(c.fetch[i][e]);
             }
