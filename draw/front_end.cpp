@@ -3,6 +3,7 @@
 #include "draw/error.hpp"
 #include "draw/limits.hpp"
 #include "draw/prim.hpp"
+#include "draw/reorder.hpp"
 #include "draw/segment_cache.hpp"
 
 #include <algorithm>
@@ -298,6 +299,7 @@ std::unique_ptr<Splitter> make_for_strategy(const SplitParams& p, const Strategy
         return make_cached(p, index, cache);
     }
     case Strategy::Kind::none: return make_cached(p, index, detail::NoCache{});
+    case Strategy::Kind::reorder: break; // begin() has swapped in the reordered buffer
     }
     return nullptr;
 }
@@ -351,6 +353,7 @@ std::optional<Strategy> Strategy::parse(std::string_view name) {
     if (name == "vsplit") return Strategy{Kind::vsplit, kVsplitCacheEntries};
     if (name == "exact") return Strategy{Kind::exact, 0};
     if (name == "none") return Strategy{Kind::none, 0};
+    if (name == "reorder") return Strategy{Kind::reorder, 0};
     if (name.starts_with("direct-")) {
         uint32_t n = 0;
         const auto digits = name.substr(7);
@@ -369,6 +372,7 @@ std::string Strategy::name() const {
     case Kind::direct: return "direct-" + std::to_string(entries);
     case Kind::exact: return "exact";
     case Kind::none: return "none";
+    case Kind::reorder: return "reorder";
     }
     return "?";
 }
@@ -403,6 +407,7 @@ struct FrontEnd::Impl {
     SplitParams params{};
     std::unique_ptr<Splitter> splitter;
     detail::CacheArena arena; // kept across draws
+    std::vector<uint32_t> reordered; // the reorder strategy's index buffer
     FrontEndStats stats;
     bool instancing = false; // the middle end takes every instance in one segment
     bool single_segment_only = false; // ... but only when the draw is one segment (GL order)
@@ -460,10 +465,24 @@ FrontEnd::~FrontEnd() = default;
 FrontEnd::FrontEnd(FrontEnd&&) noexcept = default;
 FrontEnd& FrontEnd::operator=(FrontEnd&&) noexcept = default;
 
-void FrontEnd::begin(const DrawInfo& draw, const FrontEndOptions& options) {
-    validate_draw(draw);
+void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options) {
+    validate_draw(input);
     Impl& m = *impl_;
-    m.draw = draw;
+    m.draw = input;
+    FrontEndOptions options = input_options;
+    if (options.strategy.kind == Strategy::Kind::reorder) {
+        // Draw the reordered copy (kept in Impl, reused across draws) with exact de-duplication.
+        options.strategy = Strategy{Strategy::Kind::exact, 0};
+        if (reorder_for_vertex_cache(input, m.reordered)) {
+            m.draw.index_type = IndexType::u32;
+            m.draw.indices = m.reordered.data();
+            m.draw.index_buffer_count = uint32_t(m.reordered.size());
+            m.draw.start = 0;
+            m.draw.count = uint32_t(m.reordered.size());
+            m.draw.primitive_restart = false;
+        }
+    }
+    const DrawInfo& draw = m.draw;
     m.stats = {};
     m.sequence = 0;
     m.run_open = false;

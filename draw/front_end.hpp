@@ -27,11 +27,12 @@ struct Strategy {
         direct,   // direct-mapped on index mod `entries`, segments bounded by distinct vertices
         exact,    // exact de-duplication (open addressing), bounded by distinct vertices
         none,     // no de-duplication: every index fetched
+        reorder,  // triangle lists put in vertex-cache order first (draw/reorder.hpp), then exact
     };
     Kind kind = Kind::distinct;
     uint32_t entries = 0; // direct-N
 
-    // "distinct", "vsplit", "direct-N" (N a power of two), "exact", "none".
+    // "distinct", "vsplit", "direct-N" (N a power of two), "exact", "none", "reorder".
     static std::optional<Strategy> parse(std::string_view name);
     std::string name() const;
 };

@@ -1,0 +1,65 @@
+#include "draw/reorder.hpp"
+
+#include "draw/prim.hpp"
+
+#include <meshoptimizer.h>
+
+#include <algorithm>
+#include <limits>
+
+namespace drawpipe {
+namespace {
+
+// Raw indices [start, start + n) as u32, and their range; false if a restart index occurs.
+template <class T>
+bool gather(const DrawInfo& d, uint32_t n, std::vector<uint32_t>& out, uint32_t& lo, uint32_t& hi) {
+    const T* src = static_cast<const T*>(d.indices) + d.start;
+    const bool restart = d.primitive_restart && d.restart_index <= std::numeric_limits<T>::max();
+    out.resize(n);
+    lo = UINT32_MAX, hi = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t v = src[i];
+        if (restart && v == d.restart_index) return false;
+        out[i] = v;
+        lo = std::min(lo, v), hi = std::max(hi, v);
+    }
+    return true;
+}
+
+} // namespace
+
+bool reorder_for_vertex_cache(const DrawInfo& draw, std::vector<uint32_t>& out) {
+    out.clear();
+    if (draw.prim != Prim::triangles || draw.index_type == IndexType::none) return false;
+    const uint32_t n = trim_count(Prim::triangles, draw.count);
+    if (n == 0) return false;
+    // Every index is scanned, the tail past the last whole triangle too: a restart index
+    // anywhere splits the draw into runs, which reordering would merge.
+    std::vector<uint32_t> raw;
+    uint32_t lo = 0, hi = 0;
+    bool clean = false;
+    switch (draw.index_type) {
+    case IndexType::u8:
+        clean = gather<uint8_t>(draw, draw.count, raw, lo, hi);
+        break;
+    case IndexType::u16:
+        clean = gather<uint16_t>(draw, draw.count, raw, lo, hi);
+        break;
+    case IndexType::u32:
+        clean = gather<uint32_t>(draw, draw.count, raw, lo, hi);
+        break;
+    case IndexType::none:
+        break;
+    }
+    raw.resize(n);
+    const uint64_t range = uint64_t(hi) - lo + 1;
+    if (!clean || range > kReorderMaxRange || range > uint64_t(n) * 4 + 65536) return false;
+    // meshoptimizer wants ids below its vertex count: rebase to the minimum and back.
+    for (uint32_t& v : raw) v -= lo;
+    out.resize(n);
+    meshopt_optimizeVertexCache(out.data(), raw.data(), n, size_t(range));
+    for (uint32_t& v : out) v += lo;
+    return true;
+}
+
+} // namespace drawpipe
