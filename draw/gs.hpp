@@ -60,6 +60,9 @@ class GeometryShader {
     // Each output vertex's values depend only on its own index, not on earlier emits: lets
     // the A4xx model use the switch-rewritten form (one invocation computes one vertex).
     bool independent_vertices = false;
+    // The shader contains end_primitive(), as a compiler knows statically: Intel gen7 gives
+    // strip shaders cut bits only then. True is always safe (the cut bits stay clear).
+    bool uses_end_primitive = true;
     std::function<void(GsContext&)> main;
 };
 

@@ -75,6 +75,7 @@ std::vector<GeometryShader> build_library() {
     lib.push_back(shader("points_out", tris, Prim::points, 3, [](GsContext& ctx) {
         emit_inputs(ctx, {2, 1, 0});
     }));
+    lib.back().uses_end_primitive = false;
     lib.push_back(shader("line_strip_out", tris, Prim::line_strip, 4, [](GsContext& ctx) {
         emit_inputs(ctx, {0, 1, 2, 0});
         ctx.end_primitive();
@@ -82,10 +83,12 @@ std::vector<GeometryShader> build_library() {
     lib.push_back(shader("lines_in", Prim::lines, Prim::line_strip, 2, [](GsContext& ctx) {
         emit_inputs(ctx, {0, 1});
     }));
+    lib.back().uses_end_primitive = false;
     lib.push_back(
         shader("lines_adj_in", Prim::lines_adjacency, Prim::line_strip, 4, [](GsContext& ctx) {
             emit_inputs(ctx, {0, 1, 2, 3});
         }));
+    lib.back().uses_end_primitive = false;
     lib.push_back(shader("tris_adj_in", Prim::triangles_adjacency, strip, 6, [](GsContext& ctx) {
         emit_inputs(ctx, {0, 2, 4});
         ctx.end_primitive();
@@ -95,17 +98,20 @@ std::vector<GeometryShader> build_library() {
         for (uint32_t c = 0; c < 4; ++c)
             ctx.emit_vertex({.id = base_tag(ctx) + 10u * ctx.vertex_id(0) + c});
     }));
+    lib.back().uses_end_primitive = false;
     lib.push_back(shader("invocations4", tris, strip, 3, [](GsContext& ctx) {
         const uint32_t inv = ctx.invocation_id();
         for (uint32_t i = 0; i < 3; ++i)
             ctx.emit_vertex({.id = tag(ctx, i) + 100u * inv, .layer = inv});
     }));
+    lib.back().uses_end_primitive = false;
     lib.back().invocations = 4;
     lib.back().writes_layer = true;
     lib.push_back(shader("streams2", Prim::points, Prim::points, 2, [](GsContext& ctx) {
         ctx.emit_stream_vertex(0, {.id = tag(ctx, 0)});
         ctx.emit_stream_vertex(1, {.id = tag(ctx, 0) + 500u});
     }));
+    lib.back().uses_end_primitive = false;
     lib.back().streams = 2;
     for (const GeometryShader& gs : lib) validate_gs(gs);
     return lib;

@@ -75,8 +75,10 @@ TEST(Gen7MiddleEnd, ProbeFindsEndPrimitive) {
         {"lines_adj_in", false},       {"tris_adj_in", true},    {"points_in_quad", false},
         {"invocations4", false},       {"streams2", false},
     };
-    for (const GeometryShader& gs : gs_library())
+    for (const GeometryShader& gs : gs_library()) {
         EXPECT_EQ(gen7::probe_uses_end_primitive(gs), cuts.at(gs.name)) << gs.name;
+        EXPECT_EQ(gs.uses_end_primitive, cuts.at(gs.name)) << gs.name << " declares it wrongly";
+    }
 }
 
 TEST(Gen7MiddleEnd, HeaderFormatPerLibraryShader) {

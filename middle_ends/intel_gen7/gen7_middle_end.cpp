@@ -59,8 +59,8 @@ class ThreadContext final : public GsRecordContext {
         if (program_.format == ControlDataFormat::cut && program_.bits_per_vertex == 0)
             throw Error(ErrorCode::middle_end_failure,
                         "gs " + gs_.name +
-                            ": end_primitive() at run time, but the gen7 compile probe saw "
-                            "none, so the program has no cut bits");
+                            ": end_primitive() at run time, but the shader declares "
+                            "uses_end_primitive = false, so the program has no cut bits");
         thread_->end_primitive(stream);
     }
 
@@ -97,7 +97,7 @@ GsProgram compile_for(const GeometryShader& gs, const VertexLayout& layout, bool
     GsDesc d;
     d.output = gs.output;
     d.max_vertices = gs.max_vertices;
-    d.uses_end_primitive = gs.output != Prim::points && probe_uses_end_primitive(gs);
+    d.uses_end_primitive = gs.output != Prim::points && gs.uses_end_primitive;
     d.stream_mask = (1u << gs.streams) - 1;
     d.stream_output = stream_output;
     d.vue_slots = (layout.stride() + 3) / 4;

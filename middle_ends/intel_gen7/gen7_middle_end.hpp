@@ -41,9 +41,10 @@ struct ThreadReport {
 };
 using ThreadObserver = std::function<void(const ThreadReport&)>;
 
-// Whether `gs` calls end_primitive(): the compiler's uses_end_primitive. Derived by running
-// the shader on synthetic input primitives (ids 0-7, every invocation), since a C++ shader
-// cannot be inspected; run() reports a shader that cuts after all as a middle_end_failure.
+// Whether `gs` calls end_primitive() on synthetic input primitives (ids 0-7, every
+// invocation): a cross-check of the shader's declared uses_end_primitive, which is what
+// compile_for uses. run() reports a shader that cuts against its declaration as a
+// middle_end_failure.
 bool probe_uses_end_primitive(const GeometryShader& gs);
 
 // The gen7 compile-time data for `gs` producing vertices of `layout`'s stride.
