@@ -30,6 +30,7 @@ struct Workload {
     uint32_t vertex_count = 0;       // largest vertex id referenced + 1
     std::vector<uint16_t> indices16; // filled when index_type == u16
     std::vector<uint32_t> indices32; // filled when index_type == u32
+    std::vector<float> positions;    // xyz per vertex for meshes; empty for W1-W7
 
     // The draw call for this workload; it points into this object's index storage, so the
     // Workload must outlive the DrawInfo. Single instance, base vertex 0.

@@ -9,5 +9,6 @@ void add_trace_command(CLI::App& app);
 void add_demo_command(CLI::App& app);
 void add_mali_command(CLI::App& app);
 void add_gen7_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
 
 } // namespace drawpipe::cli

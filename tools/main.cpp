@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
     drawpipe::cli::add_demo_command(app);
     drawpipe::cli::add_mali_command(app);
     drawpipe::cli::add_gen7_command(app);
+    drawpipe::cli::add_bench_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

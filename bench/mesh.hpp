@@ -1,0 +1,21 @@
+// Real meshes for the benchmarks: any file assimp reads (OBJ, PLY, 3DS, glTF, ...) as one
+// indexed triangle list, so they can be measured beside W1-W7.
+#pragma once
+
+#include "bench/workloads.hpp"
+
+#include <string>
+
+namespace drawpipe::bench {
+
+// Loads every mesh of the scene in `path`, triangulated with identical vertices joined, as
+// one triangle list (meshes concatenated, their vertices offset). Indices are u16 when the
+// vertex count allows, else u32. The Workload's id is the file name ("bunny.obj"), its name
+// "mesh". Throws Error(not_found) for a missing file and Error(parse_error) when assimp
+// cannot read it or it holds no triangles.
+Workload load_mesh(const std::string& path);
+
+// A workload id (W1..W7, see workloads.hpp) or else a mesh file.
+Workload load_input(const std::string& id_or_path);
+
+} // namespace drawpipe::bench

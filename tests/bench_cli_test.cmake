@@ -1,0 +1,60 @@
+# `drawpipe bench` end to end: runs it on W2 (and a real mesh when glmark2-data is there) with
+# every strategy, then checks the JSON it wrote against facts that do not depend on timing
+# (W2 under Mesa's vsplit: 382 segments, 0.6676 fetched vertices per index, workloads.md;
+# `exact` never fetches more than the direct-mapped default) and that the SVG has a bar per row.
+# Inputs: DRAWPIPE (the program), WORK_DIR, MESH (optional).
+file(MAKE_DIRECTORY ${WORK_DIR})
+set(inputs W2)
+if(MESH AND EXISTS ${MESH})
+  list(APPEND inputs ${MESH})
+endif()
+execute_process(COMMAND ${DRAWPIPE} bench ${inputs} --strategy all --max-vertices 4096 --reps 1
+                        --min-time 0 --threads 1 --no-progress
+                        --json ${WORK_DIR}/bench.json --plot ${WORK_DIR}/bench.svg
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "drawpipe bench failed (${rc}):\n${out}\n${err}")
+endif()
+message("${out}")
+
+file(READ ${WORK_DIR}/bench.json json)
+string(JSON rows LENGTH "${json}" results)
+list(LENGTH inputs n_inputs)
+math(EXPR expected "7 * ${n_inputs}")
+if(NOT rows EQUAL expected)
+  message(FATAL_ERROR "expected ${expected} result rows, got ${rows}")
+endif()
+math(EXPR last "${rows} - 1")
+foreach(i RANGE ${last})
+  string(JSON input GET "${json}" results ${i} input)
+  string(JSON strategy GET "${json}" results ${i} strategy)
+  string(JSON segments GET "${json}" results ${i} segments)
+  string(JSON fetched GET "${json}" results ${i} fetched_per_index)
+  string(JSON mips GET "${json}" results ${i} mips)
+  set(fetched_${strategy}_${i} ${fetched})
+  if(input STREQUAL "W2 grid-tris-u16" AND strategy STREQUAL "vsplit")
+    if(NOT segments EQUAL 382 OR NOT fetched MATCHES "^0\\.6676")
+      message(FATAL_ERROR "W2 vsplit: ${segments} segments, ${fetched} fetched/index (Mesa: 382, 0.6676)")
+    endif()
+  endif()
+  if(mips LESS_EQUAL 0)
+    message(FATAL_ERROR "row ${i}: throughput ${mips}")
+  endif()
+endforeach()
+# Rows come in strategy order per input: distinct first, exact fifth.
+foreach(base RANGE 0 ${last} 7)
+  math(EXPR e "${base} + 4")
+  string(JSON d GET "${json}" results ${base} fetched_per_index)
+  string(JSON x GET "${json}" results ${e} fetched_per_index)
+  if(x GREATER d)
+    message(FATAL_ERROR "exact fetched ${x} per index, more than distinct's ${d}")
+  endif()
+endforeach()
+
+file(READ ${WORK_DIR}/bench.svg svg)
+string(REGEX MATCHALL "<rect [^>]*><title>" bars "${svg}")
+list(LENGTH bars n_bars)
+math(EXPR expected_bars "2 * ${rows}")
+if(NOT svg MATCHES "^<svg " OR NOT n_bars EQUAL expected_bars)
+  message(FATAL_ERROR "SVG: expected ${expected_bars} bars, found ${n_bars}")
+endif()

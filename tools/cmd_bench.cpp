@@ -1,0 +1,300 @@
+// `drawpipe bench INPUT... [--strategy NAME|all]... [--max-vertices N]... [--threads N]
+//  [--plot out.svg] [--json out.json]`: the front end alone on workloads (W1-W7) and real
+// meshes (anything assimp reads), one row per input, limit and strategy: best M indices/s
+// through a null middle end, segments, fetched vertices per index and the ACMR of the
+// index buffer, beside the physical-limit proxies measured in the same run.
+//
+// The front end splits one draw on one thread. --threads N adds a column: the whole draw
+// (front end, fetch_shade, counting backend) through a drawpipe::Context of N threads.
+#include "backends/counting.hpp"
+#include "bench/measure.hpp"
+#include "bench/mesh.hpp"
+#include "draw/context.hpp"
+#include "draw/error.hpp"
+#include "draw/prim.hpp"
+#include "draw/reorder.hpp"
+#include "tools/bench_report.hpp"
+#include "tools/commands.hpp"
+
+#include <meshoptimizer.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace drawpipe::cli {
+
+namespace {
+
+using bench::Workload;
+using Clock = std::chrono::steady_clock;
+
+const char* const kAllStrategies[] = {"distinct", "vsplit", "direct-256", "direct-8192",
+                                      "exact",    "none",   "reorder"};
+
+struct BenchArgs {
+    std::vector<std::string> inputs;
+    std::vector<std::string> strategies{"distinct"};
+    std::vector<uint32_t> limits{4096};
+    uint32_t threads = 0;
+    uint32_t min_reps = 5;
+    double min_time = 0.3;
+    std::string plot, json;
+    bool progress = true;
+    std::string command;
+};
+
+// The indices of a workload's decomposed triangles (restart runs kept apart).
+std::vector<uint32_t> triangle_list(const Workload& w) {
+    const DrawInfo d = w.draw();
+    auto index = [&](uint32_t pos) -> uint32_t {
+        if (d.index_type == IndexType::u16) return w.indices16[pos];
+        if (d.index_type == IndexType::u32) return w.indices32[pos];
+        return pos;
+    };
+    std::vector<uint32_t> out;
+    uint32_t run = 0;
+    auto flush = [&](uint32_t end) {
+        for_each_decomposed(d.prim, d.provoking, end - run, [&](uint32_t n, const uint32_t* pos) {
+            if (n == 3)
+                for (uint32_t i = 0; i < 3; ++i) out.push_back(index(run + pos[i]));
+        });
+    };
+    for (uint32_t i = 0; i < d.count; ++i)
+        if (d.primitive_restart && d.index_type != IndexType::none && index(i) == d.restart_index) {
+            flush(i);
+            run = i + 1;
+        }
+    flush(d.count);
+    return out;
+}
+
+// Average cache miss ratio (vertices transformed per triangle) of a 16-entry FIFO
+// post-transform cache over these triangles; nullopt when there are none.
+std::optional<double> acmr_of(const std::vector<uint32_t>& tris) {
+    if (tris.empty()) return std::nullopt;
+    const uint32_t vmax = *std::max_element(tris.begin(), tris.end());
+    if (vmax >= kReorderMaxRange) return std::nullopt; // the analyser keeps a table per vertex
+    return meshopt_analyzeVertexCache(tris.data(), tris.size(), size_t(vmax) + 1, 16, 0, 0).acmr;
+}
+
+std::string machine_description() {
+    std::string cpu = "unknown CPU";
+    std::ifstream info("/proc/cpuinfo");
+    for (std::string line; std::getline(info, line);)
+        if (line.rfind("model name", 0) == 0) {
+            cpu = line.substr(line.find(':') + 2);
+            break;
+        }
+    return cpu + ", " + std::to_string(std::thread::hardware_concurrency()) + " threads, gcc " +
+           __VERSION__
+#ifdef NDEBUG
+           + ", NDEBUG"
+#endif
+        ;
+}
+
+class Progress {
+  public:
+    Progress(size_t total, bool enabled) : total_(total), enabled_(enabled && isatty(2)) {}
+    void step(const std::string& what) {
+        if (!enabled_) return;
+        const int width = 30, filled = int(width * done_ / std::max<size_t>(total_, 1));
+        std::fprintf(stderr, "\r[%s%s] %zu/%zu %-50.50s", std::string(filled, '#').c_str(),
+                     std::string(width - filled, '.').c_str(), done_, total_, what.c_str());
+        ++done_;
+    }
+    void finish() {
+        if (enabled_) std::fprintf(stderr, "\r%100s\r", "");
+    }
+
+  private:
+    size_t total_, done_ = 0;
+    bool enabled_;
+};
+
+// Times `draw` until both min_reps and min_time are reached; returns the best seconds.
+template <class Fn> double best_time(const BenchArgs& a, uint32_t& reps, Fn&& draw) {
+    draw(); // warm-up
+    double best = 1e30;
+    const auto start = Clock::now();
+    for (reps = 0; reps < 100000; ++reps) {
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        if (reps >= a.min_reps && elapsed >= a.min_time) break;
+        const auto t0 = Clock::now();
+        draw();
+        best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+    }
+    return best;
+}
+
+// The whole draw through a Context: float4 positions per vertex, fetch_shade, counting.
+double context_mips(const BenchArgs& a, const Workload& w, const Strategy& s, uint32_t limit) {
+    std::vector<float> pos(size_t(w.vertex_count) * 4, 1.0f);
+    for (size_t v = 0; v < w.vertex_count; ++v)
+        for (size_t c = 0; c < 3; ++c)
+            pos[v * 4 + c] = w.positions.empty() ? float(v % 1024 + c) : w.positions[v * 3 + c];
+    const VertexBuffer buffer{pos.data(), pos.size() * sizeof(float), 16, 0};
+    const VertexAttrib attrib{0, 0, Format::float32x4, 0};
+    ContextOptions o;
+    o.threads = a.threads;
+    o.run.strategy = s;
+    o.run.max_vertices = limit;
+    Context ctx(o);
+    CountingBackend backend;
+    ctx.set_vertex_buffers({&buffer, 1});
+    ctx.set_vertex_attribs({&attrib, 1});
+    ctx.bind_middle_end("fetch_shade");
+    ctx.bind_backend(backend);
+    const DrawInfo d = w.draw();
+    uint32_t reps = 0;
+    const double best = best_time(a, reps, [&] {
+        ctx.draw(d);
+        ctx.flush();
+    });
+    return w.count / best / 1e6;
+}
+
+void print_row(const BenchRow& r, bool with_context) {
+    char acmr[16] = "-";
+    if (r.acmr) std::snprintf(acmr, sizeof acmr, "%.3f", *r.acmr);
+    std::printf("%-24s %-12s %6u %9.1f %7.3f %9llu %10.4f %7s", r.input.c_str(), r.strategy.c_str(),
+                r.limit, r.mips, r.x_proxy, (unsigned long long)r.segments, r.fetched_per_index,
+                acmr);
+    if (with_context) std::printf(" %9.1f", r.context_mips.value_or(0));
+    std::printf("\n");
+    std::fflush(stdout);
+}
+
+void run_bench(const BenchArgs& a) {
+    std::vector<Strategy> strategies;
+    for (const std::string& name : a.strategies) {
+        if (name == "all") {
+            for (const char* s : kAllStrategies) strategies.push_back(*Strategy::parse(s));
+            continue;
+        }
+        const auto s = Strategy::parse(name);
+        if (!s)
+            throw Error(ErrorCode::not_found, "--strategy: unknown strategy '" + name +
+                                                  "' (distinct, vsplit, direct-N, exact, none, "
+                                                  "reorder, all)");
+        strategies.push_back(*s);
+    }
+    for (uint32_t limit : a.limits)
+        if (limit == 0) throw Error(ErrorCode::invalid_value, "--max-vertices: must be positive");
+
+    BenchReport report;
+    report.machine = machine_description();
+    report.command = a.command;
+    report.threads = a.threads;
+    std::vector<Workload> inputs;
+    for (const std::string& in : a.inputs) inputs.push_back(bench::load_input(in));
+
+    // The proxies, before and after the table; the best of both is reported.
+    const std::vector<uint32_t> proxy_indices = bench::make_workload("W1").indices32;
+    report.index_copy_mips = bench::best_index_copy_mips(proxy_indices, 15);
+    report.memcpy_gbps = bench::best_memcpy_gbps(10);
+    Progress progress(inputs.size() * a.limits.size() * strategies.size(), a.progress);
+    for (const Workload& w : inputs) {
+        const DrawInfo draw = w.draw();
+        const std::vector<uint32_t> tris = triangle_list(w);
+        const std::optional<double> acmr = acmr_of(tris);
+        std::optional<std::optional<double>> reordered_acmr; // computed on first use
+        for (uint32_t limit : a.limits)
+            for (const Strategy& s : strategies) {
+                const std::string label = w.id == w.name || w.name == "mesh" ? w.id : w.label();
+                progress.step(label + " " + s.name() + " " + std::to_string(limit));
+                FrontEndOptions options;
+                options.limits.max_vertices = limit;
+                options.strategy = s;
+                FrontEnd front;
+                SegmentStorage storage;
+                bench::DrawRun last;
+                BenchRow row;
+                row.input = label;
+                row.strategy = s.name();
+                row.limit = limit;
+                row.indices = w.count;
+                row.best_seconds = best_time(a, row.reps, [&] {
+                    last = bench::run_front_end(front, storage, draw, options);
+                });
+                row.mips = w.count / row.best_seconds / 1e6;
+                row.segments = last.stats.segments;
+                row.fetched_per_index = double(last.stats.fetched) / std::max(w.count, 1u);
+                row.acmr = acmr;
+                if (s.kind == Strategy::Kind::reorder) {
+                    if (!reordered_acmr) {
+                        std::vector<uint32_t> re;
+                        reordered_acmr = reorder_for_vertex_cache(draw, re) ? acmr_of(re) : acmr;
+                    }
+                    row.acmr = *reordered_acmr;
+                }
+                if (a.threads) row.context_mips = context_mips(a, w, s, limit);
+                report.rows.push_back(row);
+            }
+    }
+    progress.finish();
+    report.index_copy_mips =
+        std::max(report.index_copy_mips, bench::best_index_copy_mips(proxy_indices, 15));
+    for (BenchRow& r : report.rows) r.x_proxy = r.mips / report.index_copy_mips;
+
+    std::printf("machine: %s\n", report.machine.c_str());
+    std::printf("proxies (best before and after): memcpy 64 MiB %.2f GB/s, index copy "
+                "(u32 -> u32 + u16) %.1f M indices/s\n",
+                report.memcpy_gbps, report.index_copy_mips);
+    std::printf(
+        "front end alone, one thread, null middle end summing every element; best draw\n\n");
+    std::printf("%-24s %-12s %6s %9s %7s %9s %10s %7s%s\n", "input", "strategy", "limit", "M idx/s",
+                "x proxy", "segments", "fetched/ix", "ACMR", a.threads ? "   ctx M/s" : "");
+    for (const BenchRow& r : report.rows) print_row(r, a.threads != 0);
+    if (!a.json.empty()) write_bench_json(report, a.json);
+    if (!a.plot.empty()) write_bench_svg(report, a.plot);
+}
+
+} // namespace
+
+void add_bench_command(CLI::App& app) {
+    auto args = std::make_shared<BenchArgs>();
+    CLI::App* cmd = app.add_subcommand(
+        "bench", "Measure the front end on workloads (W1..W7) and meshes, per splitting strategy");
+    cmd->add_option("inputs", args->inputs, "Workload ids (W1..W7) or mesh files assimp reads")
+        ->required();
+    cmd->add_option("--strategy", args->strategies,
+                    "distinct (default), vsplit, direct-N, exact, none, reorder, or all")
+        ->expected(1, -1);
+    cmd->add_option("--max-vertices", args->limits, "Middle-end limits (default 4096)")
+        ->expected(1, -1);
+    cmd->add_option("--threads", args->threads,
+                    "Also run the whole draw through a Context of N threads (fetch_shade)");
+    cmd->add_option("--reps", args->min_reps, "Least timed draws per row (default 5)");
+    cmd->add_option("--min-time", args->min_time, "Least seconds timed per row (default 0.3)");
+    cmd->add_option("--plot", args->plot, "Write a grouped bar chart (SVG)");
+    cmd->add_option("--json", args->json, "Write the raw figures (JSON)");
+    cmd->add_flag("!--no-progress", args->progress, "No progress bar on stderr");
+    cmd->callback([args] {
+        // The command as it can be re-run, with every setting spelled out.
+        std::string& c = args->command;
+        c = "drawpipe bench";
+        for (const std::string& in : args->inputs) c += " " + in;
+        c += " --strategy";
+        for (const std::string& s : args->strategies) c += " " + s;
+        c += " --max-vertices";
+        for (uint32_t l : args->limits) c += " " + std::to_string(l);
+        if (args->threads) c += " --threads " + std::to_string(args->threads);
+        c += " --reps " + std::to_string(args->min_reps);
+        char t[32];
+        std::snprintf(t, sizeof t, " --min-time %g", args->min_time);
+        c += t;
+        run_bench(*args);
+    });
+}
+
+} // namespace drawpipe::cli
