@@ -10,8 +10,8 @@ void CountingBackend::begin_draw(const DrawInfo& draw, const VertexLayout&) {
 
 void CountingBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertices,
                                     std::span<const uint32_t> elts) {
-    totals_.batches++;
-    totals_.vertices += vertices.count;
+    totals_.calls++;
+    totals_.elements += elts.size();
     decompose_elements(prim, provoking_, elts, [&](uint32_t n, const uint32_t* e) {
         uint64_t& count = n == 1 ? totals_.points : n == 2 ? totals_.lines : totals_.triangles;
         ++count;

@@ -9,8 +9,8 @@ namespace drawpipe {
 class CountingBackend final : public Backend {
   public:
     struct Totals {
-        uint64_t batches = 0;
-        uint64_t vertices = 0; // shaded vertices received
+        uint64_t calls = 0;    // draw_elements calls
+        uint64_t elements = 0; // elements received (a shared vertex counts once per use)
         uint64_t points = 0, lines = 0, triangles = 0;
         uint64_t checksum = 0; // of every decomposed primitive's vertex ids, in order
     };
