@@ -31,6 +31,24 @@ class OrderEdge {
     std::atomic<uint32_t> n_{0};
 };
 
+// A pointer that filter bodies carry. TBB copies the bodies on the calling thread and runs them
+// on its workers, ordered by libtbb synchronisation TSan cannot see either; a pointer written
+// and read only atomically gives TSan nothing to misreport there (relaxed: TBB orders it).
+template <class T> class SharedPtrField {
+  public:
+    explicit SharedPtrField(T* p) { set(p); }
+    SharedPtrField(const SharedPtrField& o) { set(o.get()); }
+    SharedPtrField& operator=(const SharedPtrField& o) {
+        set(o.get());
+        return *this;
+    }
+    T* get() const { return std::atomic_ref<T*>(p_).load(std::memory_order_relaxed); }
+
+  private:
+    void set(T* p) { std::atomic_ref<T*>(p_).store(p, std::memory_order_relaxed); }
+    alignas(std::atomic_ref<T*>::required_alignment) mutable T* p_; // only accessed atomically
+};
+
 // One segment, or the end of a draw, inside a token.
 struct Item {
     uint32_t slot = 0;        // the draw's slot
@@ -153,13 +171,14 @@ struct DrawPipeline::Impl {
                 ++cursor;
             }
         }
-        source_edge.release();
         if (t.count == 0) {
+            source_edge.release();
             if (fc) fc->stop();
             return nullptr;
         }
         ++token_seq;
         t.edge.release();
+        source_edge.release();
         return &t;
     }
 
@@ -221,18 +240,20 @@ struct DrawPipeline::Impl {
         while (cursor < draws.size() || draw_open) {
             source_edge.release();
             arena.execute([&] {
+                const SharedPtrField<Impl> self(this);
                 tbb::parallel_pipeline(
-                    token_count,
-                    tbb::make_filter<void, Token*>(
-                        tbb::filter_mode::serial_in_order,
-                        [this](tbb::flow_control& fc) { return produce(&fc); }) &
-                        tbb::make_filter<Token*, Token*>(tbb::filter_mode::parallel,
-                                                         [this](Token* t) {
-                                                             shade(*t);
-                                                             return t;
-                                                         }) &
-                        tbb::make_filter<Token*, void>(tbb::filter_mode::serial_in_order,
-                                                       [this](Token* t) { consume(*t); }));
+                    token_count, tbb::make_filter<void, Token*>(tbb::filter_mode::serial_in_order,
+                                                                [self](tbb::flow_control& fc) {
+                                                                    return self.get()->produce(&fc);
+                                                                }) &
+                                     tbb::make_filter<Token*, Token*>(tbb::filter_mode::parallel,
+                                                                      [self](Token* t) {
+                                                                          self.get()->shade(*t);
+                                                                          return t;
+                                                                      }) &
+                                     tbb::make_filter<Token*, void>(
+                                         tbb::filter_mode::serial_in_order,
+                                         [self](Token* t) { self.get()->consume(*t); }));
             });
             settle();
             ++counters.pipeline_runs;

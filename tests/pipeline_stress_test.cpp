@@ -10,9 +10,8 @@
 #include <gtest/gtest.h>
 #include <oneapi/tbb/global_control.h>
 
+#include <atomic>
 #include <chrono>
-#include <mutex>
-#include <set>
 #include <thread>
 
 using namespace drawpipe;
@@ -33,12 +32,10 @@ uint64_t mix(uint64_t z) {
     return z ^ (z >> 31);
 }
 
-// fetch_shade with a random delay per segment (a function of the segment and a per-draw
-// seed), and a record of the threads that ran segments.
+// fetch_shade with a random delay per segment (a function of the segment and a per-draw seed).
 class DawdlingMiddleEnd final : public MiddleEnd {
   public:
-    DawdlingMiddleEnd(uint32_t limit, std::set<std::thread::id>* threads, std::mutex* lock)
-        : inner_(limit), threads_(threads), lock_(lock) {}
+    explicit DawdlingMiddleEnd(uint32_t limit) : inner_(limit) {}
     std::string_view name() const override { return "dawdling"; }
     MiddleEndLimits prepare(const DrawState& state) override {
         seed_ = state.draw->count * 31 + state.draw->start;
@@ -64,15 +61,11 @@ class DawdlingMiddleEnd final : public MiddleEnd {
         }
         inner_.run(seg, s, out);
         out.counters[0] = seg.sequence; // summed in the sink
-        std::lock_guard guard(*lock_);
-        threads_->insert(std::this_thread::get_id());
     }
 
   private:
     FetchShade inner_;
     uint64_t seed_ = 0;
-    std::set<std::thread::id>* threads_;
-    std::mutex* lock_;
 };
 
 class PipelineStress : public ::testing::TestWithParam<int> {};
@@ -80,8 +73,6 @@ class PipelineStress : public ::testing::TestWithParam<int> {};
 TEST_P(PipelineStress, RandomDelaysStillGiveTheOneThreadTrace) {
     const Prim prim = Prim(GetParam());
     std::mt19937 rng(4242 + GetParam());
-    std::set<std::thread::id> threads;
-    std::mutex lock;
     test::RandomDrawOptions o;
     o.max_count = 300;
     for (int iter = 0; iter < kDrawsPerPrim; ++iter) {
@@ -101,8 +92,7 @@ TEST_P(PipelineStress, RandomDelaysStillGiveTheOneThreadTrace) {
             co.inline_below = 0;
             Context ctx(co);
             TraceBackend trace;
-            ctx.bind_middle_end(
-                [&, limit] { return std::make_unique<DawdlingMiddleEnd>(limit, &threads, &lock); });
+            ctx.bind_middle_end([limit] { return std::make_unique<DawdlingMiddleEnd>(limit); });
             ctx.bind_backend(trace);
             ctx.set_vertex_buffers(bound->buffers);
             ctx.set_vertex_attribs(bound->attribs);
@@ -113,8 +103,59 @@ TEST_P(PipelineStress, RandomDelaysStillGiveTheOneThreadTrace) {
             EXPECT_EQ(stats.counters[0], sequence_sum) << "counters are summed once per segment";
         }
     }
-    // With every segment dawdling, more than one thread must have run segments.
-    EXPECT_GE(threads.size(), 2u);
+}
+
+// The middle-end stage really runs segments at once: the first segment waits (up to 10 s,
+// far beyond any scheduling delay) until another segment is running on another thread.
+class RendezvousMiddleEnd final : public MiddleEnd {
+  public:
+    explicit RendezvousMiddleEnd(std::atomic<int>* others) : others_(others) {}
+    std::string_view name() const override { return "rendezvous"; }
+    MiddleEndLimits prepare(const DrawState& state) override {
+        inner_.prepare(state);
+        return {3, false, std::nullopt};
+    }
+    const VertexLayout& layout() const override { return inner_.layout(); }
+    void run(const Segment& seg, Scratch* s, ShadedBatch& out) const override {
+        if (seg.sequence == 0) {
+            const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+            while (others_->load() == 0 && std::chrono::steady_clock::now() < give_up)
+                std::this_thread::yield();
+            out.counters[0] = others_->load() > 0;
+        } else {
+            others_->fetch_add(1);
+        }
+        inner_.run(seg, s, out);
+    }
+
+  private:
+    FetchShade inner_;
+    std::atomic<int>* others_;
+};
+
+TEST(PipelineStress, SegmentsOfOneDrawRunConcurrently) {
+    DrawDesc d;
+    d.prim = Prim::triangles;
+    d.count = 300;
+    d.count_given = true;
+    const auto bound = bind_draw(d);
+    for (uint32_t n : {2u, 4u}) {
+        std::atomic<int> others{0};
+        ContextOptions co;
+        co.threads = n;
+        co.inline_below = 0;
+        Context ctx(co);
+        TraceBackend trace;
+        ctx.bind_middle_end(std::make_unique<RendezvousMiddleEnd>(&others));
+        ctx.bind_backend(trace);
+        ctx.draw(bound->info);
+        EXPECT_EQ(ctx.flush().counters[0], 1u)
+            << n << " threads: segment 0 never overlapped another";
+        FetchShade reference(3);
+        TraceBackend expected;
+        run_draw({&bound->info, bound->input(), nullptr, nullptr}, reference, expected);
+        EXPECT_EQ(trace.text(), expected.text());
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllPrims, PipelineStress, ::testing::Range(0, kPrimCount),
