@@ -8,7 +8,9 @@
 //   crossover/{inline,pipeline}/N one draw of N indices at 2 threads (kInlineDrawWork)
 //
 // Counters: best_ms (fastest iteration, the figure that survives this machine's noisy
-// neighbours), ns/draw for the tiny draws. `--smoke` runs everything once on small inputs.
+// neighbours), ns/draw for the tiny draws. `--smoke` runs everything once on small inputs;
+// `--compare ROUNDS` prints the README's table instead (configurations interleaved) and
+// `--crossover ROUNDS` the measurements behind kInlineDrawWork.
 #include "backends/counting.hpp"
 #include "bench/workloads.hpp"
 #include "draw/context.hpp"
@@ -18,8 +20,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -201,6 +206,127 @@ void register_all() {
     }
 }
 
+// `--compare ROUNDS`: the figures of the README. Every round runs each configuration once, in
+// a rotating order, so a noisy neighbour or a drifting clock hits them alike; the table gives
+// each configuration's best and median and the ratios against the direct stages.
+struct Config {
+    std::string name;
+    std::function<void()> run;
+    std::vector<double> seconds;
+};
+
+double best_of(const std::vector<double>& v) {
+    return *std::min_element(v.begin(), v.end());
+}
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+void measure(std::vector<Config>& configs, int rounds) {
+    for (Config& c : configs) c.run(); // warm-up
+    for (int r = 0; r < rounds; ++r)
+        for (size_t k = 0; k < configs.size(); ++k) {
+            Config& c = configs[(k + r) % configs.size()];
+            const auto t0 = Clock::now();
+            c.run();
+            c.seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+        }
+}
+
+void compare(int rounds) {
+    std::printf("whole draw: front end + fetch_shade (4x4 matrix VS, limit %u) + counting backend; "
+                "%d rounds\n",
+                kLimit, rounds);
+    std::printf("%-24s %-16s %10s %10s %10s %10s\n", "workload", "config", "best ms", "median ms",
+                "M idx/s", "vs direct");
+    for (const Workload& w : g_workloads) {
+        const DrawInfo info = w.draw();
+        DirectStages direct;
+        CountingBackend b0, b1, b2, b3;
+        auto ctx1 = make_context(1, kInlineDrawWork, b1), pipe1 = make_context(1, 0, b2),
+             pipe2 = make_context(2, kInlineDrawWork, b3);
+        auto draw = [&info](Context& c) {
+            c.draw(info);
+            c.flush();
+        };
+        std::vector<Config> configs = {{"direct", [&] { direct.draw(info, b0); }, {}},
+                                       {"context/1 thread", [&] { draw(*ctx1); }, {}},
+                                       {"pipeline/1 thread", [&] { draw(*pipe1); }, {}},
+                                       {"pipeline/2 threads", [&] { draw(*pipe2); }, {}}};
+        measure(configs, rounds);
+        const double base = best_of(configs[0].seconds);
+        for (const Config& c : configs)
+            std::printf("%-24s %-16s %10.2f %10.2f %10.1f %9.3fx\n", w.label().c_str(),
+                        c.name.c_str(), best_of(c.seconds) * 1e3, median_of(c.seconds) * 1e3,
+                        info.count / best_of(c.seconds) / 1e6, base / best_of(c.seconds));
+        if (b1.totals().checksum != b0.totals().checksum ||
+            b3.totals().checksum != b0.totals().checksum)
+            std::printf("  CHECKSUM MISMATCH\n");
+    }
+
+    const uint32_t n = tiny_count();
+    std::printf("\ntiny draws: %u draws of 6 indices, queued then flushed; ns per draw\n", n);
+    DirectStages direct;
+    CountingBackend b0, b1, b2, b3, b4;
+    auto ctx1 = make_context(1, kInlineDrawWork, b1), ctx2 = make_context(2, kInlineDrawWork, b2),
+         pipe1 = make_context(1, 0, b3), pipe2 = make_context(2, 0, b4);
+    DrawInfo info = g_workloads[0].draw();
+    info.count = 6;
+    auto tiny = [&](Context& c) {
+        for (uint32_t i = 0; i < n; ++i) {
+            info.start = 6 * i;
+            c.draw(info);
+        }
+        c.flush();
+    };
+    std::vector<Config> configs = {{"direct",
+                                    [&] {
+                                        for (uint32_t i = 0; i < n; ++i) {
+                                            info.start = 6 * i;
+                                            direct.draw(info, b0);
+                                        }
+                                    },
+                                    {}},
+                                   {"context/1 thread", [&] { tiny(*ctx1); }, {}},
+                                   {"context/2 threads", [&] { tiny(*ctx2); }, {}},
+                                   {"pipeline/1 thread", [&] { tiny(*pipe1); }, {}},
+                                   {"pipeline/2 threads", [&] { tiny(*pipe2); }, {}}};
+    measure(configs, rounds);
+    for (const Config& c : configs)
+        std::printf("%-24s %-16s %10.1f ns/draw (median %.1f)\n", "tiny_draws", c.name.c_str(),
+                    best_of(c.seconds) * 1e9 / n, median_of(c.seconds) * 1e9 / n);
+}
+
+// `--crossover ROUNDS`: where the 2-thread pipeline starts to beat the inline loop, for one
+// draw of N indices (kInlineDrawWork) and for 2000 queued draws of N indices each.
+void crossover_table(int rounds) {
+    std::printf("%-28s %12s %12s %8s\n", "2 threads", "inline us", "pipeline us", "ratio");
+    for (uint32_t draws : {1u, 2000u})
+        for (uint32_t n : {6u, 24u, 48u, 96u, 384u, 1536u, 4096u, 8192u, 12288u, 16384u, 24576u,
+                           32768u, 131072u}) {
+            if (uint64_t(draws) * n > 4000000 || (draws == 1 && n < 384)) continue;
+            CountingBackend b0, b1;
+            auto inl = make_context(2, uint64_t(1) << 40, b0), pipe = make_context(2, 0, b1);
+            DrawInfo info = g_workloads[0].draw();
+            info.count = n;
+            auto run = [&](Context& c) {
+                for (uint32_t i = 0; i < draws; ++i) {
+                    info.start = (i * n) % (g_workloads[0].count - n) / 6 * 6;
+                    c.draw(info);
+                }
+                c.flush();
+            };
+            std::vector<Config> configs = {{"inline", [&] { run(*inl); }, {}},
+                                           {"pipeline", [&] { run(*pipe); }, {}}};
+            measure(configs, rounds);
+            const double a = best_of(configs[0].seconds), b = best_of(configs[1].seconds);
+            const std::string label =
+                std::to_string(draws) + " x " + std::to_string(n) + " indices";
+            std::printf("%-28s %12.1f %12.1f %7.2fx\n", label.c_str(), a * 1e6, b * 1e6, a / b);
+        }
+}
+
 // Smoke mode keeps the first `n` indices (W7's rows end in restarts, so any cut is legal).
 void shorten(Workload& w, uint32_t n) {
     n = std::min(n, w.count);
@@ -213,9 +339,14 @@ void shorten(Workload& w, uint32_t n) {
 
 int main(int argc, char** argv) {
     std::vector<char*> args;
+    int compare_rounds = 0, crossover_rounds = 0;
     for (int i = 0; i < argc; ++i) {
         if (std::strcmp(argv[i], "--smoke") == 0)
             g_smoke = true;
+        else if (std::strcmp(argv[i], "--compare") == 0 && i + 1 < argc)
+            compare_rounds = std::atoi(argv[++i]);
+        else if (std::strcmp(argv[i], "--crossover") == 0 && i + 1 < argc)
+            crossover_rounds = std::atoi(argv[++i]);
         else
             args.push_back(argv[i]);
     }
@@ -230,6 +361,11 @@ int main(int argc, char** argv) {
             for (float c : {float(x) / (kGrid - 1), float(y) / (kGrid - 1), 0.5f, 1.0f})
                 g_positions.push_back(c);
     g_buffer = {g_positions.data(), g_positions.size() * sizeof(float), 16, 0};
+    if (compare_rounds > 0 || crossover_rounds > 0) {
+        if (compare_rounds > 0) compare(compare_rounds);
+        if (crossover_rounds > 0) crossover_table(crossover_rounds);
+        return 0;
+    }
     register_all();
     benchmark::Initialize(&n, args.data());
     if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;

@@ -66,7 +66,8 @@ struct Context::Impl {
     void deliver() {
         if (queue.empty()) return;
         const bool parallel = options.inline_below == 0 ||
-                              (pipeline.threads() > 1 && queued_work >= options.inline_below);
+                              (pipeline.threads() > 1 && queued_work >= options.inline_below &&
+                               queued_work >= options.inline_mean_below * queue.size());
         const detail::PipelineBinding b = binding();
         try {
             add(pending, pipeline.run(queue, b, parallel, counters));

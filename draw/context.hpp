@@ -21,14 +21,19 @@
 namespace drawpipe {
 
 // Flushes with less work than this (indices x instances) run on the calling thread: measured
-// with bench/pipeline_bench (inline_threshold): below ~16K indices a 2-thread pipeline run
-// was not faster than the inline loop on the 2-core test machine.
+// with `pipeline_bench --crossover` on the 2-core test machine, one draw broke even with the
+// 2-thread pipeline at 8K-16K indices and gained 1.4x at 32K.
 inline constexpr uint64_t kInlineDrawWork = 16384;
+// So do queues whose draws average less work than this: per draw, the serial stages (prepare,
+// split set-up, begin/end_draw) then outweigh the shading the threads share (2000 draws of 24
+// indices: the pipeline took 1.2x the inline time; of 96 indices: 0.85x).
+inline constexpr uint64_t kInlineMeanDrawWork = 64;
 
 struct ContextOptions {
     uint32_t threads = 0; // 0: $DRAWPIPE_THREADS if set, else every hardware thread
     RunOptions run;       // splitting strategy, forced vertex limit
     uint64_t inline_below = kInlineDrawWork; // 0: always use the pipeline, even on 1 thread
+    uint64_t inline_mean_below = kInlineMeanDrawWork;
 };
 
 // What the context did, for tests and tuning.

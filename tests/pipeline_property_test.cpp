@@ -265,6 +265,22 @@ TEST(PipelineContext, SmallFlushRunsInlineWithTheSameOutput) {
     EXPECT_EQ(trace.text(), reference_trace(*bound, 16, {}));
     EXPECT_EQ(ctx.counters().inline_runs, 1u);
     EXPECT_EQ(ctx.counters().pipeline_runs, 0u);
+    // Many tiny draws: enough work in total, too little per draw.
+    DrawDesc tiny;
+    tiny.prim = Prim::triangles;
+    tiny.count = 6;
+    tiny.count_given = true;
+    const auto tb = bind_draw(tiny);
+    trace.clear();
+    TraceBackend expected;
+    FetchShade reference(16);
+    for (uint64_t i = 0; i < 2 * kInlineDrawWork / 6; ++i) {
+        ctx.draw(tb->info);
+        run_draw({&tb->info, tb->input(), nullptr, nullptr}, reference, expected);
+    }
+    ctx.flush();
+    EXPECT_EQ(trace.text(), expected.text());
+    EXPECT_EQ(ctx.counters().pipeline_runs, 0u);
 }
 
 TEST(PipelineContext, BadDrawThrowsAtDrawAndTheBackendSeesNothing) {
