@@ -2,11 +2,12 @@
 // through the whole draw path, with a table of what the front end and backend saw.
 #include "backends/counting.hpp"
 #include "backends/raster.hpp"
+#include "draw/context.hpp"
 #include "draw/error.hpp"
 #include "draw/prim.hpp"
-#include "draw/registry.hpp"
-#include "draw/run.hpp"
 #include "tools/commands.hpp"
+
+#include <oneapi/tbb/global_control.h>
 
 #include <cmath>
 #include <cstdio>
@@ -24,6 +25,7 @@ struct DemoArgs {
     std::string middle_end = "fetch_shade";
     std::string strategy = "distinct";
     std::string png;
+    uint32_t threads = 0; // 0: $DRAWPIPE_THREADS or every hardware thread
 };
 
 // Index list for `prim` over a size x size vertex grid: lists walk the cells' triangles,
@@ -68,6 +70,9 @@ void add_demo_command(CLI::App& app) {
                     "Force the middle end's vertices-per-segment limit");
     cmd->add_option("--middle-end", args->middle_end, "Middle end by registered name");
     cmd->add_option("--strategy", args->strategy, "Splitting strategy");
+    cmd->add_option("--threads", args->threads,
+                    "Pipeline threads (default: $DRAWPIPE_THREADS or every hardware thread)")
+        ->check(CLI::Range(1u, 1024u));
     cmd->add_option("--png", args->png,
                     "Also rasterise the triangle_strip draw into this PNG file");
     cmd->callback([args] {
@@ -86,8 +91,18 @@ void add_demo_command(CLI::App& app) {
         const VertexBuffer vb{positions.data(), positions.size() * sizeof(float), 16, 0};
         const VertexAttrib attrib{0, 0, Format::float32x4, 0};
 
-        std::printf("drawpipe demo: %ux%u grid, middle end %s, strategy %s\n", n, n,
-                    args->middle_end.c_str(), strategy->name().c_str());
+        // TBB caps its workers at the hardware's threads; the application may raise that cap.
+        const uint32_t threads = args->threads ? args->threads : default_thread_count();
+        const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, threads);
+        ContextOptions co;
+        co.threads = threads;
+        co.run = {*strategy, args->max_vertices};
+        Context ctx(co);
+        ctx.bind_middle_end(args->middle_end);
+        ctx.set_vertex_buffers({&vb, 1});
+        ctx.set_vertex_attribs({&attrib, 1});
+        std::printf("drawpipe demo: %ux%u grid, middle end %s, strategy %s, %u threads\n", n, n,
+                    args->middle_end.c_str(), strategy->name().c_str(), ctx.threads());
         std::printf("%-26s %10s %9s %14s %8s %8s %10s\n", "primitive", "indices", "segments",
                     "fetched/index", "points", "lines", "triangles");
         for (int p = 0; p < kPrimCount; ++p) {
@@ -101,16 +116,17 @@ void add_demo_command(CLI::App& app) {
             draw.count = uint32_t(indices.size());
             draw.primitive_restart = true;
             draw.restart_index = kRestart;
-            auto middle = MiddleEndRegistry::global().create(args->middle_end);
             CountingBackend counting;
-            const DrawState state{&draw, {{&vb, 1}, {&attrib, 1}}, nullptr, nullptr};
             if (prim == Prim::triangle_strip && !args->png.empty()) {
                 RasterBackend raster(512, 512);
-                run_draw(state, *middle, raster, {*strategy, args->max_vertices});
+                ctx.bind_backend(raster);
+                ctx.draw(draw);
+                ctx.flush();
                 raster.write_png(args->png);
             }
-            const DrawStats stats =
-                run_draw(state, *middle, counting, {*strategy, args->max_vertices});
+            ctx.bind_backend(counting);
+            ctx.draw(draw);
+            const DrawStats stats = ctx.flush();
             const auto& t = counting.totals();
             std::printf(
                 "%-26s %10llu %9llu %14.4f %8llu %8llu %10llu\n",

@@ -1,11 +1,14 @@
 // `drawpipe trace DRAW.txt`: the canonical trace of a draw description.
 #include "backends/trace.hpp"
+#include "draw/context.hpp"
 #include "draw/draw_text.hpp"
 #include "draw/error.hpp"
 #include "draw/gs_library.hpp"
 #include "draw/registry.hpp"
 #include "draw/run.hpp"
 #include "tools/commands.hpp"
+
+#include <oneapi/tbb/global_control.h>
 
 #include <cstdio>
 #include <fstream>
@@ -22,8 +25,9 @@ struct TraceArgs {
     std::string strategy = "distinct";
     uint32_t max_vertices = 0;
     bool segments = false;
-    std::string gs;     // overrides the description's `gs`
-    bool stats = false; // middle-end counters to stderr
+    std::string gs;       // overrides the description's `gs`
+    bool stats = false;   // middle-end counters to stderr
+    uint32_t threads = 0; // 0: $DRAWPIPE_THREADS or every hardware thread
 };
 
 std::string read_file(const std::string& path) {
@@ -54,8 +58,8 @@ void print_segments(const DrawState& state, MiddleEnd& middle, const RunOptions&
     while (front.next(storage, seg)) {
         std::printf("segment %llu instance %u %s %s fetch %u draw %u prim_id %u\n",
                     (unsigned long long)seg.sequence, seg.instance_first,
-                    std::string(prim_name(seg.prim)).c_str(), flags_name(seg.flags), seg.fetch_count,
-                    seg.draw_count, seg.prim_id_first);
+                    std::string(prim_name(seg.prim)).c_str(), flags_name(seg.flags),
+                    seg.fetch_count, seg.draw_count, seg.prim_id_first);
         std::printf("  fetch");
         for (uint32_t i = 0; i < seg.fetch_count; ++i) std::printf(" %u", seg.vertex_id(i));
         std::printf("\n  draw ");
@@ -84,26 +88,52 @@ void add_trace_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand("trace", "Print the canonical trace of a draw description");
     cmd->add_option("draw", args->file, "Draw description file ('-' for stdin)")->required();
     cmd->add_option("--middle-end", args->middle_end, "Middle end by registered name");
-    cmd->add_option("--max-vertices", args->max_vertices, "Force the middle end's vertices-per-segment limit");
-    cmd->add_option("--strategy", args->strategy, "Splitting strategy: distinct, vsplit, direct-N, exact, none");
-    cmd->add_flag("--segments", args->segments, "Print each segment with its flags and sizes instead");
-    cmd->add_option("--gs", args->gs, "Bind a library geometry shader (overrides the description's gs)");
-    cmd->add_flag("--stats", args->stats, "Print the front end's and middle end's counters to stderr");
+    cmd->add_option("--max-vertices", args->max_vertices,
+                    "Force the middle end's vertices-per-segment limit");
+    cmd->add_option("--strategy", args->strategy,
+                    "Splitting strategy: distinct, vsplit, direct-N, exact, none");
+    cmd->add_flag("--segments", args->segments,
+                  "Print each segment with its flags and sizes instead");
+    cmd->add_option("--gs", args->gs,
+                    "Bind a library geometry shader (overrides the description's gs)");
+    cmd->add_flag("--stats", args->stats,
+                  "Print the front end's and middle end's counters to stderr");
+    cmd->add_option("--threads", args->threads,
+                    "Pipeline threads (default: $DRAWPIPE_THREADS or every hardware thread)")
+        ->check(CLI::Range(1u, 1024u));
     cmd->callback([args] {
         DrawDesc desc = parse_draw_text(read_file(args->file));
         if (!args->gs.empty()) desc.gs = args->gs;
         const GeometryShader* gs = desc.gs.empty() ? nullptr : &find_gs(desc.gs);
         const auto bound = bind_draw(desc);
         const auto strategy = Strategy::parse(args->strategy);
-        if (!strategy) throw Error(ErrorCode::not_found, "--strategy: unknown strategy '" + args->strategy + "'");
+        if (!strategy)
+            throw Error(ErrorCode::not_found,
+                        "--strategy: unknown strategy '" + args->strategy + "'");
         auto middle = MiddleEndRegistry::global().create(args->middle_end);
         DrawState state{&bound->info, bound->input(), nullptr, gs};
         RunOptions ro{*strategy, args->max_vertices};
         if (args->segments) return print_segments(state, *middle, ro);
         TraceBackend trace;
-        const DrawStats stats = run_draw(state, *middle, trace, ro);
+        // TBB caps its workers at the hardware's threads; the application may raise that cap.
+        const uint32_t threads = args->threads ? args->threads : default_thread_count();
+        const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, threads);
+        ContextOptions co;
+        co.threads = threads;
+        co.run = ro;
+        Context ctx(co); // the same trace for every thread count
+        ctx.bind_middle_end(args->middle_end);
+        ctx.bind_backend(trace);
+        ctx.set_vertex_buffers(bound->buffers);
+        ctx.set_vertex_attribs(bound->attribs);
+        ctx.bind_geometry_shader(gs);
+        ctx.draw(bound->info);
+        const DrawStats stats = ctx.flush();
         std::fwrite(trace.text().data(), 1, trace.text().size(), stdout);
-        if (args->stats) print_stats(*middle, stats);
+        if (args->stats) {
+            middle->prepare(state); // counter names may depend on the draw state
+            print_stats(*middle, stats);
+        }
     });
 }
 
