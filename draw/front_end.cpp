@@ -53,7 +53,17 @@ struct SplitParams {
     uint32_t fetch_limit; // most distinct vertices per segment
     uint32_t index_cap;   // most draw elements per segment
     uint32_t base_vertex; // two's complement, added with wrap (validated not to overflow)
+    bool adaptive;        // skip lookups while they find (almost) no reuse: the default strategy
 };
+
+// The default strategy stops looking up indices for kBypassSegments segments when a segment
+// of at least kBypassMinIndices found fewer than one repeated index in kBypassReuse: below
+// that, a lookup costs more than the refetch it saves (a vertex fetch and shade is tens of
+// lookups), and random index buffers are the only ones that low. Extra fetches stay below
+// 1/kBypassReuse of the indices.
+constexpr uint32_t kBypassReuse = 256;
+constexpr uint32_t kBypassSegments = 7;
+constexpr uint32_t kBypassMinIndices = 1024;
 
 // Largest number of primitives whose positions fit in `cap` (at least one by validation).
 uint32_t prims_fitting(Shape shape, PrimShape ps, uint32_t cap) {
@@ -157,7 +167,8 @@ class CachedSplitter final : public Splitter {
     uint32_t build(const Run& run, uint32_t k0, SegmentStorage& st, Segment& seg) override {
         const uint32_t fetch_cap = p_.fetch_limit, draw_cap = p_.index_cap;
         if (st.fetch.size() < fetch_cap) st.fetch.resize(fetch_cap);
-        if (st.draw.size() < draw_cap) st.draw.resize(draw_cap);
+        // One element of slack: packed triangle stores write a u16 past the last one.
+        if (st.draw.size() < draw_cap + 1) st.draw.resize(draw_cap + 1);
         cache_.reset();
         // Locals, so the hot loops keep everything in registers whatever the stores alias.
         const Cache cache = cache_;
@@ -184,7 +195,28 @@ class CachedSplitter final : public Splitter {
             return std::min(kend, k + (flimit - uint32_t(n)) / grow);
         };
         uint32_t k = k0;
-        if constexpr (S == Shape::list && Index::kBuffer) {
+        if constexpr (S == Shape::list && First == 3 && Index::kBuffer && Cache::kDirect) {
+            // Triangle lists through a direct-mapped table, triangle at a time. The loop is
+            // chosen per chunk from the previous chunk's misses: above one in two, stores are
+            // the bottleneck and the draw elements are packed.
+            const auto* const base = index.data + begin;
+            const bool bypass = bypass_left_ > 0;
+            if (bypass) --bypass_left_;
+            for (uint32_t stop; (stop = chunk_end(k, 3)) > k; k = stop) {
+                const size_t tris = stop - k, n0 = n;
+                const auto* const src = base + size_t(k) * 3;
+                const auto loop = bypass    ? detail::TriangleLoop::copy
+                                  : packed_ ? detail::TriangleLoop::packed
+                                            : detail::TriangleLoop::plain;
+                detail::run_triangle_loop(loop, cache, src, tris, fetch, n, draw + nd);
+                nd += uint32_t(3 * tris);
+                packed_ = (n - n0) * 2 > 3 * tris;
+            }
+            // Reuse below one index in kBypassReuse: the lookups cost more than the refetches
+            // they save, so the next segments skip them; then one segment looks again.
+            if (p_.adaptive && !bypass && nd >= kBypassMinIndices && (nd - n) * kBypassReuse < nd)
+                bypass_left_ = kBypassSegments;
+        } else if constexpr (S == Shape::list && Index::kBuffer) {
             for (uint32_t stop; (stop = chunk_end(k, first)) > k; k = stop) {
                 // Pointer walks: no 32-bit position arithmetic on the per-index path.
                 const auto* src = index.data + begin + size_t(k) * first;
@@ -246,6 +278,8 @@ class CachedSplitter final : public Splitter {
     SplitParams p_;
     Index index_;
     Cache cache_;
+    bool packed_ = false;      // the last chunk missed more than it hit
+    uint32_t bypass_left_ = 0; // segments still to split without lookups
 };
 
 template <class Index, class Cache>
@@ -270,7 +304,7 @@ std::unique_ptr<Splitter> make_cached(const SplitParams& p, Index index, Cache c
 }
 
 // Table entries per vertex a segment may fetch, for the default strategy.
-constexpr uint32_t kDistinctEntriesPerVertex = 2;
+constexpr uint32_t kDistinctEntriesPerVertex = 4;
 
 template <class Index>
 std::unique_ptr<Splitter> make_for_strategy(const SplitParams& p, const Strategy& s, Index index,
@@ -534,6 +568,7 @@ void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options
     p.pv = draw.provoking;
     p.fetch_limit = limit;
     p.base_vertex = indexed ? uint32_t(draw.base_vertex) : 0;
+    p.adaptive = options.strategy.kind == Strategy::Kind::distinct;
     const Strategy& s = options.strategy;
     if (s.kind == Strategy::Kind::vsplit) p.index_cap = std::min(kVsplitSegmentIndices, limit);
     else if (s.kind == Strategy::Kind::none) p.index_cap = limit;

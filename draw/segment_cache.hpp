@@ -12,6 +12,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -47,6 +48,7 @@ struct FibHash {
 // wrong vertex). Mesa's vsplit is ModHash over 256 entries.
 template <class Hash> class DirectCache {
   public:
+    static constexpr bool kDirect = true;
     // `entries` is a power of two; fetch lists this cache sees hold at least `fetch_cap`.
     void configure(CacheArena& arena, uint32_t entries, uint32_t fetch_cap) {
         if (arena.slots.size() < entries) arena.slots.resize(entries, 0);
@@ -61,7 +63,7 @@ template <class Hash> class DirectCache {
     }
     void reset() {}
     // Position of vertex v in fetch[0, n), appending it (n grows) when it is not cached.
-    size_t lookup(uint32_t v, uint32_t* fetch, size_t& n) const {
+    [[gnu::always_inline]] size_t lookup(uint32_t v, uint32_t* fetch, size_t& n) const {
         uint16_t* const e = table_ + hash_(v);
         const size_t s = *e; // 64-bit positions: no zero-extension on the per-index path
         // One branch, predictable on random and coherent ids alike; fetch[s] is readable
@@ -72,14 +74,57 @@ template <class Hash> class DirectCache {
         return n++;
     }
 
+    // Whole triangles src[0, 3 * tris) into draw elements at dst, for lists whose lookups
+    // mostly hit: one u16 store per index, straight from the branch that resolved it.
+    template <class T>
+    [[gnu::always_inline]] void triangles(const T* src, size_t tris, uint32_t* fetch, size_t& n,
+                                          uint16_t* dst) const {
+#pragma GCC unroll 2
+        for (const T* const end = src + 3 * tris; src != end; src += 3, dst += 3) {
+            dst[0] = uint16_t(lookup(src[0], fetch, n));
+            dst[1] = uint16_t(lookup(src[1], fetch, n));
+            dst[2] = uint16_t(lookup(src[2], fetch, n));
+        }
+    }
+    // The same for lists whose lookups mostly miss, where stores are the bottleneck (each
+    // miss already writes the fetch list and a random table line): a triangle's three draw
+    // elements leave in one 8-byte store. Its fourth u16 lands on dst[3 * tris], which the
+    // next triangle overwrites: dst needs one element of slack.
+    template <class T>
+    [[gnu::always_inline]] void triangles_packed(const T* src, size_t tris, uint32_t* fetch,
+                                                 size_t& n, uint16_t* dst) const {
+        for (const T* const end = src + 3 * tris; src != end; src += 3, dst += 3) {
+            const uint64_t d0 = lookup(src[0], fetch, n);
+            const uint64_t d1 = lookup(src[1], fetch, n);
+            const uint64_t d2 = lookup(src[2], fetch, n);
+            const uint64_t packed = d0 | d1 << 16 | d2 << 32;
+            std::memcpy(dst, &packed, sizeof packed);
+        }
+    }
+
   private:
     uint16_t* table_ = nullptr;
     Hash hash_{};
 };
 
+// Whole triangles with no de-duplication (every index its own fetch), draw elements packed
+// as in DirectCache::triangles_packed (dst needs one element of slack).
+template <class T>
+[[gnu::always_inline]] inline void copy_triangles(const T* src, size_t tris, uint32_t* fetch,
+                                                  size_t& n, uint16_t* dst) {
+    for (const T* const end = src + 3 * tris; src != end; src += 3, dst += 3, n += 3) {
+        fetch[n] = src[0];
+        fetch[n + 1] = src[1];
+        fetch[n + 2] = src[2];
+        const uint64_t packed = uint64_t(n) | uint64_t(n + 1) << 16 | uint64_t(n + 2) << 32;
+        std::memcpy(dst, &packed, sizeof packed);
+    }
+}
+
 // Exact de-duplication: open addressing with linear probing, at most half full.
 class ExactCache {
   public:
+    static constexpr bool kDirect = false;
     void configure(CacheArena& arena, uint32_t max_fetch) {
         const uint32_t entries = std::bit_ceil(std::max(max_fetch, 8u)) * 2;
         if (arena.exact.size() < entries) {
@@ -121,11 +166,67 @@ class ExactCache {
 // No de-duplication: every index is its own fetch.
 class NoCache {
   public:
+    static constexpr bool kDirect = false;
     void reset() {}
     size_t lookup(uint32_t v, uint32_t* fetch, size_t& n) const {
         fetch[n] = v;
         return n++;
     }
 };
+
+// The triangle loops of a direct-mapped cache, by kind, and one compiled copy of them per
+// instruction set: x86-64 CPUs with BMI2 (Haswell and later) get a one-uop variable shift
+// for the Fibonacci hash; the choice is made once per process.
+enum class TriangleLoop : uint8_t { copy, packed, plain };
+
+template <class Cache, class T>
+[[gnu::always_inline]] inline void triangle_loop(TriangleLoop kind, const Cache& cache,
+                                                 const T* src, size_t tris, uint32_t* fetch,
+                                                 size_t& n, uint16_t* dst) {
+    switch (kind) {
+    case TriangleLoop::copy:
+        copy_triangles(src, tris, fetch, n, dst);
+        break;
+    case TriangleLoop::packed:
+        cache.triangles_packed(src, tris, fetch, n, dst);
+        break;
+    case TriangleLoop::plain:
+        cache.triangles(src, tris, fetch, n, dst);
+        break;
+    }
+}
+
+template <class Cache, class T>
+[[gnu::noinline]] void triangle_loop_base(TriangleLoop kind, const Cache& cache, const T* src,
+                                          size_t tris, uint32_t* fetch, size_t& n, uint16_t* dst) {
+    triangle_loop(kind, cache, src, tris, fetch, n, dst);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+template <class Cache, class T>
+[[gnu::noinline, gnu::target("bmi2")]] void
+triangle_loop_bmi2(TriangleLoop kind, const Cache& cache, const T* src, size_t tris,
+                   uint32_t* fetch, size_t& n, uint16_t* dst) {
+    triangle_loop(kind, cache, src, tris, fetch, n, dst);
+}
+
+inline bool cpu_has_bmi2() {
+    static const bool has = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("bmi2") != 0;
+    }();
+    return has;
+}
+#endif
+
+// Runs triangles src[0, 3 * tris) through `cache` with loop `kind` (see triangle_loop).
+template <class Cache, class T>
+void run_triangle_loop(TriangleLoop kind, const Cache& cache, const T* src, size_t tris,
+                       uint32_t* fetch, size_t& n, uint16_t* dst) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (cpu_has_bmi2()) return triangle_loop_bmi2(kind, cache, src, tris, fetch, n, dst);
+#endif
+    triangle_loop_base(kind, cache, src, tris, fetch, n, dst);
+}
 
 } // namespace drawpipe::detail
