@@ -14,11 +14,6 @@ namespace drawpipe {
 
 namespace {
 
-// The queue flushes itself at this many draws or this much work (indices x instances): enough
-// to keep every thread busy for many tokens, while the queue's memory stays small.
-constexpr size_t kMaxQueuedDraws = 4096;
-constexpr uint64_t kFlushWork = uint64_t(1) << 20;
-
 void add(DrawStats& sum, const DrawStats& s) {
     sum.front.segments += s.front.segments;
     sum.front.indices += s.front.indices;
@@ -138,7 +133,8 @@ void Context::draw(const DrawInfo& draw) {
     m.pipeline.validate(draw, m.binding());
     m.queue.push_back(draw);
     m.queued_work += uint64_t(draw.count) * draw.instance_count;
-    if (m.queue.size() >= kMaxQueuedDraws || m.queued_work >= kFlushWork) m.deliver();
+    if (m.queue.size() >= detail::kMaxQueuedDraws || m.queued_work >= detail::kFlushWork)
+        m.deliver();
 }
 
 DrawStats Context::flush() {

@@ -44,6 +44,7 @@ struct ContextCounters {
     uint64_t tokens = 0;        // pipeline tokens (each one or more segments)
 };
 
+// Not thread-safe itself: one thread at a time drives a context (its pipeline uses the others).
 class Context {
   public:
     // Throws Error(invalid_value) when $DRAWPIPE_THREADS is set but not a positive number.

@@ -30,6 +30,10 @@ inline constexpr uint32_t kTokenWork = 4096;
 inline constexpr uint32_t kMaxDrawsPerToken = 16;
 // Most segments plus end-of-draw marks in one token.
 inline constexpr uint32_t kMaxItemsPerToken = 64;
+// The context's queue flushes itself at this many draws or this much work (indices x
+// instances): enough to keep every thread busy for many tokens, with a small queue.
+inline constexpr size_t kMaxQueuedDraws = 4096;
+inline constexpr uint64_t kFlushWork = uint64_t(1) << 20;
 
 struct PipelineBinding {
     VertexInput input;
