@@ -183,17 +183,15 @@ template <class Cache, class T>
 [[gnu::always_inline]] inline void triangle_loop(TriangleLoop kind, const Cache& cache,
                                                  const T* src, size_t tris, uint32_t* fetch,
                                                  size_t& n, uint16_t* dst) {
+    // Locals: through the references, every store to the lists would reload them.
+    const Cache c = cache;
+    size_t count = n;
     switch (kind) {
-    case TriangleLoop::copy:
-        copy_triangles(src, tris, fetch, n, dst);
-        break;
-    case TriangleLoop::packed:
-        cache.triangles_packed(src, tris, fetch, n, dst);
-        break;
-    case TriangleLoop::plain:
-        cache.triangles(src, tris, fetch, n, dst);
-        break;
+    case TriangleLoop::copy: copy_triangles(src, tris, fetch, count, dst); break;
+    case TriangleLoop::packed: c.triangles_packed(src, tris, fetch, count, dst); break;
+    case TriangleLoop::plain: c.triangles(src, tris, fetch, count, dst); break;
     }
+    n = count;
 }
 
 template <class Cache, class T>
