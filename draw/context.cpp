@@ -1,5 +1,7 @@
 #include "draw/context.hpp"
 
+#include "draw/split_cache.hpp"
+
 #include "draw/error.hpp"
 #include "draw/pipeline.hpp"
 
@@ -51,8 +53,11 @@ struct Context::Impl {
     uint64_t queued_work = 0;
     DrawStats pending; // of draws delivered since the last flush()
     ContextCounters counters;
+    SplitCache split_cache; // used unless options.run names another
 
-    explicit Impl(const ContextOptions& o) : options(o), pipeline(resolve_threads(o.threads)) {}
+    explicit Impl(const ContextOptions& o) : options(o), pipeline(resolve_threads(o.threads)) {
+        if (!options.run.split_cache) options.run.split_cache = &split_cache;
+    }
 
     detail::PipelineBinding binding() const {
         return {{buffers, attribs}, vs ? &vs : nullptr, gs, backend, options.run};
@@ -144,6 +149,19 @@ DrawStats Context::flush() {
 
 const ContextCounters& Context::counters() const {
     return impl_->counters;
+}
+
+uint64_t Context::register_index_buffer() {
+    return impl_->options.run.split_cache->register_buffer();
+}
+
+void Context::bump_index_buffer(uint64_t buffer_id) {
+    impl_->deliver(); // queued draws were issued against the old contents
+    impl_->options.run.split_cache->bump_version(buffer_id);
+}
+
+SplitCache& Context::split_cache() {
+    return *impl_->options.run.split_cache;
 }
 
 } // namespace drawpipe

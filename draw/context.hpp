@@ -84,6 +84,17 @@ class Context {
 
     const ContextCounters& counters() const;
 
+    // Static index buffers: a draw whose DrawInfo::index_buffer_id comes from
+    // register_index_buffer() is split once and later replayed from the split cache
+    // (draw/split_cache.hpp). Call bump_index_buffer() when the buffer changes: queued draws
+    // are delivered first (the driver must not write the buffer before that), then its cached
+    // splits are dropped. Throws Error(not_found) for an
+    // unknown id.
+    uint64_t register_index_buffer();
+    void bump_index_buffer(uint64_t buffer_id);
+    // The cache in use: the context's own, or ContextOptions::run.split_cache when given.
+    SplitCache& split_cache();
+
   private:
     struct Impl;
     std::unique_ptr<Impl> impl_;

@@ -2,6 +2,7 @@
 
 #include "draw/error.hpp"
 #include "draw/front_end.hpp"
+#include "draw/split_cache.hpp"
 #include "draw/vertex_fetch.hpp"
 
 #include <oneapi/tbb/enumerable_thread_specific.h>
@@ -12,6 +13,8 @@
 #include <array>
 #include <atomic>
 #include <cassert>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -71,6 +74,9 @@ struct Slot {
     MiddleEnd* middle = nullptr;
     DrawInfo info;
     DrawState state;
+    // A cached split the draw replays: held here until the draw's last segment has left the
+    // sink, so an eviction meanwhile cannot free lists that segments in flight point into.
+    std::shared_ptr<const SplitEntry> split;
 };
 
 struct ScratchCell {
@@ -98,6 +104,7 @@ struct DrawPipeline::Impl {
 
     // Source state (serial stage), kept across pipeline runs of one flush.
     FrontEnd front;
+    std::optional<SplitReplay> replay; // instead of `front` for draws with a cached split
     std::span<const DrawInfo> draws;
     const PipelineBinding* binding = nullptr;
     size_t cursor = 0;      // next draw of `draws` to begin
@@ -129,7 +136,15 @@ struct DrawPipeline::Impl {
         s.info = draw;
         s.state = {&s.info, binding->input, binding->vs, binding->gs};
         const MiddleEndLimits limits = s.middle->prepare(s.state);
-        front.begin(s.info, front_end_options(limits, binding->run));
+        const FrontEndOptions fo = front_end_options(limits, binding->run);
+        if (uses_split_cache(s.info, binding->run)) {
+            s.split = binding->run.split_cache->acquire(s.info, fo);
+            replay.emplace(s.split, s.info, fo.limits);
+        } else {
+            s.split.reset();
+            replay.reset();
+            front.begin(s.info, fo);
+        }
         const uint64_t per_segment_instances =
             limits.handles_instancing ? std::max(draw.instance_count, 1u) : 1;
         open_small = uint64_t(draw.count) * per_segment_instances <= kTokenWork;
@@ -159,11 +174,11 @@ struct DrawPipeline::Impl {
             Item& it = t.items[t.count++];
             it.slot = open_slot;
             it.begins = std::exchange(begins_pending, false);
-            it.has_segment = front.next(it.storage, it.seg);
+            it.has_segment = replay ? replay->next(it.seg) : front.next(it.storage, it.seg);
             if (it.has_segment) {
                 work += segment_work(it.seg);
             } else {
-                const FrontEndStats& f = front.stats();
+                const FrontEndStats& f = replay ? replay->stats() : front.stats();
                 front_total.segments += f.segments;
                 front_total.indices += f.indices;
                 front_total.fetched += f.fetched;
@@ -310,7 +325,22 @@ void DrawPipeline::validate(const DrawInfo& draw, const PipelineBinding& binding
     validate_vertex_input(binding.input);
     const DrawState state{&draw, binding.input, binding.vs, binding.gs};
     const MiddleEndLimits limits = m.prototype_middle().prepare(state);
-    m.front.begin(draw, front_end_options(limits, binding.run));
+    const FrontEndOptions fo = front_end_options(limits, binding.run);
+    // A cached split checks base vertex against its recorded index range in O(1); anything
+    // else gets the front end's full check (the split itself happens in the source).
+    const auto cached =
+        uses_split_cache(draw, binding.run) ? binding.run.split_cache->peek(draw, fo) : nullptr;
+    if (cached) {
+        validate_draw(draw);
+        SplitReplay(cached, draw, fo.limits);
+    } else {
+        if (uses_split_cache(draw, binding.run) &&
+            !binding.run.split_cache->is_registered(draw.index_buffer_id))
+            throw Error(ErrorCode::not_found,
+                        "index_buffer_id: " + std::to_string(draw.index_buffer_id) +
+                            " is not registered (Context::register_index_buffer)");
+        m.front.begin(draw, fo);
+    }
 }
 
 DrawStats DrawPipeline::run(std::span<const DrawInfo> draws, const PipelineBinding& binding,

@@ -158,6 +158,11 @@ uint64_t SplitCache::register_buffer() {
     return id;
 }
 
+bool SplitCache::is_registered(uint64_t buffer_id) const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->versions.contains(buffer_id);
+}
+
 void SplitCache::bump_version(uint64_t buffer_id) {
     std::lock_guard lock(impl_->mutex);
     const auto v = impl_->versions.find(buffer_id);
@@ -214,6 +219,15 @@ std::shared_ptr<const SplitEntry> SplitCache::acquire(const DrawInfo& draw,
     impl_->map.emplace(key, std::move(node));
     impl_->evict_to(impl_->budget);
     return entry;
+}
+
+std::shared_ptr<const SplitEntry> SplitCache::peek(const DrawInfo& draw,
+                                                   const FrontEndOptions& options) const {
+    std::lock_guard lock(impl_->mutex);
+    const auto v = impl_->versions.find(draw.index_buffer_id);
+    if (v == impl_->versions.end()) return nullptr;
+    const auto it = impl_->map.find(make_key(draw, v->second, options));
+    return it == impl_->map.end() ? nullptr : it->second->entry;
 }
 
 void SplitCache::set_budget(size_t bytes) {

@@ -48,6 +48,7 @@ class SplitCache {
 
     // Gives an index buffer an identity for caching (never 0). Thread-safe.
     uint64_t register_buffer();
+    bool is_registered(uint64_t buffer_id) const;
     // Marks a buffer's contents as changed: its cached splits are dropped. Thread-safe.
     void bump_version(uint64_t buffer_id);
 
@@ -55,6 +56,11 @@ class SplitCache {
     // from the cache, or recorded now and cached when it fits the budget. Throws Error for
     // bad input exactly as FrontEnd::begin does. Thread-safe; entries are shared read-only.
     std::shared_ptr<const SplitEntry> acquire(const DrawInfo& draw, const FrontEndOptions& options);
+
+    // The cached split of `draw`, or null: no recording, no statistics, no LRU change.
+    // For checks before a draw is queued. Thread-safe.
+    std::shared_ptr<const SplitEntry> peek(const DrawInfo& draw,
+                                           const FrontEndOptions& options) const;
 
     void set_budget(size_t bytes); // evicts down to the new budget
     size_t budget() const;

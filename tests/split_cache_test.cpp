@@ -1,6 +1,7 @@
 // Cached splits across draws: a cached redraw traces exactly like an uncached draw, a
 // version bump invalidates, eviction under a tiny budget stays correct, a draw larger than
 // the budget is drawn uncached, and threads sharing the cache are race-free.
+#include "draw/context.hpp"
 #include "draw/error.hpp"
 #include "draw/registry.hpp"
 #include "draw/split_cache.hpp"
@@ -177,4 +178,56 @@ TEST(SplitCache, ThreadsShareTheCache) {
     for (auto& th : threads) th.join();
     EXPECT_EQ(failures.load(), 0);
     EXPECT_GT(cache.stats().hits, 0u);
+}
+
+// Through the parallel pipeline: queued redraws of registered buffers replay cached splits,
+// and a budget so small that entries are evicted while their draws are in flight still
+// draws every draw right (each draw in flight holds its entry).
+TEST(SplitCache, ContextRedrawsThroughThePipeline) {
+    register_builtin_middle_ends();
+    std::mt19937 rng(23);
+    std::vector<DrawDesc> descs;
+    for (int i = 0; i < 20; ++i) {
+        DrawDesc d = indexed_draw(rng, Prim(i % kPrimCount));
+        d.attrib_divisors.clear(); // one vertex input serves the whole queue
+        descs.push_back(d);
+    }
+    for (size_t budget : {size_t(64) << 20, size_t(3000)}) {
+        SplitCache cache(budget);
+        ContextOptions options;
+        options.threads = 2;
+        options.inline_below = 0; // always the pipeline
+        options.run.split_cache = &cache;
+        options.run.max_vertices = 9;
+        Context ctx(options);
+        ctx.bind_middle_end("fetch_shade");
+        TraceBackend trace;
+        ctx.bind_backend(trace);
+        std::vector<std::unique_ptr<BoundDraw>> bound;
+        std::string expected;
+        for (const DrawDesc& d : descs) {
+            bound.push_back(bind_draw(d));
+            bound.back()->info.index_buffer_id = ctx.register_index_buffer();
+        }
+        for (int round = 0; round < 3; ++round)
+            for (size_t i = 0; i < descs.size(); ++i) {
+                ctx.draw(bound[i]->info);
+                expected += test::oracle_trace(descs[i]);
+            }
+        ctx.flush();
+        EXPECT_EQ(trace.text(), expected) << "budget " << budget;
+        const SplitCacheStats s = cache.stats();
+        if (budget > 3000)
+            EXPECT_EQ(s.hits, 2 * descs.size());
+        else
+            EXPECT_GT(s.evictions, 0u);
+        // An unregistered id is refused when queued, before the backend sees anything.
+        DrawInfo bad = bound[0]->info;
+        bad.index_buffer_id = 987654;
+        EXPECT_THROW(ctx.draw(bad), Error);
+        ctx.bump_index_buffer(bound[0]->info.index_buffer_id);
+        ctx.draw(bound[0]->info);
+        ctx.flush();
+        EXPECT_EQ(cache.stats().misses, s.misses + 1);
+    }
 }
