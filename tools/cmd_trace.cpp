@@ -6,6 +6,7 @@
 #include "draw/gs_library.hpp"
 #include "draw/registry.hpp"
 #include "draw/run.hpp"
+#include "draw/split_cache.hpp"
 #include "tools/commands.hpp"
 
 #include <oneapi/tbb/global_control.h>
@@ -27,6 +28,7 @@ struct TraceArgs {
     bool segments = false;
     std::string gs;       // overrides the description's `gs`
     bool stats = false;   // middle-end counters to stderr
+    uint32_t repeat = 1;  // draws of the same registered index buffer
     uint32_t threads = 0; // 0: $DRAWPIPE_THREADS or every hardware thread
 };
 
@@ -98,6 +100,10 @@ void add_trace_command(CLI::App& app) {
                     "Bind a library geometry shader (overrides the description's gs)");
     cmd->add_flag("--stats", args->stats,
                   "Print the front end's and middle end's counters to stderr");
+    cmd->add_option("--repeat", args->repeat,
+                    "Draw N times from a registered index buffer (later draws replay the cached "
+                    "split; the trace printed is the last draw's)")
+        ->check(CLI::Range(1u, 1000000u));
     cmd->add_option("--threads", args->threads,
                     "Pipeline threads (default: $DRAWPIPE_THREADS or every hardware thread)")
         ->check(CLI::Range(1u, 1024u));
@@ -127,12 +133,25 @@ void add_trace_command(CLI::App& app) {
         ctx.set_vertex_buffers(bound->buffers);
         ctx.set_vertex_attribs(bound->attribs);
         ctx.bind_geometry_shader(gs);
-        ctx.draw(bound->info);
-        const DrawStats stats = ctx.flush();
+        if (bound->info.index_type != IndexType::none)
+            bound->info.index_buffer_id = ctx.register_index_buffer();
+        DrawStats stats;
+        for (uint32_t r = 0; r < args->repeat; ++r) {
+            trace.clear();
+            ctx.draw(bound->info);
+            stats = ctx.flush();
+        }
         std::fwrite(trace.text().data(), 1, trace.text().size(), stdout);
         if (args->stats) {
             middle->prepare(state); // counter names may depend on the draw state
             print_stats(*middle, stats);
+            const SplitCacheStats c = ctx.split_cache().stats();
+            std::fprintf(stderr,
+                         "# split cache: hits %llu, misses %llu, evictions %llu, uncacheable %llu, "
+                         "bytes %zu in %zu entries\n",
+                         (unsigned long long)c.hits, (unsigned long long)c.misses,
+                         (unsigned long long)c.evictions, (unsigned long long)c.uncacheable,
+                         c.bytes, c.entries);
         }
     });
 }
