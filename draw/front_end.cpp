@@ -81,12 +81,13 @@ class Splitter {
 // ---- non-indexed draws: closed-form pieces, no index copies ----
 class LinearSplitter final : public Splitter {
   public:
-    explicit LinearSplitter(const SplitParams& p) : p_(p) {}
+    // Primitives per segment are fixed for the draw: worked out once, not per segment.
+    explicit LinearSplitter(const SplitParams& p)
+        : p_(p), pmax_(prims_fitting(p.shape, p.ps,
+                                     p.shape == Shape::loop ? p.fetch_limit - 1 : p.fetch_limit)) {}
 
     uint32_t build(const Run& run, uint32_t k0, SegmentStorage& st, Segment& seg) override {
-        const bool loop = p_.shape == Shape::loop;
-        const uint32_t cap = loop ? p_.fetch_limit - 1 : p_.fetch_limit;
-        uint32_t k1 = std::min(run.prims, k0 + prims_fitting(p_.shape, p_.ps, cap));
+        uint32_t k1 = std::min(run.prims, k0 + pmax_);
         if (has_strip_parity(p_.prim) && k1 < run.prims && ((k1 - k0) & 1)) --k1;
         seg.prim = p_.prim;
         seg.fetch_elts = {};
@@ -140,6 +141,7 @@ class LinearSplitter final : public Splitter {
 
   private:
     SplitParams p_;
+    uint32_t pmax_;
 };
 
 // ---- indexed draws (and assembled GS input): the segment cache ----
