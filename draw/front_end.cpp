@@ -250,9 +250,20 @@ class CachedSplitter final : public Splitter {
         } else { // strip, loop
             for (uint32_t i = 0; i < first; ++i) add(k0 * incr + i);
             ++k;
-            for (uint32_t stop; (stop = chunk_end(k, incr)) > k;)
-                for (; k < stop; ++k)
-                    for (uint32_t i = 0; i < incr; ++i) add((k - 1) * incr + first + i);
+            if constexpr (S == Shape::strip && First == 3 && Index::kBuffer) {
+                // Triangle strips: one new index per triangle, walked by pointer.
+                for (uint32_t stop; (stop = chunk_end(k, 1)) > k; k = stop) {
+                    const auto* src = index.data + begin + k + 2;
+                    uint16_t* dst = draw + nd;
+                    for (const auto* const end = src + (stop - k); src != end; ++src, ++dst)
+                        *dst = uint16_t(cache.lookup(*src, fetch, n));
+                    nd = uint32_t(dst - draw);
+                }
+            } else {
+                for (uint32_t stop; (stop = chunk_end(k, incr)) > k;)
+                    for (; k < stop; ++k)
+                        for (uint32_t i = 0; i < incr; ++i) add((k - 1) * incr + first + i);
+            }
             if (has_strip_parity(p_.prim) && k < run.prims && ((k - k0) & 1)) {
                 --k; // keep an even triangle count so the next piece starts on even parity
                 nd -= incr;
@@ -292,6 +303,8 @@ std::unique_ptr<Splitter> make_cached(const SplitParams& p, Index index, Cache c
             return std::make_unique<CachedSplitter<Index, Cache, Shape::list, 3>>(p, index, cache);
         return std::make_unique<CachedSplitter<Index, Cache, Shape::list>>(p, index, cache);
     case Shape::strip:
+        if (p.prim == Prim::triangle_strip)
+            return std::make_unique<CachedSplitter<Index, Cache, Shape::strip, 3>>(p, index, cache);
         return std::make_unique<CachedSplitter<Index, Cache, Shape::strip>>(p, index, cache);
     case Shape::fan:
         return std::make_unique<CachedSplitter<Index, Cache, Shape::fan>>(p, index, cache);
@@ -343,7 +356,15 @@ std::unique_ptr<Splitter> make_for_strategy(const SplitParams& p, const Strategy
 template <class T> uint32_t find_restart(const T* idx, uint32_t from, uint32_t end, uint32_t restart) {
     if (restart > std::numeric_limits<T>::max()) return end; // can never match this type
     const T r = T(restart);
-    for (uint32_t i = from; i < end; ++i)
+    uint32_t i = from;
+    // Blocks of 16 compared without an early exit, which compilers vectorise; then the exact
+    // position within the block that matched.
+    for (; i + 16 <= end; i += 16) {
+        bool any = false;
+        for (uint32_t j = 0; j < 16; ++j) any |= idx[i + j] == r;
+        if (any) break;
+    }
+    for (; i < end; ++i)
         if (idx[i] == r) return i;
     return end;
 }
