@@ -57,12 +57,17 @@ void write_bench_json(const BenchReport& report, const std::string& path) {
     if (report.threads) j["context_threads"] = report.threads;
     nlohmann::json rows = nlohmann::json::array();
     for (const BenchRow& r : report.rows) {
-        nlohmann::json row = {
-            {"input", r.input},        {"strategy", r.strategy},
-            {"max_vertices", r.limit}, {"indices", r.indices},
-            {"reps", r.reps},          {"best_seconds", r.best_seconds},
-            {"mips", r.mips},          {"x_proxy", r.x_proxy},
-            {"segments", r.segments},  {"fetched_per_index", r.fetched_per_index}};
+        nlohmann::json row = {{"input", r.input},
+                              {"strategy", r.strategy},
+                              {"max_vertices", r.limit},
+                              {"indices", r.indices},
+                              {"reps", r.reps},
+                              {"best_seconds", r.best_seconds},
+                              {"mips", r.mips},
+                              {"proxy_mips", r.proxy_mips},
+                              {"x_proxy", r.x_proxy},
+                              {"segments", r.segments},
+                              {"fetched_per_index", r.fetched_per_index}};
         row["acmr"] = r.acmr ? nlohmann::json(*r.acmr) : nlohmann::json(nullptr);
         if (r.context_mips) row["context_mips"] = *r.context_mips;
         rows.push_back(std::move(row));

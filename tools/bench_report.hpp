@@ -16,8 +16,9 @@ struct BenchRow {
     uint32_t indices = 0; // per draw
     uint32_t reps = 0;    // timed draws
     double best_seconds = 0;
-    double mips = 0;    // million indices per second, best draw
-    double x_proxy = 0; // mips / the index-copy proxy's best
+    double mips = 0;       // million indices per second, best draw
+    double proxy_mips = 0; // the index-copy proxy's best, run between this row's draws
+    double x_proxy = 0;    // mips / proxy_mips
     uint64_t segments = 0;
     double fetched_per_index = 0;
     std::optional<double> acmr;         // of the index buffer drawn (reordered for `reorder`)
