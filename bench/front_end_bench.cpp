@@ -50,9 +50,9 @@ void front_end(benchmark::State& state, const Workload* w, uint32_t limit, Strat
     DrawRun last = run_front_end(front, storage, draw, options); // warm-up
     // The proxy reads the draw's own u32 indices when it has them, so both loops see the same
     // cache state; other draws use W1's.
-    const std::span<const uint32_t> proxy_in =
-        w->index_type == IndexType::u32 ? std::span<const uint32_t>(w->indices32)
-                                        : std::span<const uint32_t>(g_proxy_indices);
+    const std::span<const uint32_t> proxy_in = w->index_type == IndexType::u32
+                                                   ? std::span<const uint32_t>(w->indices32)
+                                                   : std::span<const uint32_t>(g_proxy_indices);
     double best = last.seconds, proxy_best = 1e30, since_proxy = 1e30;
     uint64_t sink = 0;
     for (auto _ : state) {

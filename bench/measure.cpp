@@ -27,10 +27,12 @@ void NullMiddleEnd::consume(const Segment& seg) {
     // Per-segment sums in 32-bit lanes (fetch ids wrap), so the loops vectorise; every
     // element is still read and folded in.
     uint32_t s = 0;
-    if (seg.linear_fetch()) s += seg.fetch_start + seg.fetch_count;
+    if (seg.linear_fetch())
+        s += seg.fetch_start + seg.fetch_count;
     else
         for (uint32_t v : seg.fetch_elts) s += v;
-    if (seg.linear_draw()) s += seg.draw_count;
+    if (seg.linear_draw())
+        s += seg.draw_count;
     else
         for (uint16_t e : seg.draw_elts) s += e;
     sum += s;

@@ -1,5 +1,6 @@
-// Segment caches: turn a segment's vertex ids into fetch elements (each id once) and draw
-// elements (its position in the fetch list).
+// Segment caches: turn a segment's indices into fetch elements (each index once) and draw
+// elements (its position in the fetch list). They key on raw index values; the front end
+// adds the base vertex to the finished fetch list.
 //
 // Every cache is reset per segment in O(1). The direct-mapped ones store only a fetch-list
 // position per entry and trust it when the fetch list holds the same vertex there (a
@@ -187,9 +188,15 @@ template <class Cache, class T>
     const Cache c = cache;
     size_t count = n;
     switch (kind) {
-    case TriangleLoop::copy: copy_triangles(src, tris, fetch, count, dst); break;
-    case TriangleLoop::packed: c.triangles_packed(src, tris, fetch, count, dst); break;
-    case TriangleLoop::plain: c.triangles(src, tris, fetch, count, dst); break;
+    case TriangleLoop::copy:
+        copy_triangles(src, tris, fetch, count, dst);
+        break;
+    case TriangleLoop::packed:
+        c.triangles_packed(src, tris, fetch, count, dst);
+        break;
+    case TriangleLoop::plain:
+        c.triangles(src, tris, fetch, count, dst);
+        break;
     }
     n = count;
 }
