@@ -10,7 +10,8 @@
 // Counters: best_ms (fastest iteration, the figure that survives this machine's noisy
 // neighbours), ns/draw for the tiny draws. `--smoke` runs everything once on small inputs;
 // `--compare ROUNDS` prints the README's table instead (configurations interleaved) and
-// `--crossover ROUNDS` the measurements behind kInlineDrawWork.
+// `--crossover ROUNDS` the measurements behind kInlineDrawWork; `--single` runs one
+// configuration alone (for valgrind).
 #include "backends/counting.hpp"
 #include "bench/workloads.hpp"
 #include "draw/context.hpp"
@@ -208,7 +209,8 @@ void register_all() {
 
 // `--compare ROUNDS`: the figures of the README. Every round runs each configuration once, in
 // a rotating order, so a noisy neighbour or a drifting clock hits them alike; the table gives
-// each configuration's best and median and the ratios against the direct stages.
+// each configuration's best and median time and its speed over the direct stages, best time
+// against best time and as the median of the rounds' ratios.
 struct Config {
     std::string name;
     std::function<void()> run;
@@ -221,6 +223,14 @@ double best_of(const std::vector<double>& v) {
 double median_of(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
+}
+
+// Speed-up of `c` over `base` as the median of per-round ratios: a round's runs are adjacent in
+// time, so they share whatever the machine was doing.
+double median_ratio(const Config& base, const Config& c) {
+    std::vector<double> r;
+    for (size_t i = 0; i < base.seconds.size(); ++i) r.push_back(base.seconds[i] / c.seconds[i]);
+    return median_of(r);
 }
 
 void measure(std::vector<Config>& configs, int rounds) {
@@ -238,8 +248,8 @@ void compare(int rounds) {
     std::printf("whole draw: front end + fetch_shade (4x4 matrix VS, limit %u) + counting backend; "
                 "%d rounds\n",
                 kLimit, rounds);
-    std::printf("%-24s %-16s %10s %10s %10s %10s\n", "workload", "config", "best ms", "median ms",
-                "M idx/s", "vs direct");
+    std::printf("%-24s %-18s %9s %10s %9s %11s %10s\n", "workload", "config", "best ms",
+                "median ms", "M idx/s", "best/best", "per-round");
     for (const Workload& w : g_workloads) {
         const DrawInfo info = w.draw();
         DirectStages direct;
@@ -255,11 +265,12 @@ void compare(int rounds) {
                                        {"pipeline/1 thread", [&] { draw(*pipe1); }, {}},
                                        {"pipeline/2 threads", [&] { draw(*pipe2); }, {}}};
         measure(configs, rounds);
-        const double base = best_of(configs[0].seconds);
         for (const Config& c : configs)
-            std::printf("%-24s %-16s %10.2f %10.2f %10.1f %9.3fx\n", w.label().c_str(),
+            std::printf("%-24s %-18s %9.2f %10.2f %9.1f %10.3fx %9.3fx\n", w.label().c_str(),
                         c.name.c_str(), best_of(c.seconds) * 1e3, median_of(c.seconds) * 1e3,
-                        info.count / best_of(c.seconds) / 1e6, base / best_of(c.seconds));
+                        info.count / best_of(c.seconds) / 1e6,
+                        best_of(configs[0].seconds) / best_of(c.seconds),
+                        median_ratio(configs[0], c));
         if (b1.totals().checksum != b0.totals().checksum ||
             b3.totals().checksum != b0.totals().checksum)
             std::printf("  CHECKSUM MISMATCH\n");
@@ -327,6 +338,33 @@ void crossover_table(int rounds) {
         }
 }
 
+// `--single CONFIG ID N`: N whole draws of workload ID (W1, W3 or W7) by one configuration
+// (direct, context1, pipeline1, pipeline2) and nothing else, for instruction counts:
+// `valgrind --tool=callgrind pipeline_bench --single context1 W1 3`, minus the same with N = 1.
+int single(const std::string& config, const std::string& id, int n) {
+    const Workload* w = nullptr;
+    for (const Workload& x : g_workloads)
+        if (x.id == id) w = &x;
+    if (!w) return 2;
+    const DrawInfo info = w->draw();
+    CountingBackend backend;
+    if (config == "direct") {
+        DirectStages direct;
+        for (int i = 0; i < n; ++i) direct.draw(info, backend);
+    } else {
+        const uint32_t threads = config == "pipeline2" ? 2 : 1;
+        if (config != "context1" && config != "pipeline1" && config != "pipeline2") return 2;
+        auto ctx = make_context(threads, config == "context1" ? kInlineDrawWork : 0, backend);
+        for (int i = 0; i < n; ++i) {
+            ctx->draw(info);
+            ctx->flush();
+        }
+    }
+    std::printf("%s %s x%d: checksum %llx\n", config.c_str(), id.c_str(), n,
+                (unsigned long long)backend.totals().checksum);
+    return 0;
+}
+
 // Smoke mode keeps the first `n` indices (W7's rows end in restarts, so any cut is legal).
 void shorten(Workload& w, uint32_t n) {
     n = std::min(n, w.count);
@@ -340,6 +378,7 @@ void shorten(Workload& w, uint32_t n) {
 int main(int argc, char** argv) {
     std::vector<char*> args;
     int compare_rounds = 0, crossover_rounds = 0;
+    std::vector<std::string> single_args;
     for (int i = 0; i < argc; ++i) {
         if (std::strcmp(argv[i], "--smoke") == 0)
             g_smoke = true;
@@ -347,7 +386,10 @@ int main(int argc, char** argv) {
             compare_rounds = std::atoi(argv[++i]);
         else if (std::strcmp(argv[i], "--crossover") == 0 && i + 1 < argc)
             crossover_rounds = std::atoi(argv[++i]);
-        else
+        else if (std::strcmp(argv[i], "--single") == 0 && i + 3 < argc) {
+            single_args = {argv[i + 1], argv[i + 2], argv[i + 3]};
+            i += 3;
+        } else
             args.push_back(argv[i]);
     }
     int n = int(args.size());
@@ -361,6 +403,8 @@ int main(int argc, char** argv) {
             for (float c : {float(x) / (kGrid - 1), float(y) / (kGrid - 1), 0.5f, 1.0f})
                 g_positions.push_back(c);
     g_buffer = {g_positions.data(), g_positions.size() * sizeof(float), 16, 0};
+    if (!single_args.empty())
+        return single(single_args[0], single_args[1], std::atoi(single_args[2].c_str()));
     if (compare_rounds > 0 || crossover_rounds > 0) {
         if (compare_rounds > 0) compare(compare_rounds);
         if (crossover_rounds > 0) crossover_table(crossover_rounds);

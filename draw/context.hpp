@@ -20,14 +20,14 @@
 
 namespace drawpipe {
 
-// Flushes with less work than this (indices x instances) run on the calling thread: measured
-// with `pipeline_bench --crossover` on the 2-core test machine, one draw broke even with the
-// 2-thread pipeline at 8K-16K indices and gained 1.4x at 32K.
+// Flushes with less work than this (indices x instances) run on the calling thread. Measured
+// with `pipeline_bench --crossover 15` on the 2-core test machine: one W1 draw of 16K indices
+// took as long inline as through the 2-thread pipeline (0.98x), 24K gained 1.25x, 32K 1.33x.
 inline constexpr uint64_t kInlineDrawWork = 16384;
 // So do queues whose draws average less work than this: per draw, the serial stages (prepare,
-// split set-up, begin/end_draw) then outweigh the shading the threads share (2000 draws of 24
-// indices: the pipeline took 1.2x the inline time; of 96 indices: 0.85x).
-inline constexpr uint64_t kInlineMeanDrawWork = 64;
+// split set-up, begin/end_draw) then outweigh the shading the threads share. Same run, 2000
+// queued draws of 24 indices: the pipeline ran at 0.87x the inline speed; of 48 indices, 1.20x.
+inline constexpr uint64_t kInlineMeanDrawWork = 32;
 
 struct ContextOptions {
     uint32_t threads = 0; // 0: $DRAWPIPE_THREADS if set, else every hardware thread
