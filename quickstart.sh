@@ -6,9 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+# The last line is for tests/mesa: real OpenGL (Mesa's llvmpipe, headless EGL) as an oracle.
 PACKAGES=(cmake ninja-build g++ pkg-config libboost-dev libtbb-dev libgtest-dev libgmock-dev
           libbenchmark-dev libcli11-dev libmeshoptimizer-dev libassimp-dev libfmt-dev
-          nlohmann-json3-dev libstb-dev glmark2-data)
+          nlohmann-json3-dev libstb-dev glmark2-data
+          python3 libegl-dev libgl-dev libopengl-dev libegl-mesa0 libgl1-mesa-dri)
 
 ensure_packages() {
     local missing=()

@@ -1,0 +1,444 @@
+#!/usr/bin/env python3
+"""Random draws through drawpipe and through real Mesa (mesa_trace); reports every difference.
+
+  tests/mesa/compare.py --drawpipe build/default/tools/drawpipe --mesa-trace build/mesa/mesa_trace
+                        [--per-prim 500] [--seed 1] [--gs] [--out DIR]
+
+For every primitive type (or, with --gs, every library geometry shader and every primitive
+type that can feed it) it generates --per-prim random draw descriptions: every index type,
+random start/count (incomplete primitives included), restart on/off with restart values that
+do and don't fit the index type, base vertex (index + base vertex stays in [0, buffer)),
+0-3 instances, base instance, provoking first/last, 0-2 attributes with divisors 0-3. Each
+runs as `drawpipe trace [--max-vertices N] FILE` (N random from the primitive's smallest legal
+limit up to 64, or absent) and through mesa_trace; the traces must be equal. lines_adjacency
+and line_strip_adjacency without a geometry shader cannot be captured by Mesa's transform
+feedback, so for them only the number of lines is compared.
+
+With --variants each draw also gets a random --strategy, --middle-end, --repeat and --threads.
+The reorder strategy changes the order of a triangle list's triangles on purpose (never their
+vertices), so its traces are compared with Mesa's as sorted lines.
+
+Each mismatch is shrunk to a small description that still differs and written to --out
+(NAME.txt, NAME.orig.txt, NAME.drawpipe, NAME.mesa, NAME.args). Exit status 1 when anything
+differed, 77 when mesa_trace finds no usable OpenGL.
+"""
+import argparse
+import collections
+import concurrent.futures
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+PRIMS = [
+    "points", "lines", "line_loop", "line_strip", "triangles", "triangle_strip", "triangle_fan",
+    "quads", "quad_strip", "polygon", "lines_adjacency", "line_strip_adjacency",
+    "triangles_adjacency", "triangle_strip_adjacency",
+]
+# (first, incr) as in draw/prim.hpp: vertices of the first primitive, then of each further one.
+SHAPE = {
+    "points": (1, 1), "lines": (2, 2), "line_loop": (2, 1), "line_strip": (2, 1),
+    "triangles": (3, 3), "triangle_strip": (3, 1), "triangle_fan": (3, 1), "polygon": (3, 1),
+    "quads": (4, 4), "quad_strip": (4, 2), "lines_adjacency": (4, 4),
+    "line_strip_adjacency": (4, 1), "triangles_adjacency": (6, 6),
+    "triangle_strip_adjacency": (6, 2),
+}
+COUNT_ONLY = {"lines_adjacency", "line_strip_adjacency"}  # without a GS
+# Library geometry shaders (draw/gs_library.cpp) by input topology, and the draws that feed them.
+GS_INPUT = {
+    "passthrough_tri": "triangles", "amplify3_layer": "triangles",
+    "strip_cut_middle": "triangles", "endprim_before_emit": "triangles", "cull_odd": "triangles",
+    "many_cuts64": "triangles", "points_out": "triangles", "line_strip_out": "triangles",
+    "lines_in": "lines", "lines_adj_in": "lines_adjacency", "tris_adj_in": "triangles_adjacency",
+    "points_in_quad": "points", "invocations4": "triangles", "streams2": "points",
+}
+FEEDS = {
+    "points": ["points"],
+    "lines": ["lines", "line_strip", "line_loop"],
+    "lines_adjacency": ["lines_adjacency", "line_strip_adjacency"],
+    "triangles": ["triangles", "triangle_strip", "triangle_fan"],
+    "triangles_adjacency": ["triangles_adjacency", "triangle_strip_adjacency"],
+}
+TYPE_MAX = {"u8": 0xFF, "u16": 0xFFFF, "u32": 0xFFFFFFFF}
+
+
+def min_limit(prim):
+    first, incr = SHAPE[prim]
+    return first if first == incr else first + incr
+
+
+# ---------------------------------------------------------------------------------------------
+# Draw descriptions: a dict with the keys of the text format.
+
+def fmt(d):
+    lines = [f"prim {d['prim']}", f"index {d['index']}"]
+    idx = d["indices"]
+    for i in range(0, len(idx), 32):
+        lines.append("indices " + " ".join(str(v) for v in idx[i:i + 32]))
+    if d["restart"] is not None:
+        lines.append(f"restart {d['restart']}")
+    lines += [f"start {d['start']}", f"count {d['count']}", f"base_vertex {d['base_vertex']}",
+              f"instances {d['instances']}", f"base_instance {d['base_instance']}",
+              f"provoking {d['provoking']}"]
+    lines += [f"attrib {a}" for a in d["attribs"]]
+    if d.get("gs"):
+        lines.append(f"gs {d['gs']}")
+    return "\n".join(lines) + "\n"
+
+
+def drawn_indices(d):
+    """Raw index values the draw reads that are vertices (restart values excluded)."""
+    if d["index"] == "none":
+        return []
+    vals = d["indices"][d["start"]:d["start"] + d["count"]]
+    return [v for v in vals if v != d["restart"]]
+
+
+def valid(d):
+    """Keeps every vertex id in [0, 2^24) and the description consistent."""
+    if d["index"] == "none":
+        return d["indices"] == [] and d["start"] + d["count"] < (1 << 24)
+    if d["start"] + d["count"] > len(d["indices"]):
+        return False
+    return all(0 <= v + d["base_vertex"] < (1 << 24) for v in drawn_indices(d))
+
+
+def fix_base_vertex(rng, d):
+    if rng.random() < 0.3:  # shift the indices up so that a negative base vertex fits
+        shift = rng.randint(1, 30)
+        tmax = TYPE_MAX[d["index"]]
+        if all(v == d["restart"] or v + shift <= min(tmax - 1, 100000) for v in d["indices"]):
+            d["indices"] = [v if v == d["restart"] else v + shift for v in d["indices"]]
+    vals = drawn_indices(d)
+    lo = -min(vals) if vals else 0
+    d["base_vertex"] = 0 if rng.random() < 0.4 else rng.randint(max(lo, -30), 30)
+    if not valid(d):
+        d["base_vertex"] = 0
+
+
+def random_draw(rng, prim, gs=None):
+    d = {"prim": prim, "index": rng.choice(["none", "u8", "u16", "u32"]), "indices": [],
+         "restart": None, "start": 0, "base_vertex": 0, "gs": gs,
+         "instances": 0 if rng.random() < 0.08 else rng.randint(1, 3),
+         "base_instance": 0 if rng.random() < 0.5 else rng.randint(1, 5),
+         "provoking": rng.choice(["first", "last"])}
+    r = rng.random()
+    d["count"] = rng.randint(0, 12) if r < 0.4 else rng.randint(0, 40) if r < 0.85 else \
+        rng.randint(0, 150) if r < 0.97 else rng.randint(150, 1000)
+    d["attribs"] = [0 if rng.random() < 0.5 else rng.randint(1, 3)
+                    for _ in range(rng.randint(0, 2))]
+    if d["index"] == "none":
+        d["start"] = rng.randint(0, 3) if rng.random() < 0.5 else rng.randint(0, 20)
+        if rng.random() < 0.15:  # GL ignores restart for non-indexed draws
+            d["restart"] = rng.choice([0, 1, 2, 3, 0xFFFF, 0xFFFFFFFF])
+        return d
+    tmax = TYPE_MAX[d["index"]]
+    d["start"] = 0 if rng.random() < 0.6 else rng.randint(1, 5)
+    span = rng.randint(3, 40) if rng.random() < 0.9 else min(tmax - 1, 1 << 20)
+    n = d["start"] + d["count"] + rng.randint(0, 3)
+    d["indices"] = [rng.randint(0, span) for _ in range(n)]
+    ordinary_extra = []  # values that are plain vertices despite looking special
+    if rng.random() < 0.55:
+        kind = rng.random()
+        if kind < 0.3:
+            d["restart"] = tmax
+        elif kind < 0.65:
+            d["restart"] = rng.randint(0, span)
+        elif d["index"] != "u32":  # does not fit the type: never matches
+            d["restart"] = rng.choice([tmax + 1, 0xFFFF, 0xFFFFFFFF, 0x10000 + 5, 0x1FF])
+            if d["restart"] <= tmax:
+                d["restart"] = 0xFFFFFFFF
+            ordinary_extra.append(d["restart"] & tmax)  # the truncated value is a vertex
+        else:
+            d["restart"] = rng.randint(span + 1, span + 1000)
+        if d["restart"] <= tmax:
+            for i in range(n):
+                if rng.random() < 0.15:
+                    d["indices"][i] = d["restart"]
+    if d["index"] in ("u8", "u16") and d["restart"] != tmax:
+        ordinary_extra.append(tmax)  # the type's maximum as an ordinary vertex
+    for v in ordinary_extra:
+        for i in range(n):
+            if rng.random() < 0.05:
+                d["indices"][i] = v
+    fix_base_vertex(rng, d)
+    return d
+
+
+def random_variant(rng, strategies, middle_ends, gs):
+    """Other drawpipe paths that must draw the same: strategies, middle ends, cached splits."""
+    strategy = rng.choice(strategies)
+    if strategy == "direct":
+        strategy = f"direct-{2 ** rng.randint(1, 10)}"
+    # mali models vertex fetch only: a geometry shader is Error(unsupported) there
+    middle = rng.choice([m for m in middle_ends if not (gs and m == "mali")] or ["fetch_shade"])
+    return ["--strategy", strategy, "--middle-end", middle, "--repeat", str(rng.randint(1, 3)),
+            "--threads", str(rng.choice([1, 2, 3, 8]))]
+
+
+def random_limit(rng, prim):
+    if rng.random() < 0.2:
+        return 0  # the middle end's own limit
+    lo = min_limit(prim)
+    return rng.randint(lo, lo + 6) if rng.random() < 0.6 else rng.randint(lo, 64)
+
+
+# ---------------------------------------------------------------------------------------------
+# Running both sides.
+
+class Runner:
+    def __init__(self, args, tmp):
+        self.drawpipe = args.drawpipe
+        self.mesa = args.mesa_trace
+        self.tmp = tmp
+        self.n = 0
+
+    def write(self, d):
+        self.n += 1
+        path = os.path.join(self.tmp, f"d{self.n}.txt")
+        with open(path, "w") as f:
+            f.write(fmt(d))
+        return path
+
+    def drawpipe_trace(self, path, limit, extra=()):
+        cmd = [self.drawpipe, "trace", path] + list(extra)
+        if "--threads" not in extra:
+            cmd += ["--threads", "2"]
+        if limit:
+            cmd += ["--max-vertices", str(limit)]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            return None, p.stderr.strip()
+        return p.stdout, ""
+
+    def mesa_batch(self, paths):
+        """{path: (status, text)} from one mesa_trace process."""
+        out = {}
+        for i in range(0, len(paths), 300):
+            chunk = paths[i:i + 300]
+            p = subprocess.run([self.mesa, "--batch"] + chunk, capture_output=True, text=True)
+            if p.returncode == 2:  # no usable OpenGL here: a skip, not a failure
+                print(f"SKIP: mesa_trace: {p.stderr.strip()}")
+                sys.exit(77)
+            if p.returncode != 0:
+                sys.exit(f"mesa_trace failed ({p.returncode}): {p.stderr.strip()}")
+            cur = None
+            for line in p.stdout.splitlines(keepends=True):
+                if line.startswith("== "):
+                    _, name, _, status = line.split()
+                    cur = name
+                    out[cur] = [int(status), ""]
+                else:
+                    out[cur][1] += line
+        return {k: tuple(v) for k, v in out.items()}
+
+
+def verdict(d, limit, dp, dp_err, mesa, extra=()):
+    """None when both agree, else a one-line reason. The reorder strategy draws the same
+    primitives in vertex-cache order, so there the traces are compared as multisets of lines."""
+    status, text = mesa
+    if "reorder" in extra and dp is not None and status == 0:
+        dp, text = "".join(sorted(dp.splitlines(True))), "".join(sorted(text.splitlines(True)))
+    if status == 4:  # count only
+        want = int(text.split(": ")[1].split()[0])
+        if dp is None:
+            return f"drawpipe failed: {dp_err}"
+        got = sum(1 for l in dp.splitlines() if l.startswith("line "))
+        bad = [l for l in dp.splitlines() if not l.startswith("line ")]
+        if got != want or bad:
+            return f"line count: drawpipe {got}, Mesa generated {want}"
+        return None
+    if status != 0:
+        if dp is None:
+            return None  # both reject
+        return f"Mesa rejected the draw (status {status}: {text.strip()}), drawpipe drew it"
+    if dp is None:
+        return f"drawpipe failed: {dp_err}"
+    if dp != text:
+        return "traces differ"
+    return None
+
+
+def check_one(runner, d, limit, extra=()):
+    path = runner.write(d)
+    dp, err = runner.drawpipe_trace(path, limit, extra)
+    mesa = runner.mesa_batch([path])[path]
+    return verdict(d, limit, dp, err, mesa, extra), dp, err, mesa
+
+
+def shrink(runner, d, limit, extra):
+    """Greedy shrinking: keep any simplification that still differs."""
+    def still(c, lim):
+        return valid(c) and check_one(runner, c, lim, extra)[0] is not None
+
+    def candidates(c, lim):
+        for k in ("attribs",):
+            for i in range(len(c[k])):
+                yield dict(c, attribs=c[k][:i] + c[k][i + 1:]), lim
+        if c["instances"] > 1:
+            yield dict(c, instances=1), lim
+            yield dict(c, instances=c["instances"] - 1), lim
+        if c["base_instance"]:
+            yield dict(c, base_instance=0), lim
+        if lim:
+            yield c, 0
+        if c["base_vertex"]:
+            yield dict(c, base_vertex=0), lim
+        if c["index"] != "none":
+            idx = c["indices"]
+            # drop unread indices past the end, then before the start
+            if len(idx) > c["start"] + c["count"]:
+                yield dict(c, indices=idx[:c["start"] + c["count"]]), lim
+            if c["start"]:
+                yield dict(c, indices=idx[c["start"]:], start=0), lim
+            for step in (8, 4, 2, 1):
+                for i in range(0, c["count"] - step + 1, step):
+                    s = c["start"] + i
+                    yield dict(c, indices=idx[:s] + idx[s + step:], count=c["count"] - step), lim
+            # smaller values: renumber the vertices densely in order of first use
+            used = sorted(set(v for v in idx if v != c["restart"]))
+            remap = {v: i for i, v in enumerate(used)}
+            ren = [v if v == c["restart"] else remap[v] for v in idx]
+            if ren != idx:
+                yield dict(c, indices=ren, base_vertex=0), lim
+            if c["restart"] is not None and c["restart"] not in idx:
+                yield dict(c, restart=None), lim
+            if c["restart"] is None and c["index"] != "u8" and max(idx, default=0) < 255:
+                yield dict(c, index="u8"), lim
+            read = idx[c["start"]:c["start"] + c["count"]]
+            if c["restart"] is None and read and read == list(range(read[0], read[0] + len(read))):
+                yield dict(c, index="none", indices=[], start=read[0] + c["base_vertex"],
+                           base_vertex=0), lim
+        else:
+            if c["start"]:
+                yield dict(c, start=0), lim
+            for step in (8, 4, 2, 1):
+                if c["count"] >= step:
+                    yield dict(c, count=c["count"] - step), lim
+            if c["restart"] is not None:
+                yield dict(c, restart=None), lim
+        if c["provoking"] == "first":
+            yield dict(c, provoking="last"), lim
+        if lim and lim > min_limit(c["prim"]):
+            yield c, lim - 1
+
+    progress = True
+    while progress:
+        progress = False
+        for c, lim in candidates(d, limit):
+            if (c, lim) != (d, limit) and still(c, lim):
+                d, limit = c, lim
+                progress = True
+                break
+    return d, limit
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--drawpipe", default="build/default/tools/drawpipe")
+    ap.add_argument("--mesa-trace", default="build/mesa/mesa_trace")
+    ap.add_argument("--per-prim", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--gs", action="store_true", help="library geometry shaders instead")
+    ap.add_argument("--prims", default="", help="comma-separated subset of primitive types")
+    ap.add_argument("--out", default="mesa_mismatches")
+    ap.add_argument("--variants", action="store_true",
+                    help="also pick a random --strategy, --middle-end and --repeat per draw")
+    ap.add_argument("--strategies", default="distinct,vsplit,exact,none,reorder,direct",
+                    help="--variants picks from these (direct: direct-2 .. direct-1024)")
+    ap.add_argument("--middle-ends", default="fetch_shade,mali,gen7,a4xx,a4xx_naive",
+                    help="--variants picks from these (never mali with a geometry shader)")
+    ap.add_argument("--max-report", type=int, default=40,
+                    help="mismatches shrunk and written (all are counted)")
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+
+    if args.gs:
+        groups = [(f"{gs}<-{p}", p, gs) for gs, inp in GS_INPUT.items() for p in FEEDS[inp]]
+    else:
+        groups = [(p, p, None) for p in PRIMS]
+    if args.prims:
+        keep = set(args.prims.split(","))
+        groups = [g for g in groups if g[1] in keep]
+
+    os.makedirs(args.out, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="mesa_compare_") as tmp:
+        runner = Runner(args, tmp)
+        jobs = []  # (group, desc, limit, path, extra drawpipe arguments)
+        for name, prim, gs in groups:
+            for _ in range(args.per_prim):
+                d = random_draw(rng, prim, gs)
+                lim = random_limit(rng, prim)
+                extra = random_variant(rng, args.strategies.split(","),
+                                       args.middle_ends.split(","), gs) if args.variants else []
+                jobs.append((name, d, lim, runner.write(d), extra))
+        mesa = runner.mesa_batch([j[3] for j in jobs])
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            dps = list(pool.map(lambda j: runner.drawpipe_trace(j[3], j[2], j[4]), jobs))
+
+        cover = collections.Counter()  # what the draws exercised
+        for name, d, lim, path, _ in jobs:
+            read = d["indices"][d["start"]:d["start"] + d["count"]]
+            cover["restart value hit"] += d["index"] != "none" and d["restart"] in read
+            cover["restart value not fitting the type"] += (
+                d["index"] != "none" and d["restart"] is not None
+                and d["restart"] > TYPE_MAX[d["index"]])
+            cover["split (limit below count)"] += 0 < lim < d["count"]
+            cover["negative base vertex"] += d["base_vertex"] < 0
+            cover["instanced attribute"] += any(d["attribs"])
+            cover["base instance"] += d["base_instance"] > 0
+            cover["non-empty Mesa trace"] += mesa[path][0] == 0 and mesa[path][1] != ""
+        per_group = collections.Counter()
+        bad_group = collections.Counter()
+        both_reject = collections.Counter()
+        mismatches = []
+        for (name, d, lim, path, extra), (dp, err) in zip(jobs, dps):
+            per_group[name] += 1
+            why = verdict(d, lim, dp, err, mesa[path], extra)
+            if why is None and dp is None:
+                both_reject[name] += 1
+            if why is not None:
+                bad_group[name] += 1
+                mismatches.append((name, d, lim, why, extra))
+
+        print(f"{'group':40} {'draws':>6} {'differ':>6} {'both reject':>11}")
+        for name, _, _ in groups:
+            print(f"{name:40} {per_group[name]:6} {bad_group[name]:6} {both_reject[name]:11}")
+        print(f"total {sum(per_group.values())} draws, {len(mismatches)} differ")
+        print("coverage: " + ", ".join(f"{k} {v}" for k, v in cover.items()))
+
+        reported = collections.Counter()
+        for k, (name, d, lim, why, extra) in enumerate(mismatches):
+            if k >= args.max_report:
+                break
+            d2, lim2 = shrink(runner, d, lim, extra)
+            why2, dp, err, (mstatus, mtext) = check_one(runner, d2, lim2, extra)
+            if why2 is None:  # flaky: keep the original
+                d2, lim2 = d, lim
+                why2, dp, err, (mstatus, mtext) = check_one(runner, d2, lim2, extra)
+            reported[name] += 1
+            base = os.path.join(args.out, f"{name.replace('<-', '_from_')}_{reported[name]}")
+            with open(base + ".txt", "w") as f:
+                f.write(fmt(d2))
+            with open(base + ".orig.txt", "w") as f:
+                f.write(fmt(d))
+            with open(base + ".drawpipe", "w") as f:
+                f.write(dp if dp is not None else f"ERROR: {err}\n")
+            with open(base + ".mesa", "w") as f:
+                f.write(mtext if mstatus in (0, 4) else f"status {mstatus}: {mtext}")
+            with open(base + ".args", "w") as f:
+                f.write(" ".join(extra + (["--max-vertices", str(lim2)] if lim2 else [])) + "\n")
+            cli = " ".join(extra + (["--max-vertices", str(lim2)] if lim2 else []))
+            print(f"\n=== {name}: {why2} (originally: {why}; drawpipe trace {cli or '(no options)'})")
+            print(fmt(d2), end="")
+            print("--- drawpipe")
+            print(dp if dp is not None else f"ERROR: {err}", end="" if dp else "\n")
+            print("--- mesa")
+            print(mtext, end="")
+    return 1 if mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,828 @@
+// mesa_trace: an independent check of drawpipe's canonical trace against real OpenGL.
+//
+//   mesa_trace [--info] DRAW.txt         one trace on stdout
+//   mesa_trace [--batch] DRAW.txt...      each trace after a line `== FILE status S`
+//
+// Reads a draw description in drawpipe's text format (draw/draw_text.hpp; parsed here on
+// purpose, without drawpipe's code), draws it with real OpenGL on a headless EGL context
+// (Mesa's surfaceless platform, or an EGL device, with the llvmpipe software rasterizer),
+// captures the vertex shader's (or the bound library geometry shader's) outputs through
+// transform feedback and prints them in the format of drawpipe's trace backend
+// (backends/trace.cpp):
+//
+//   point A / line A B / tri A B C, each vertex `vertexid/instanceid` followed by
+//   `[a0,a1,...]` when the draw has attributes; with a geometry shader, each vertex is the
+//   shader's `id`, then `@L` when the shader writes a layer.
+//
+// Exit status: 0 drawn; 1 bad arguments or description; 2 no usable OpenGL (EGL display,
+// context or version missing); 3 OpenGL rejected the draw (GL error); 4 the draw cannot be
+// captured (lines_adjacency / line_strip_adjacency without a geometry shader, which Mesa
+// refuses to draw into transform feedback): stdout is `# count-only PRIM: N lines generated`.
+#define GL_GLEXT_PROTOTYPES 1
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/gl.h>
+#include <GL/glext.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// The draw description.
+
+struct PrimInfo {
+    const char* name;
+    GLenum mode;
+    GLenum xfb_mode; // transform feedback mode without a geometry shader, or kCountOnly
+};
+
+constexpr GLenum kCountOnly = 0xFFFF; // not a primitive mode
+
+constexpr PrimInfo kPrims[] = {
+    {"points", GL_POINTS, GL_POINTS},
+    {"lines", GL_LINES, GL_LINES},
+    {"line_loop", GL_LINE_LOOP, GL_LINES},
+    {"line_strip", GL_LINE_STRIP, GL_LINES},
+    {"triangles", GL_TRIANGLES, GL_TRIANGLES},
+    {"triangle_strip", GL_TRIANGLE_STRIP, GL_TRIANGLES},
+    {"triangle_fan", GL_TRIANGLE_FAN, GL_TRIANGLES},
+    {"quads", GL_QUADS, GL_TRIANGLES},
+    {"quad_strip", GL_QUAD_STRIP, GL_TRIANGLES},
+    {"polygon", GL_POLYGON, GL_TRIANGLES},
+    // Mesa 22.3 rejects line adjacency draws into GL_LINES transform feedback without a
+    // geometry shader (GL_INVALID_OPERATION; draw_validate.c allows only lines, line loops
+    // and line strips there), so these are counted with GL_PRIMITIVES_GENERATED instead.
+    {"lines_adjacency", GL_LINES_ADJACENCY, kCountOnly},
+    {"line_strip_adjacency", GL_LINE_STRIP_ADJACENCY, kCountOnly},
+    {"triangles_adjacency", GL_TRIANGLES_ADJACENCY, GL_TRIANGLES},
+    {"triangle_strip_adjacency", GL_TRIANGLE_STRIP_ADJACENCY, GL_TRIANGLES},
+};
+
+struct Desc {
+    int prim = 4;            // index into kPrims
+    uint32_t index_size = 0; // bytes per index, 0 for none
+    std::vector<uint32_t> indices;
+    bool restart = false;
+    uint32_t restart_index = 0;
+    uint32_t start = 0;
+    uint32_t count = 0;
+    int32_t base_vertex = 0;
+    uint32_t instances = 1;
+    uint32_t base_instance = 0;
+    bool provoking_first = false;
+    std::vector<uint32_t> divisors;
+    std::string gs;
+};
+
+struct ParseError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void bad(int line, std::string_view key, const std::string& what) {
+    throw ParseError("line " + std::to_string(line) + ": " + std::string(key) + ": " + what);
+}
+
+template <class T> T number(int line, std::string_view key, std::string_view word) {
+    T v{};
+    int base = 10;
+    if (word.size() > 2 && word[0] == '0' && (word[1] == 'x' || word[1] == 'X')) {
+        word.remove_prefix(2);
+        base = 16;
+    }
+    const auto [ptr, ec] = std::from_chars(word.data(), word.data() + word.size(), v, base);
+    if (ec != std::errc{} || ptr != word.data() + word.size())
+        bad(line, key, "'" + std::string(word) + "' is not a valid number");
+    return v;
+}
+
+Desc parse(std::string_view text) {
+    Desc d;
+    bool have_prim = false, have_count = false;
+    int line_no = 0;
+    std::istringstream in{std::string(text)};
+    std::string raw;
+    while (std::getline(in, raw)) {
+        ++line_no;
+        if (const size_t hash = raw.find('#'); hash != std::string::npos) raw.resize(hash);
+        std::istringstream words_in(raw);
+        std::vector<std::string> w;
+        for (std::string s; words_in >> s;) w.push_back(s);
+        if (w.empty()) continue;
+        const std::string& key = w[0];
+        auto one = [&]() -> const std::string& {
+            if (w.size() != 2) bad(line_no, key, "expects exactly one value");
+            return w[1];
+        };
+        if (key == "prim") {
+            const std::string& v = one();
+            const auto it = std::find_if(std::begin(kPrims), std::end(kPrims),
+                                         [&](const PrimInfo& p) { return v == p.name; });
+            if (it == std::end(kPrims)) bad(line_no, key, "unknown primitive type '" + v + "'");
+            d.prim = int(it - std::begin(kPrims));
+            have_prim = true;
+        } else if (key == "index") {
+            const std::string& v = one();
+            if (v == "none")
+                d.index_size = 0;
+            else if (v == "u8")
+                d.index_size = 1;
+            else if (v == "u16")
+                d.index_size = 2;
+            else if (v == "u32")
+                d.index_size = 4;
+            else
+                bad(line_no, key, "unknown index type '" + v + "'");
+        } else if (key == "indices") {
+            for (size_t i = 1; i < w.size(); ++i)
+                d.indices.push_back(number<uint32_t>(line_no, key, w[i]));
+        } else if (key == "restart") {
+            d.restart = true;
+            d.restart_index = number<uint32_t>(line_no, key, one());
+        } else if (key == "start") {
+            d.start = number<uint32_t>(line_no, key, one());
+        } else if (key == "count") {
+            d.count = number<uint32_t>(line_no, key, one());
+            have_count = true;
+        } else if (key == "base_vertex") {
+            d.base_vertex = number<int32_t>(line_no, key, one());
+        } else if (key == "instances") {
+            d.instances = number<uint32_t>(line_no, key, one());
+        } else if (key == "base_instance") {
+            d.base_instance = number<uint32_t>(line_no, key, one());
+        } else if (key == "provoking") {
+            const std::string& v = one();
+            if (v != "first" && v != "last") bad(line_no, key, "must be first or last");
+            d.provoking_first = v == "first";
+        } else if (key == "attrib") {
+            d.divisors.push_back(number<uint32_t>(line_no, key, one()));
+        } else if (key == "gs") {
+            d.gs = one();
+        } else {
+            bad(line_no, key, "unknown key");
+        }
+    }
+    if (!have_prim) throw ParseError("prim: missing");
+    if (d.index_size == 0 && !d.indices.empty()) throw ParseError("indices: given but index none");
+    if (!have_count) {
+        if (d.index_size == 0) throw ParseError("count: missing (non-indexed draw)");
+        d.count = d.indices.size() > d.start ? uint32_t(d.indices.size() - d.start) : 0;
+    }
+    if (d.index_size != 0 && uint64_t(d.start) + d.count > d.indices.size())
+        throw ParseError("indices: shorter than start + count");
+    const uint64_t max_value = d.index_size == 4 ? 0xFFFFFFFFull : (1ull << (8 * d.index_size)) - 1;
+    for (uint32_t v : d.indices)
+        if (d.index_size != 0 && v > max_value)
+            throw ParseError("indices: value " + std::to_string(v) + " does not fit the type");
+    return d;
+}
+
+// ---------------------------------------------------------------------------------------
+// Geometry shaders: GLSL transcriptions of drawpipe's library (draw/gs_library.cpp).
+
+struct GsInfo {
+    const char* name;
+    GLenum xfb_mode;    // from the output topology
+    bool writes_layer;  // captures `layer_v` after `id`
+    const char* input;  // the input layout, which must precede the prologue's input arrays
+    const char* source; // after the common prologue
+};
+
+// tag(i) = 1000000 * instance + 1000 * primitive_id_in + vertex id of input i;
+// tagn(n) = 1000000 * instance + 1000 * primitive_id_in + n.
+constexpr const char* kGsPrologue = R"(
+flat in uint vid[];
+flat in uint iid[];
+uint base_tag() { return 1000000u * iid[0] + 1000u * uint(gl_PrimitiveIDIn); }
+uint tag(int i) { return base_tag() + vid[i]; }
+uint tagn(uint n) { return base_tag() + n; }
+)";
+
+constexpr GsInfo kShaders[] = {
+    {"passthrough_tri", GL_TRIANGLES, false, "layout(triangles) in;", R"(
+layout(triangle_strip, max_vertices = 3) out;
+out uint id;
+void main() {
+    for (int i = 0; i < 3; ++i) { id = tag(i); gl_Position = vec4(0.0); EmitVertex(); }
+    EndPrimitive();
+})"},
+    {"amplify3_layer", GL_TRIANGLES, true, "layout(triangles) in;", R"(
+layout(triangle_strip, max_vertices = 9) out;
+out uint id;
+out int layer_v;
+void main() {
+    for (int c = 0; c < 3; ++c) {
+        for (int i = 0; i < 3; ++i) {
+            id = tag(i); layer_v = c; gl_Layer = c; gl_Position = vec4(0.0); EmitVertex();
+        }
+        EndPrimitive();
+    }
+})"},
+    {"strip_cut_middle", GL_TRIANGLES, false, "layout(triangles) in;", R"(
+layout(triangle_strip, max_vertices = 9) out;
+out uint id;
+void main() {
+    for (uint n = 0u; n < 9u; ++n) {
+        id = tagn(n); gl_Position = vec4(0.0); EmitVertex();
+        if (n == 3u || n == 5u) EndPrimitive();
+    }
+})"},
+    {"endprim_before_emit", GL_TRIANGLES, false, "layout(triangles) in;", R"(
+layout(triangle_strip, max_vertices = 5) out;
+out uint id;
+void main() {
+    EndPrimitive();
+    EndPrimitive();
+    for (uint n = 0u; n < 5u; ++n) { id = tagn(n); gl_Position = vec4(0.0); EmitVertex(); }
+    EndPrimitive();
+    EndPrimitive();
+})"},
+    {"cull_odd", GL_TRIANGLES, false, "layout(triangles) in;", R"(
+layout(triangle_strip, max_vertices = 3) out;
+out uint id;
+void main() {
+    if ((gl_PrimitiveIDIn & 1) != 0) return;
+    for (int i = 0; i < 3; ++i) { id = tag(i); gl_Position = vec4(0.0); EmitVertex(); }
+    EndPrimitive();
+})"},
+    {"many_cuts64", GL_TRIANGLES, false, "layout(triangles) in;", R"(
+layout(triangle_strip, max_vertices = 64) out;
+out uint id;
+void main() {
+    for (uint n = 0u; n <= 42u; ++n) {
+        id = tagn(n); gl_Position = vec4(0.0); EmitVertex();
+        if (n % 5u == 4u) EndPrimitive();
+    }
+})"},
+    {"points_out", GL_POINTS, false, "layout(triangles) in;", R"(
+layout(points, max_vertices = 3) out;
+out uint id;
+void main() {
+    for (int i = 2; i >= 0; --i) { id = tag(i); gl_Position = vec4(0.0); EmitVertex(); }
+})"},
+    {"line_strip_out", GL_LINES, false, "layout(triangles) in;", R"(
+layout(line_strip, max_vertices = 4) out;
+out uint id;
+void main() {
+    for (int k = 0; k < 4; ++k) { id = tag(k % 3); gl_Position = vec4(0.0); EmitVertex(); }
+    EndPrimitive();
+})"},
+    {"lines_in", GL_LINES, false, "layout(lines) in;", R"(
+layout(line_strip, max_vertices = 2) out;
+out uint id;
+void main() {
+    for (int i = 0; i < 2; ++i) { id = tag(i); gl_Position = vec4(0.0); EmitVertex(); }
+})"},
+    {"lines_adj_in", GL_LINES, false, "layout(lines_adjacency) in;", R"(
+layout(line_strip, max_vertices = 4) out;
+out uint id;
+void main() {
+    for (int i = 0; i < 4; ++i) { id = tag(i); gl_Position = vec4(0.0); EmitVertex(); }
+})"},
+    {"tris_adj_in", GL_TRIANGLES, false, "layout(triangles_adjacency) in;", R"(
+layout(triangle_strip, max_vertices = 6) out;
+out uint id;
+void main() {
+    for (int i = 0; i < 6; i += 2) { id = tag(i); gl_Position = vec4(0.0); EmitVertex(); }
+    EndPrimitive();
+    for (int i = 1; i < 6; i += 2) { id = tag(i); gl_Position = vec4(0.0); EmitVertex(); }
+})"},
+    {"points_in_quad", GL_TRIANGLES, false, "layout(points) in;", R"(
+layout(triangle_strip, max_vertices = 4) out;
+out uint id;
+void main() {
+    for (uint c = 0u; c < 4u; ++c) {
+        id = base_tag() + 10u * vid[0] + c; gl_Position = vec4(0.0); EmitVertex();
+    }
+})"},
+    {"invocations4", GL_TRIANGLES, true, "layout(triangles, invocations = 4) in;", R"(
+layout(triangle_strip, max_vertices = 3) out;
+out uint id;
+out int layer_v;
+void main() {
+    for (int i = 0; i < 3; ++i) {
+        id = tag(i) + 100u * uint(gl_InvocationID);
+        layer_v = gl_InvocationID; gl_Layer = gl_InvocationID;
+        gl_Position = vec4(0.0);
+        EmitVertex();
+    }
+})"},
+    {"streams2", GL_POINTS, false, "layout(points) in;", R"(
+layout(points, max_vertices = 2) out;
+layout(stream = 0) out uint id;
+layout(stream = 1) out uint id1;
+void main() {
+    id = tag(0); gl_Position = vec4(0.0); EmitStreamVertex(0);
+    id1 = tag(0) + 500u; EmitStreamVertex(1);
+})"},
+};
+
+// ---------------------------------------------------------------------------------------
+// EGL and GL.
+
+struct Failure {
+    int status;
+    std::string what;
+};
+
+[[noreturn]] void fail(int status, const std::string& what) {
+    throw Failure{status, what};
+}
+
+bool has_ext(const char* list, const char* ext) {
+    if (!list) return false;
+    const std::string_view l(list), e(ext);
+    for (size_t pos = 0; (pos = l.find(e, pos)) != std::string_view::npos; pos += e.size()) {
+        const bool starts = pos == 0 || l[pos - 1] == ' ';
+        const bool ends = pos + e.size() == l.size() || l[pos + e.size()] == ' ';
+        if (starts && ends) return true;
+    }
+    return false;
+}
+
+template <class F> F egl_proc(const char* name) {
+    return reinterpret_cast<F>(eglGetProcAddress(name));
+}
+
+EGLDisplay open_display(std::string& how) {
+    const auto get_platform_display =
+        egl_proc<PFNEGLGETPLATFORMDISPLAYEXTPROC>("eglGetPlatformDisplayEXT");
+    const auto query_devices = egl_proc<PFNEGLQUERYDEVICESEXTPROC>("eglQueryDevicesEXT");
+    const auto query_device_string =
+        egl_proc<PFNEGLQUERYDEVICESTRINGEXTPROC>("eglQueryDeviceStringEXT");
+    if (!get_platform_display) fail(2, "no eglGetPlatformDisplayEXT");
+    const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    if (has_ext(client, "EGL_MESA_platform_surfaceless")) {
+        EGLDisplay dpy =
+            get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+        if (dpy != EGL_NO_DISPLAY && eglInitialize(dpy, nullptr, nullptr)) {
+            how = "EGL_MESA_platform_surfaceless";
+            return dpy;
+        }
+    }
+    if (has_ext(client, "EGL_EXT_platform_device") && query_devices && query_device_string) {
+        EGLDeviceEXT devices[16];
+        EGLint n = 0;
+        if (query_devices(16, devices, &n)) {
+            for (EGLint i = 0; i < n; ++i) {
+                // Prefer the software device (EGL_MESA_device_software).
+                if (!has_ext(query_device_string(devices[i], EGL_EXTENSIONS),
+                             "EGL_MESA_device_software"))
+                    continue;
+                EGLDisplay dpy = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
+                if (dpy != EGL_NO_DISPLAY && eglInitialize(dpy, nullptr, nullptr)) {
+                    how = "EGL_EXT_platform_device (software device)";
+                    return dpy;
+                }
+            }
+        }
+    }
+    fail(2, "no headless EGL display (need EGL_MESA_platform_surfaceless or "
+            "EGL_EXT_platform_device with a software device)");
+}
+
+struct Gl {
+    std::string platform;
+    int major = 0, minor = 0;
+};
+
+Gl init_gl() {
+    // Software rendering, headless, llvmpipe unless the caller chose otherwise.
+    setenv("LIBGL_ALWAYS_SOFTWARE", "1", 0);
+    setenv("EGL_PLATFORM", "surfaceless", 0);
+    setenv("GALLIUM_DRIVER", "llvmpipe", 0);
+    Gl gl;
+    EGLDisplay dpy = open_display(gl.platform);
+    if (!has_ext(eglQueryString(dpy, EGL_EXTENSIONS), "EGL_KHR_no_config_context") ||
+        !has_ext(eglQueryString(dpy, EGL_EXTENSIONS), "EGL_KHR_surfaceless_context"))
+        fail(2, "EGL_KHR_no_config_context and EGL_KHR_surfaceless_context are required");
+    if (!eglBindAPI(EGL_OPENGL_API)) fail(2, "eglBindAPI(EGL_OPENGL_API) failed");
+    static constexpr int kVersions[][2] = {{4, 6}, {4, 5}, {4, 4}, {4, 3}, {4, 2}};
+    EGLContext ctx = EGL_NO_CONTEXT;
+    for (const auto& v : kVersions) {
+        const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                  v[0],
+                                  EGL_CONTEXT_MINOR_VERSION,
+                                  v[1],
+                                  EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                  EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT,
+                                  EGL_NONE};
+        ctx = eglCreateContext(dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attribs);
+        if (ctx != EGL_NO_CONTEXT) break;
+    }
+    if (ctx == EGL_NO_CONTEXT)
+        fail(2, "no OpenGL 4.2+ compatibility-profile context (base instance, quads)");
+    if (!eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) fail(2, "eglMakeCurrent failed");
+    glGetIntegerv(GL_MAJOR_VERSION, &gl.major);
+    glGetIntegerv(GL_MINOR_VERSION, &gl.minor);
+    return gl;
+}
+
+GLuint compile(GLenum type, const std::string& src) {
+    const GLuint s = glCreateShader(type);
+    const char* p = src.c_str();
+    glShaderSource(s, 1, &p, nullptr);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[4096] = {};
+        glGetShaderInfoLog(s, sizeof log, nullptr, log);
+        fail(2, "shader compile failed:\n" + src + "\n" + log);
+    }
+    return s;
+}
+
+std::string vertex_shader(size_t attribs) {
+    std::string s = "#version 420\n";
+    for (size_t a = 0; a < attribs; ++a)
+        s += "layout(location = " + std::to_string(a) + ") in uint a" + std::to_string(a) + ";\n";
+    s += "flat out uint vid;\nflat out uint iid;\n";
+    for (size_t a = 0; a < attribs; ++a) s += "flat out uint av" + std::to_string(a) + ";\n";
+    s += "void main() {\n    vid = uint(gl_VertexID);\n    iid = uint(gl_InstanceID);\n";
+    for (size_t a = 0; a < attribs; ++a)
+        s += "    av" + std::to_string(a) + " = a" + std::to_string(a) + ";\n";
+    s += "    gl_Position = vec4(0.0);\n}\n";
+    return s;
+}
+
+GLuint link_program(const Desc& d, const GsInfo* gs, std::vector<std::string>& varyings) {
+    const GLuint prog = glCreateProgram();
+    glAttachShader(prog, compile(GL_VERTEX_SHADER, vertex_shader(d.divisors.size())));
+    if (gs) {
+        glAttachShader(prog, compile(GL_GEOMETRY_SHADER, std::string("#version 420\n") + gs->input +
+                                                             kGsPrologue + gs->source));
+        varyings = {"id"};
+        if (gs->writes_layer) varyings.push_back("layer_v");
+    } else {
+        varyings = {"vid", "iid"};
+        for (size_t a = 0; a < d.divisors.size(); ++a) varyings.push_back("av" + std::to_string(a));
+    }
+    std::vector<const char*> names;
+    for (const std::string& v : varyings) names.push_back(v.c_str());
+    glTransformFeedbackVaryings(prog, GLsizei(names.size()), names.data(), GL_INTERLEAVED_ATTRIBS);
+    glLinkProgram(prog);
+    GLuint shaders[2] = {};
+    GLsizei n_shaders = 0;
+    glGetAttachedShaders(prog, 2, &n_shaders, shaders);
+    for (GLsizei i = 0; i < n_shaders; ++i) glDeleteShader(shaders[i]);
+    GLint ok = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[4096] = {};
+        glGetProgramInfoLog(prog, sizeof log, nullptr, log);
+        glDeleteProgram(prog);
+        fail(2, std::string("program link failed: ") + log);
+    }
+    return prog;
+}
+
+void check_gl(const char* what) {
+    const GLenum e = glGetError();
+    if (e != GL_NO_ERROR) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "0x%04x", e);
+        fail(3, std::string("GL error ") + buf + " in " + what);
+    }
+}
+
+// The largest element a per-vertex attribute reads (raw index + base vertex, restart
+// indices skipped), or nothing when no vertex is read.
+std::optional<uint64_t> max_vertex_id(const Desc& d) {
+    if (d.count == 0) return std::nullopt;
+    if (d.index_size == 0) return uint64_t(d.start) + d.count - 1;
+    std::optional<uint64_t> m;
+    for (uint64_t i = d.start; i < uint64_t(d.start) + d.count; ++i) {
+        const uint32_t raw = d.indices[i];
+        if (d.restart && raw == d.restart_index) continue;
+        const int64_t v = int64_t(raw) + d.base_vertex;
+        if (v >= 0) m = std::max<uint64_t>(m.value_or(0), uint64_t(v));
+    }
+    return m;
+}
+
+struct Capture {
+    GLenum xfb_mode = GL_POINTS;
+    uint32_t components = 0; // uint32 per captured vertex
+    std::vector<uint32_t> data;
+    GLuint written = 0, generated = 0;
+    bool count_only = false; // not captured: only `generated` is known
+};
+
+// Every GL object of one draw, released (and the state it changed reset) on any exit, so
+// that one context serves many draws.
+struct DrawObjects {
+    GLuint prog = 0, fbo = 0, rb = 0, vao = 0, ib = 0, tfb = 0;
+    GLuint queries[2] = {};
+    std::vector<GLuint> attrib_buffers;
+    bool xfb_active = false, generated_active = false, written_active = false;
+    DrawObjects() = default;
+    DrawObjects(const DrawObjects&) = delete;
+    DrawObjects& operator=(const DrawObjects&) = delete;
+    ~DrawObjects() {
+        if (xfb_active) glEndTransformFeedback();
+        if (written_active) glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+        if (generated_active) glEndQuery(GL_PRIMITIVES_GENERATED);
+        glDisable(GL_PRIMITIVE_RESTART);
+        glDisable(GL_RASTERIZER_DISCARD);
+        glBindVertexArray(0);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glBindBuffer(GL_ARRAY_BUFFER, 0);
+        glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
+        glUseProgram(0);
+        glDeleteQueries(2, queries);
+        glDeleteBuffers(GLsizei(attrib_buffers.size()), attrib_buffers.data());
+        glDeleteBuffers(1, &ib);
+        glDeleteBuffers(1, &tfb);
+        glDeleteVertexArrays(1, &vao);
+        glDeleteFramebuffers(1, &fbo);
+        glDeleteRenderbuffers(1, &rb);
+        glDeleteProgram(prog);
+        while (glGetError() != GL_NO_ERROR) {
+        }
+    }
+};
+
+Capture draw(const Desc& d, const GsInfo* gs) {
+    DrawObjects o;
+    std::vector<std::string> varyings;
+    o.prog = link_program(d, gs, varyings);
+    glUseProgram(o.prog);
+
+    // A complete framebuffer (a surfaceless context has none); nothing is rasterized.
+    glGenFramebuffers(1, &o.fbo);
+    glGenRenderbuffers(1, &o.rb);
+    glBindRenderbuffer(GL_RENDERBUFFER, o.rb);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 1, 1);
+    glBindFramebuffer(GL_FRAMEBUFFER, o.fbo);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, o.rb);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+        fail(2, "framebuffer incomplete");
+    glEnable(GL_RASTERIZER_DISCARD);
+
+    glGenVertexArrays(1, &o.vao);
+    glBindVertexArray(o.vao);
+
+    // Attribute k holds k; per-vertex ones cover every vertex read, instanced ones every
+    // instance element read.
+    const std::optional<uint64_t> max_vertex = max_vertex_id(d);
+    for (size_t a = 0; a < d.divisors.size(); ++a) {
+        const uint32_t div = d.divisors[a];
+        uint64_t n = 1;
+        if (div == 0 && max_vertex) n = *max_vertex + 1;
+        if (div != 0)
+            n = uint64_t(d.base_instance) + (d.instances ? (d.instances - 1) / div : 0) + 1;
+        if (n > (uint64_t(1) << 24))
+            fail(1, "attrib " + std::to_string(a) + ": reads element " + std::to_string(n - 1) +
+                        ", past the 2^24 elements this checker allocates");
+        std::vector<uint32_t> data(n);
+        for (uint64_t k = 0; k < n; ++k) data[k] = uint32_t(k);
+        GLuint buf = 0;
+        glGenBuffers(1, &buf);
+        o.attrib_buffers.push_back(buf);
+        glBindBuffer(GL_ARRAY_BUFFER, buf);
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(n * 4), data.data(), GL_STATIC_DRAW);
+        glVertexAttribIPointer(GLuint(a), 1, GL_UNSIGNED_INT, 4, nullptr);
+        glVertexAttribDivisor(GLuint(a), div);
+        glEnableVertexAttribArray(GLuint(a));
+    }
+    check_gl("vertex setup");
+
+    GLenum index_type = GL_UNSIGNED_INT;
+    if (d.index_size != 0) {
+        std::vector<uint8_t> bytes(std::max<size_t>(d.indices.size() * d.index_size, 4));
+        for (size_t i = 0; i < d.indices.size(); ++i)
+            std::memcpy(bytes.data() + i * d.index_size, &d.indices[i], d.index_size);
+        glGenBuffers(1, &o.ib);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, o.ib); // part of the VAO
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(bytes.size()), bytes.data(),
+                     GL_STATIC_DRAW);
+        index_type = d.index_size == 1   ? GL_UNSIGNED_BYTE
+                     : d.index_size == 2 ? GL_UNSIGNED_SHORT
+                                         : GL_UNSIGNED_INT;
+    }
+    if (d.restart) {
+        // Enabled for non-indexed draws too: GL must then ignore it.
+        glEnable(GL_PRIMITIVE_RESTART);
+        glPrimitiveRestartIndex(d.restart_index);
+    }
+    glProvokingVertex(d.provoking_first ? GL_FIRST_VERTEX_CONVENTION : GL_LAST_VERTEX_CONVENTION);
+    check_gl("draw state");
+
+    Capture cap;
+    cap.xfb_mode = gs ? gs->xfb_mode : kPrims[d.prim].xfb_mode;
+    const bool capture = cap.xfb_mode != kCountOnly;
+    if (!capture) cap.xfb_mode = GL_LINES;
+    cap.components = uint32_t(varyings.size());
+    const uint32_t per_prim = cap.xfb_mode == GL_POINTS ? 1 : cap.xfb_mode == GL_LINES ? 2 : 3;
+    const uint32_t amplify = gs ? 64 * 4 : 1; // bounds a library shader's output per input
+    uint64_t capacity = (uint64_t(d.count) + 2) * std::max(d.instances, 1u) * amplify;
+
+    glGenBuffers(1, &o.tfb);
+    glGenQueries(2, o.queries);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        const uint64_t bytes = capacity * per_prim * cap.components * 4;
+        if (bytes > (uint64_t(1) << 31)) fail(1, "draw too large to capture");
+        glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, o.tfb);
+        glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, GLsizeiptr(bytes), nullptr, GL_STREAM_READ);
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, o.tfb);
+        glBeginQuery(GL_PRIMITIVES_GENERATED, o.queries[0]);
+        o.generated_active = true;
+        if (capture) {
+            glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, o.queries[1]);
+            o.written_active = true;
+            glBeginTransformFeedback(cap.xfb_mode);
+            o.xfb_active = true;
+            check_gl("glBeginTransformFeedback");
+        }
+        const GLenum mode = kPrims[d.prim].mode;
+        if (d.index_size != 0) {
+            const auto offset = reinterpret_cast<const void*>(uintptr_t(d.start) * d.index_size);
+            glDrawElementsInstancedBaseVertexBaseInstance(mode, GLsizei(d.count), index_type,
+                                                          offset, GLsizei(d.instances),
+                                                          d.base_vertex, d.base_instance);
+        } else {
+            glDrawArraysInstancedBaseInstance(mode, GLint(d.start), GLsizei(d.count),
+                                              GLsizei(d.instances), d.base_instance);
+        }
+        check_gl("the draw");
+        if (capture) {
+            glEndTransformFeedback();
+            o.xfb_active = false;
+            glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+            o.written_active = false;
+        }
+        glEndQuery(GL_PRIMITIVES_GENERATED);
+        o.generated_active = false;
+        glGetQueryObjectuiv(o.queries[0], GL_QUERY_RESULT, &cap.generated);
+        if (capture) glGetQueryObjectuiv(o.queries[1], GL_QUERY_RESULT, &cap.written);
+        check_gl("the queries");
+        if (!capture) {
+            cap.count_only = true;
+            return cap;
+        }
+        if (cap.generated <= cap.written || cap.generated <= capacity) break;
+        capacity = cap.generated; // the buffer was too small: draw again into a larger one
+    }
+    const size_t words = size_t(cap.written) * per_prim * cap.components;
+    cap.data.resize(words);
+    glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, o.tfb);
+    glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, GLsizeiptr(words * 4), cap.data.data());
+    check_gl("reading the capture");
+    return cap;
+}
+
+std::string format_trace(const Capture& cap, const GsInfo* gs) {
+    const uint32_t per_prim = cap.xfb_mode == GL_POINTS ? 1 : cap.xfb_mode == GL_LINES ? 2 : 3;
+    const char* name = per_prim == 1 ? "point" : per_prim == 2 ? "line" : "tri";
+    std::string out;
+    const uint32_t* v = cap.data.data();
+    for (GLuint p = 0; p < cap.written; ++p) {
+        out += name;
+        for (uint32_t k = 0; k < per_prim; ++k, v += cap.components) {
+            out += ' ';
+            if (gs) {
+                out += std::to_string(v[0]);
+                if (gs->writes_layer) out += '@' + std::to_string(int32_t(v[1]));
+                continue;
+            }
+            out += std::to_string(v[0]) + '/' + std::to_string(v[1]);
+            if (cap.components == 2) continue;
+            out += '[';
+            for (uint32_t c = 2; c < cap.components; ++c) {
+                if (c > 2) out += ',';
+                out += std::to_string(v[c]);
+            }
+            out += ']';
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+std::string read_text(const std::string& file) {
+    std::ostringstream text;
+    if (file == "-") {
+        text << std::cin.rdbuf();
+    } else {
+        std::ifstream in(file, std::ios::binary);
+        if (!in) fail(1, "cannot open '" + file + "'");
+        text << in.rdbuf();
+    }
+    return text.str();
+}
+
+// One description drawn: its trace, or a Failure.
+std::string trace_file(const std::string& file) {
+    Desc desc;
+    try {
+        desc = parse(read_text(file));
+    } catch (const ParseError& e) {
+        fail(1, e.what());
+    }
+    const GsInfo* gs = nullptr;
+    if (!desc.gs.empty()) {
+        for (const GsInfo& s : kShaders)
+            if (desc.gs == s.name) gs = &s;
+        if (!gs) fail(1, "gs: unknown geometry shader '" + desc.gs + "'");
+    }
+    const Capture cap = draw(desc, gs);
+    if (cap.count_only)
+        fail(4, "# count-only " + std::string(kPrims[desc.prim].name) + ": " +
+                    std::to_string(cap.generated) + " lines generated");
+    if (cap.generated != cap.written)
+        fail(3, "transform feedback wrote " + std::to_string(cap.written) + " of " +
+                    std::to_string(cap.generated) + " primitives generated");
+    return format_trace(cap, gs);
+}
+
+void print_info(const Gl& gl) {
+    GLint profile = 0;
+    glGetIntegerv(GL_CONTEXT_PROFILE_MASK, &profile);
+    GLboolean quads_follow = GL_FALSE;
+    glGetBooleanv(GL_QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION, &quads_follow);
+    std::fprintf(stderr,
+                 "platform: %s\nGL_VERSION: %s\nGL_RENDERER: %s\nversion %d.%d, profile mask "
+                 "0x%x (%s)\nquads follow provoking vertex: %s\n",
+                 gl.platform.c_str(), reinterpret_cast<const char*>(glGetString(GL_VERSION)),
+                 reinterpret_cast<const char*>(glGetString(GL_RENDERER)), gl.major, gl.minor,
+                 profile,
+                 (profile & GL_CONTEXT_COMPATIBILITY_PROFILE_BIT) ? "compatibility" : "core",
+                 quads_follow ? "yes" : "no");
+}
+
+int run(int argc, char** argv) {
+    bool info = false, batch = false;
+    std::vector<std::string> files;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (a == "--info")
+            info = true;
+        else if (a == "--batch")
+            batch = true;
+        else if (a == "-" || a.substr(0, 1) != "-")
+            files.emplace_back(a);
+        else
+            fail(1, "unknown option '" + std::string(a) + "'");
+    }
+    if (files.size() > 1) batch = true;
+    if (files.empty() && !info) fail(1, "usage: mesa_trace [--info] [--batch] DRAW.txt...");
+
+    const Gl gl = init_gl();
+    if (info) print_info(gl);
+    if (!batch) {
+        if (files.empty()) return 0;
+        try {
+            const std::string out = trace_file(files[0]);
+            std::fwrite(out.data(), 1, out.size(), stdout);
+        } catch (const Failure& f) {
+            if (f.status == 4) { // a count, not an error
+                std::printf("%s\n", f.what.c_str());
+                return 4;
+            }
+            throw;
+        }
+        return 0;
+    }
+    // Batch: `== FILE status S` before each trace; a failure's message follows its header.
+    for (const std::string& file : files) {
+        std::string out;
+        int status = 0;
+        try {
+            out = trace_file(file);
+        } catch (const Failure& f) {
+            if (f.status == 2) throw; // no usable GL: nothing else would draw either
+            status = f.status;
+            out = f.what + "\n";
+        }
+        std::printf("== %s status %d\n", file.c_str(), status);
+        std::fwrite(out.data(), 1, out.size(), stdout);
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const Failure& f) {
+        std::fprintf(stderr, "mesa_trace: %s\n", f.what.c_str());
+        return f.status;
+    }
+}
