@@ -17,7 +17,9 @@ namespace drawpipe {
 
 namespace {
 
-[[noreturn]] void fail(ErrorCode code, const std::string& msg) { throw Error(code, msg); }
+[[noreturn]] void fail(ErrorCode code, const std::string& msg) {
+    throw Error(code, msg);
+}
 
 // How a run advances primitive by primitive.
 enum class Shape : uint8_t {
@@ -38,17 +40,17 @@ Shape shape_of(Prim prim, bool assembled) {
 // One restart-free run: `begin` is the absolute position of its first index (or vertex).
 struct Run {
     uint32_t begin = 0;
-    uint32_t count = 0;  // trimmed to whole primitives
-    uint32_t prims = 0;  // primitives the splitter steps over (a loop's lines, GS inputs...)
+    uint32_t count = 0; // trimmed to whole primitives
+    uint32_t prims = 0; // primitives the splitter steps over (a loop's lines, GS inputs...)
     uint32_t gl_prims = 0;
 };
 
 // Per-draw constants the splitters read.
 struct SplitParams {
-    Prim prim;           // the draw's primitive
-    Prim out_prim;       // what segments carry (the GS input list type when assembling)
+    Prim prim;     // the draw's primitive
+    Prim out_prim; // what segments carry (the GS input list type when assembling)
     Shape shape;
-    PrimShape ps;        // of out_prim's stepping (draw prim, or the GS list type)
+    PrimShape ps; // of out_prim's stepping (draw prim, or the GS list type)
     Provoking pv;
     uint32_t fetch_limit; // most distinct vertices per segment
     uint32_t index_cap;   // most draw elements per segment
@@ -133,7 +135,9 @@ class LinearSplitter final : public Splitter {
             }
             break;
         }
-        case Shape::assembled: assert(false); break;
+        case Shape::assembled:
+            assert(false);
+            break;
         }
         seg.draw_count = seg.fetch_count;
         return k1;
@@ -271,7 +275,8 @@ class CachedSplitter final : public Splitter {
         }
         seg.prim = p_.out_prim;
         if constexpr (S == Shape::loop) {
-            if (k0 == 0 && k == run.prims) seg.prim = Prim::line_loop;
+            if (k0 == 0 && k == run.prims)
+                seg.prim = Prim::line_loop;
             else {
                 seg.prim = Prim::line_strip;
                 if (k == run.prims) add(0);
@@ -312,7 +317,8 @@ std::unique_ptr<Splitter> make_cached(const SplitParams& p, Index index, Cache c
         return std::make_unique<CachedSplitter<Index, Cache, Shape::loop>>(p, index, cache);
     case Shape::assembled:
         if (p.ps.first == 3)
-            return std::make_unique<CachedSplitter<Index, Cache, Shape::assembled, 3>>(p, index, cache);
+            return std::make_unique<CachedSplitter<Index, Cache, Shape::assembled, 3>>(p, index,
+                                                                                       cache);
         return std::make_unique<CachedSplitter<Index, Cache, Shape::assembled>>(p, index, cache);
     }
     return nullptr;
@@ -347,13 +353,16 @@ std::unique_ptr<Splitter> make_for_strategy(const SplitParams& p, const Strategy
         cache.configure(arena, max_fetch);
         return make_cached(p, index, cache);
     }
-    case Strategy::Kind::none: return make_cached(p, index, detail::NoCache{});
-    case Strategy::Kind::reorder: break; // begin() has swapped in the reordered buffer
+    case Strategy::Kind::none:
+        return make_cached(p, index, detail::NoCache{});
+    case Strategy::Kind::reorder:
+        break; // begin() has swapped in the reordered buffer
     }
     return nullptr;
 }
 
-template <class T> uint32_t find_restart(const T* idx, uint32_t from, uint32_t end, uint32_t restart) {
+template <class T>
+uint32_t find_restart(const T* idx, uint32_t from, uint32_t end, uint32_t restart) {
     if (restart > std::numeric_limits<T>::max()) return end; // can never match this type
     const T r = T(restart);
     uint32_t i = from;
@@ -391,19 +400,25 @@ IndexRange scan_range(const DrawInfo& d) {
     const uint32_t b = d.start, e = d.start + d.count;
     switch (d.index_type) {
     case IndexType::u8:
-        return scan_range(static_cast<const uint8_t*>(d.indices), b, e, d.primitive_restart, d.restart_index);
+        return scan_range(static_cast<const uint8_t*>(d.indices), b, e, d.primitive_restart,
+                          d.restart_index);
     case IndexType::u16:
-        return scan_range(static_cast<const uint16_t*>(d.indices), b, e, d.primitive_restart, d.restart_index);
+        return scan_range(static_cast<const uint16_t*>(d.indices), b, e, d.primitive_restart,
+                          d.restart_index);
     case IndexType::u32:
-        return scan_range(static_cast<const uint32_t*>(d.indices), b, e, d.primitive_restart, d.restart_index);
-    case IndexType::none: break;
+        return scan_range(static_cast<const uint32_t*>(d.indices), b, e, d.primitive_restart,
+                          d.restart_index);
+    case IndexType::none:
+        break;
     }
     return {d.start, d.start + d.count - 1};
 }
 
 } // namespace
 
-IndexRange scan_index_range(const DrawInfo& draw) { return scan_range(draw); }
+IndexRange scan_index_range(const DrawInfo& draw) {
+    return scan_range(draw);
+}
 
 std::optional<Strategy> Strategy::parse(std::string_view name) {
     if (name == "distinct" || name == "default") return Strategy{Kind::distinct, 0};
@@ -415,8 +430,8 @@ std::optional<Strategy> Strategy::parse(std::string_view name) {
         uint32_t n = 0;
         const auto digits = name.substr(7);
         const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
-        if (ec == std::errc{} && ptr == digits.data() + digits.size() && n >= 2 && n <= (1u << 24) &&
-            std::has_single_bit(n))
+        if (ec == std::errc{} && ptr == digits.data() + digits.size() && n >= 2 &&
+            n <= (1u << 24) && std::has_single_bit(n))
             return Strategy{Kind::direct, n};
     }
     return std::nullopt;
@@ -424,19 +439,26 @@ std::optional<Strategy> Strategy::parse(std::string_view name) {
 
 std::string Strategy::name() const {
     switch (kind) {
-    case Kind::distinct: return "distinct";
-    case Kind::vsplit: return "vsplit";
-    case Kind::direct: return "direct-" + std::to_string(entries);
-    case Kind::exact: return "exact";
-    case Kind::none: return "none";
-    case Kind::reorder: return "reorder";
+    case Kind::distinct:
+        return "distinct";
+    case Kind::vsplit:
+        return "vsplit";
+    case Kind::direct:
+        return "direct-" + std::to_string(entries);
+    case Kind::exact:
+        return "exact";
+    case Kind::none:
+        return "none";
+    case Kind::reorder:
+        return "reorder";
     }
     return "?";
 }
 
 void validate_draw(const DrawInfo& d) {
     if (uint32_t(d.prim) >= uint32_t(kPrimCount))
-        fail(ErrorCode::invalid_value, "prim: unknown primitive type " + std::to_string(int(d.prim)));
+        fail(ErrorCode::invalid_value,
+             "prim: unknown primitive type " + std::to_string(int(d.prim)));
     if (uint32_t(d.index_type) > uint32_t(IndexType::u32))
         fail(ErrorCode::invalid_value, "index_type: unknown index type");
     if (uint32_t(d.provoking) > uint32_t(Provoking::last))
@@ -463,29 +485,33 @@ struct FrontEnd::Impl {
     DrawInfo draw;
     SplitParams params{};
     std::unique_ptr<Splitter> splitter;
-    detail::CacheArena arena; // kept across draws
+    detail::CacheArena arena;        // kept across draws
     std::vector<uint32_t> reordered; // the reorder strategy's index buffer
     FrontEndStats stats;
-    bool instancing = false; // the middle end takes every instance in one segment
+    bool instancing = false;          // the middle end takes every instance in one segment
     bool single_segment_only = false; // ... but only when the draw is one segment (GL order)
     uint32_t instance = 0, instance_end = 0;
     uint32_t cursor = 0, end = 0; // absolute index positions of the current instance pass
     bool run_open = false;
     Run run;
-    uint32_t k = 0;             // next primitive of the open run
-    uint32_t prim_id_base = 0;  // primitives of earlier runs in this instance
+    uint32_t k = 0;            // next primitive of the open run
+    uint32_t prim_id_base = 0; // primitives of earlier runs in this instance
     uint64_t sequence = 0;
 
     uint32_t find_restart_from(uint32_t from) const {
         if (!draw.primitive_restart) return end;
         switch (draw.index_type) {
         case IndexType::u8:
-            return find_restart(static_cast<const uint8_t*>(draw.indices), from, end, draw.restart_index);
+            return find_restart(static_cast<const uint8_t*>(draw.indices), from, end,
+                                draw.restart_index);
         case IndexType::u16:
-            return find_restart(static_cast<const uint16_t*>(draw.indices), from, end, draw.restart_index);
+            return find_restart(static_cast<const uint16_t*>(draw.indices), from, end,
+                                draw.restart_index);
         case IndexType::u32:
-            return find_restart(static_cast<const uint32_t*>(draw.indices), from, end, draw.restart_index);
-        case IndexType::none: break;
+            return find_restart(static_cast<const uint32_t*>(draw.indices), from, end,
+                                draw.restart_index);
+        case IndexType::none:
+            break;
         }
         return end;
     }
@@ -503,10 +529,18 @@ struct FrontEnd::Impl {
             run.count = n;
             run.gl_prims = gl_prim_count(params.prim, n);
             switch (params.shape) {
-            case Shape::fan: run.prims = n >= 3 ? n - 2 : 0; break;
-            case Shape::loop: run.prims = n >= 2 ? n - 1 : 0; break;
-            case Shape::assembled: run.prims = run.gl_prims; break;
-            default: run.prims = gl_prim_count(params.prim, n); break;
+            case Shape::fan:
+                run.prims = n >= 3 ? n - 2 : 0;
+                break;
+            case Shape::loop:
+                run.prims = n >= 2 ? n - 1 : 0;
+                break;
+            case Shape::assembled:
+                run.prims = run.gl_prims;
+                break;
+            default:
+                run.prims = gl_prim_count(params.prim, n);
+                break;
             }
             cursor = r < end ? r + 1 : end;
             if (run.prims > 0) {
@@ -546,7 +580,8 @@ void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options
 
     const MiddleEndLimits& lim = options.limits;
     if (lim.max_vertices == 0)
-        fail(ErrorCode::middle_end_failure, "max_vertices: the middle end reported 0 vertices per segment");
+        fail(ErrorCode::middle_end_failure,
+             "max_vertices: the middle end reported 0 vertices per segment");
     const bool assembled = lim.assemble_as.has_value();
     if (assembled && !gs_input_compatible(draw.prim, *lim.assemble_as))
         fail(ErrorCode::invalid_value, std::string("prim: ") + std::string(prim_name(draw.prim)) +
@@ -569,13 +604,15 @@ void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options
 #ifndef NDEBUG
             const IndexRange s = scan_range(draw);
             if (s.min <= s.max && (s.min < r.min || s.max > r.max))
-                fail(ErrorCode::index_range_mismatch, "index_range: indices fall outside the given range");
+                fail(ErrorCode::index_range_mismatch,
+                     "index_range: indices fall outside the given range");
 #endif
         } else {
             r = scan_range(draw);
         }
         if (r.min <= r.max) {
-            const int64_t lo = int64_t(r.min) + draw.base_vertex, hi = int64_t(r.max) + draw.base_vertex;
+            const int64_t lo = int64_t(r.min) + draw.base_vertex,
+                          hi = int64_t(r.max) + draw.base_vertex;
             if (lo < 0 || hi > int64_t(UINT32_MAX))
                 fail(ErrorCode::base_vertex_overflow,
                      "base_vertex: " + std::to_string(draw.base_vertex) + " takes index " +
@@ -593,9 +630,12 @@ void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options
     p.base_vertex = indexed ? uint32_t(draw.base_vertex) : 0;
     p.adaptive = options.strategy.kind == Strategy::Kind::distinct;
     const Strategy& s = options.strategy;
-    if (s.kind == Strategy::Kind::vsplit) p.index_cap = std::min(kVsplitSegmentIndices, limit);
-    else if (s.kind == Strategy::Kind::none) p.index_cap = limit;
-    else p.index_cap = std::clamp(limit * 8, limit, kMaxSegmentVertices);
+    if (s.kind == Strategy::Kind::vsplit)
+        p.index_cap = std::min(kVsplitSegmentIndices, limit);
+    else if (s.kind == Strategy::Kind::none)
+        p.index_cap = limit;
+    else
+        p.index_cap = std::clamp(limit * 8, limit, kMaxSegmentVertices);
     p.index_cap = std::max(p.index_cap, min_segment_vertices(out_prim));
 
     if (!indexed && !assembled) {
@@ -603,25 +643,32 @@ void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options
     } else {
         switch (draw.index_type) {
         case IndexType::u8:
-            m.splitter = make_for_strategy(p, s, BufferIndex<uint8_t>{static_cast<const uint8_t*>(draw.indices)},
-                                           m.arena, draw.count);
+            m.splitter = make_for_strategy(
+                p, s, BufferIndex<uint8_t>{static_cast<const uint8_t*>(draw.indices)}, m.arena,
+                draw.count);
             break;
         case IndexType::u16:
-            m.splitter = make_for_strategy(p, s, BufferIndex<uint16_t>{static_cast<const uint16_t*>(draw.indices)},
-                                           m.arena, draw.count);
+            m.splitter = make_for_strategy(
+                p, s, BufferIndex<uint16_t>{static_cast<const uint16_t*>(draw.indices)}, m.arena,
+                draw.count);
             break;
         case IndexType::u32:
-            m.splitter = make_for_strategy(p, s, BufferIndex<uint32_t>{static_cast<const uint32_t*>(draw.indices)},
-                                           m.arena, draw.count);
+            m.splitter = make_for_strategy(
+                p, s, BufferIndex<uint32_t>{static_cast<const uint32_t*>(draw.indices)}, m.arena,
+                draw.count);
             break;
-        case IndexType::none: m.splitter = make_for_strategy(p, s, LinearIndex{}, m.arena, draw.count); break;
+        case IndexType::none:
+            m.splitter = make_for_strategy(p, s, LinearIndex{}, m.arena, draw.count);
+            break;
         }
     }
 
     m.instancing = lim.handles_instancing;
     m.single_segment_only = lim.instancing_single_segment_only;
     m.instance = 0;
-    m.instance_end = draw.count == 0 ? 0 : (m.instancing ? std::min(draw.instance_count, 1u) : draw.instance_count);
+    m.instance_end = draw.count == 0
+                         ? 0
+                         : (m.instancing ? std::min(draw.instance_count, 1u) : draw.instance_count);
     m.cursor = draw.start;
     m.end = draw.start + draw.count;
     m.prim_id_base = 0;
@@ -662,6 +709,8 @@ bool FrontEnd::next(SegmentStorage& storage, Segment& seg) {
     return true;
 }
 
-const FrontEndStats& FrontEnd::stats() const { return impl_->stats; }
+const FrontEndStats& FrontEnd::stats() const {
+    return impl_->stats;
+}
 
 } // namespace drawpipe

@@ -44,8 +44,8 @@ struct FrontEndOptions {
 
 struct FrontEndStats {
     uint64_t segments = 0;
-    uint64_t indices = 0;    // draw elements handed on (positions drawn)
-    uint64_t fetched = 0;    // vertices the middle end must fetch and shade
+    uint64_t indices = 0; // draw elements handed on (positions drawn)
+    uint64_t fetched = 0; // vertices the middle end must fetch and shade
 };
 
 // Checks a draw for bad input, throwing Error with a message naming the field.

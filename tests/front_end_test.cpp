@@ -19,7 +19,8 @@ struct Collected {
     FrontEndStats stats;
 };
 
-Collected split(const DrawInfo& info, uint32_t limit, Strategy strategy = {}, bool instancing = false) {
+Collected split(const DrawInfo& info, uint32_t limit, Strategy strategy = {},
+                bool instancing = false) {
     FrontEnd fe;
     MiddleEndLimits lim;
     lim.max_vertices = limit;

@@ -25,12 +25,15 @@ TEST_P(SplitInvariant, SplitTraceEqualsUnsplitAndOracle) {
         ASSERT_EQ(test::trace_of(d), expected) << format_draw_text(d);
         const uint32_t min_limit = min_segment_vertices(prim);
         for (const char* name : kStrategies) {
-            const uint32_t limit = std::uniform_int_distribution<uint32_t>(min_limit, min_limit + 40)(rng);
+            const uint32_t limit =
+                std::uniform_int_distribution<uint32_t>(min_limit, min_limit + 40)(rng);
             const std::string got = test::trace_of(d, limit, *Strategy::parse(name));
-            ASSERT_EQ(got, expected) << "strategy " << name << " limit " << limit << "\n" << format_draw_text(d);
+            ASSERT_EQ(got, expected) << "strategy " << name << " limit " << limit << "\n"
+                                     << format_draw_text(d);
         }
         // The smallest legal limit is the hardest case.
-        ASSERT_EQ(test::trace_of(d, min_limit), expected) << "limit " << min_limit << "\n" << format_draw_text(d);
+        ASSERT_EQ(test::trace_of(d, min_limit), expected) << "limit " << min_limit << "\n"
+                                                          << format_draw_text(d);
     }
 }
 
