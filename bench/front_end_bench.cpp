@@ -6,6 +6,7 @@
 // and x_proxy = best_Mi/s / proxy_Mi/s, the figure that survives this machine's drifting
 // clock. Times are the draws' own (manual time), without the interleaved proxy runs. `--smoke` runs
 // every benchmark once on shortened workloads (for ctest).
+#include "bench/bench_main.hpp"
 #include "bench/measure.hpp"
 #include "bench/workloads.hpp"
 #include "draw/prim.hpp"
@@ -126,24 +127,13 @@ void register_all() {
 } // namespace
 
 int main(int argc, char** argv) {
-    // Our own flag first, hidden from Google Benchmark's parser.
-    std::vector<char*> args;
-    for (int i = 0; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--smoke") == 0)
-            g_smoke = true;
-        else
-            args.push_back(argv[i]);
-    }
-    int n = int(args.size());
+    std::vector<char*> args(argv, argv + argc);
+    g_smoke = take_flag(args, "--smoke");
     for (std::string_view id : workload_ids()) {
         g_workloads.push_back(make_workload(id));
         if (g_smoke) shorten(g_workloads.back(), 20000);
     }
     g_proxy_indices = g_workloads.front().indices32;
     register_all();
-    benchmark::Initialize(&n, args.data());
-    if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return run_registered_benchmarks(args);
 }

@@ -12,6 +12,7 @@
 // Counters: best_ms (fastest iteration), and for mali the threads per shaded vertex.
 // `--smoke` runs everything once on a short draw (for ctest).
 #include "backends/counting.hpp"
+#include "bench/bench_main.hpp"
 #include "bench/workloads.hpp"
 #include "draw/front_end.hpp"
 #include "draw/run.hpp"
@@ -29,6 +30,7 @@
 namespace {
 
 using namespace drawpipe;
+using namespace drawpipe::bench;
 using Clock = std::chrono::steady_clock;
 
 constexpr uint32_t kGrid = 256; // W2's grid
@@ -52,18 +54,6 @@ std::unique_ptr<MiddleEnd> make(bool mali) {
     return std::make_unique<FetchShade>(kLimit);
 }
 
-template <class F> void timed(benchmark::State& state, uint64_t items, F&& once) {
-    once(); // warm-up
-    double best = 1e30;
-    for (auto _ : state) {
-        const auto t0 = Clock::now();
-        once();
-        best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
-    }
-    state.SetItemsProcessed(int64_t(state.iterations() * items));
-    state.counters["best_ms"] = best * 1e3;
-}
-
 // Shaded vertices of the draw as fetch_shade counts them (one pass per instance), the
 // items of both middle ends' whole-draw benchmarks.
 uint64_t shaded_vertices(const DrawState& ds) {
@@ -79,7 +69,7 @@ void instanced_draw_bench(benchmark::State& state, bool mali) {
     auto middle = make(mali);
     CountingBackend backend;
     DrawStats stats;
-    timed(state, shaded, [&] { stats = run_draw(ds, *middle, backend); });
+    timed_best(state, shaded, [&] { stats = run_draw(ds, *middle, backend); });
     if (mali)
         state.counters["threads/vertex"] =
             double(mali::dispatch_stats(stats).threads) / double(shaded);
@@ -129,7 +119,7 @@ void instanced_segments_bench(benchmark::State& state, bool mali) {
     for (const Segment& s : split.segs) shaded += uint64_t(s.fetch_count) * s.instance_count;
     ShadedBatch batch;
     uint64_t threads = 0, sink = 0;
-    timed(state, shaded, [&] {
+    timed_best(state, shaded, [&] {
         threads = 0;
         for (const Segment& s : split.segs) {
             batch.clear();
@@ -159,14 +149,8 @@ void register_all() {
 } // namespace
 
 int main(int argc, char** argv) {
-    std::vector<char*> args;
-    for (int i = 0; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--smoke") == 0)
-            g_smoke = true;
-        else
-            args.push_back(argv[i]);
-    }
-    int n = int(args.size());
+    std::vector<char*> args(argv, argv + argc);
+    g_smoke = take_flag(args, "--smoke");
     g_w2 = bench::make_workload("W2");
     if (g_smoke) { // the first 20 grid rows, 4 instances
         g_w2.count = 20 * 6 * (kGrid - 1);
@@ -182,9 +166,5 @@ int main(int argc, char** argv) {
     g_buffers[0] = {g_positions.data(), g_positions.size() * sizeof(float), 16, 0};
     g_buffers[1] = {g_offsets.data(), g_offsets.size() * sizeof(float), 16, 0};
     register_all();
-    benchmark::Initialize(&n, args.data());
-    if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return run_registered_benchmarks(args);
 }

@@ -13,6 +13,7 @@
 // `--crossover ROUNDS` the measurements behind kInlineDrawWork; `--single` runs one
 // configuration alone (for valgrind).
 #include "backends/counting.hpp"
+#include "bench/bench_main.hpp"
 #include "bench/workloads.hpp"
 #include "draw/context.hpp"
 #include "middle_ends/fetch_shade/fetch_shade.hpp"
@@ -95,24 +96,11 @@ std::unique_ptr<Context> make_context(uint32_t threads, uint64_t inline_below,
     return ctx;
 }
 
-// Times `draw_once` per iteration; reports the best iteration too.
-template <class F> void timed(benchmark::State& state, uint64_t items, F&& draw_once) {
-    draw_once(); // warm-up
-    double best = 1e30;
-    for (auto _ : state) {
-        const auto t0 = Clock::now();
-        draw_once();
-        best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
-    }
-    state.SetItemsProcessed(int64_t(state.iterations() * items));
-    state.counters["best_ms"] = best * 1e3;
-}
-
 void whole_direct(benchmark::State& state, const Workload* w) {
     DirectStages direct;
     CountingBackend backend;
     const DrawInfo info = w->draw();
-    timed(state, info.count, [&] { direct.draw(info, backend); });
+    timed_best(state, info.count, [&] { direct.draw(info, backend); });
     benchmark::DoNotOptimize(backend.totals().checksum);
 }
 
@@ -120,7 +108,7 @@ void whole_context(benchmark::State& state, const Workload* w, uint32_t threads,
     CountingBackend backend;
     auto ctx = make_context(threads, force ? 0 : kInlineDrawWork, backend);
     const DrawInfo info = w->draw();
-    timed(state, info.count, [&] {
+    timed_best(state, info.count, [&] {
         ctx->draw(info);
         ctx->flush();
     });
@@ -138,7 +126,7 @@ void tiny_direct(benchmark::State& state) {
     DrawInfo info = g_workloads[0].draw();
     info.count = 6;
     const uint32_t n = tiny_count();
-    timed(state, n, [&] {
+    timed_best(state, n, [&] {
         for (uint32_t i = 0; i < n; ++i) {
             info.start = 6 * i;
             direct.draw(info, backend);
@@ -153,7 +141,7 @@ void tiny_context(benchmark::State& state, uint32_t threads, bool force) {
     DrawInfo info = g_workloads[0].draw();
     info.count = 6;
     const uint32_t n = tiny_count();
-    timed(state, n, [&] {
+    timed_best(state, n, [&] {
         for (uint32_t i = 0; i < n; ++i) {
             info.start = 6 * i;
             ctx->draw(info);
@@ -168,7 +156,7 @@ void crossover(benchmark::State& state, uint32_t count, bool pipeline) {
     auto ctx = make_context(2, pipeline ? 0 : uint64_t(1) << 40, backend);
     DrawInfo info = g_workloads[0].draw();
     info.count = std::min(count, info.count);
-    timed(state, info.count, [&] {
+    timed_best(state, info.count, [&] {
         ctx->draw(info);
         ctx->flush();
     });
@@ -392,7 +380,6 @@ int main(int argc, char** argv) {
         } else
             args.push_back(argv[i]);
     }
-    int n = int(args.size());
     for (const char* id : {"W1", "W3", "W7"}) {
         g_workloads.push_back(make_workload(id));
         if (g_smoke) shorten(g_workloads.back(), 60000);
@@ -411,9 +398,5 @@ int main(int argc, char** argv) {
         return 0;
     }
     register_all();
-    benchmark::Initialize(&n, args.data());
-    if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return run_registered_benchmarks(args);
 }

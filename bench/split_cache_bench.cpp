@@ -5,6 +5,7 @@
 // figure is the front end's own work: on a miss, reading every index and writing the fetch
 // and draw lists; on a hit, handing out the recorded segments. Counters: miss_us and hit_us
 // (best of runs), hit_x = miss / hit, measured in the same benchmark.
+#include "bench/bench_main.hpp"
 #include "bench/workloads.hpp"
 #include "draw/split_cache.hpp"
 
@@ -76,14 +77,8 @@ void redraw(benchmark::State& state, const Workload* w) {
 } // namespace
 
 int main(int argc, char** argv) {
-    std::vector<char*> args;
-    for (int i = 0; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--smoke") == 0)
-            g_smoke = true;
-        else
-            args.push_back(argv[i]);
-    }
-    int n = int(args.size());
+    std::vector<char*> args(argv, argv + argc);
+    g_smoke = take_flag(args, "--smoke");
     for (const char* id : {"W1", "W7"}) g_workloads.push_back(make_workload(id));
     for (const Workload& w : g_workloads) {
         auto* b = benchmark::RegisterBenchmark(
@@ -91,9 +86,5 @@ int main(int argc, char** argv) {
         b->Unit(benchmark::kMicrosecond);
         if (g_smoke) b->Iterations(1);
     }
-    benchmark::Initialize(&n, args.data());
-    if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return run_registered_benchmarks(args);
 }
