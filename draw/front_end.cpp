@@ -698,6 +698,7 @@ bool FrontEnd::next(SegmentStorage& storage, Segment& seg) {
     seg.instance_first = m.instancing ? 0 : m.instance;
     seg.instance_count = m.instancing ? m.draw.instance_count : 1;
     seg.sequence = m.sequence++;
+    seg.fetch_bias = 0; // `seg` may last have carried a cached split's replay
     m.k = k1;
     if (k1 >= m.run.prims) {
         m.run_open = false;

@@ -22,7 +22,7 @@ namespace drawpipe {
 // How indexed segments are formed and de-duplicated.
 struct Strategy {
     enum class Kind : uint8_t {
-        distinct, // default: segments bounded by distinct vertices, hashed table with epochs
+        distinct, // default: segments bounded by distinct vertices, hashed sparse-set table
         vsplit,   // Mesa's: 1024-index segments, direct-mapped on index mod 256
         direct,   // direct-mapped on index mod `entries`, segments bounded by distinct vertices
         exact,    // exact de-duplication (open addressing), bounded by distinct vertices

@@ -137,10 +137,12 @@ struct DrawPipeline::Impl {
         s.state = {&s.info, binding->input, binding->vs, binding->gs};
         const MiddleEndLimits limits = s.middle->prepare(s.state);
         const FrontEndOptions fo = front_end_options(limits, binding->run);
-        if (uses_split_cache(s.info, binding->run)) {
-            s.split = binding->run.split_cache->acquire(s.info, fo);
+        s.split = uses_split_cache(s.info, binding->run)
+                      ? binding->run.split_cache->acquire(s.info, fo)
+                      : nullptr;
+        if (s.split) {
             replay.emplace(s.split, s.info, fo.limits);
-        } else {
+        } else { // not cached, or larger than the cache's whole budget
             s.split.reset();
             replay.reset();
             front.begin(s.info, fo);

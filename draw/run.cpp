@@ -23,8 +23,11 @@ DrawStats run_draw(const DrawState& state, MiddleEnd& middle, Backend& backend,
     const FrontEndOptions fo = front_end_options(limits, options);
     FrontEnd front;
     std::optional<SplitReplay> replay;
+    std::shared_ptr<const SplitEntry> cached;
     if (uses_split_cache(*state.draw, options))
-        replay.emplace(options.split_cache->acquire(*state.draw, fo), *state.draw, fo.limits);
+        cached = options.split_cache->acquire(*state.draw, fo);
+    if (cached)
+        replay.emplace(std::move(cached), *state.draw, fo.limits);
     else
         front.begin(*state.draw, fo);
 

@@ -48,7 +48,8 @@ struct Node : boost::intrusive::list_base_hook<> {
 
 } // namespace
 
-std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOptions& options) {
+std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOptions& options,
+                                         size_t max_bytes) {
     DrawInfo one = draw;
     one.base_vertex = 0; // replay adds it as fetch_bias
     one.instance_count = 1;
@@ -65,12 +66,20 @@ std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOpt
     std::vector<Offsets> offsets;
     SegmentStorage storage;
     Segment seg;
+    size_t bytes = sizeof(SplitEntry);
     while (front.next(storage, seg)) {
+        bytes += sizeof(Segment) + sizeof(Offsets) + seg.fetch_elts.size_bytes() +
+                 seg.draw_elts.size_bytes();
+        if (bytes > max_bytes) return nullptr; // stop early: never hold more than the cap
         offsets.push_back({entry->fetch.size(), entry->draw.size()});
         entry->fetch.insert(entry->fetch.end(), seg.fetch_elts.begin(), seg.fetch_elts.end());
         entry->draw.insert(entry->draw.end(), seg.draw_elts.begin(), seg.draw_elts.end());
         entry->segments.push_back(seg);
     }
+    // Growth left up to half of each list unused; the budget counts what is really held.
+    entry->fetch.shrink_to_fit();
+    entry->draw.shrink_to_fit();
+    entry->segments.shrink_to_fit();
     // Lists are final now: point the segments into the entry.
     for (size_t i = 0; i < entry->segments.size(); ++i) {
         Segment& s = entry->segments[i];
@@ -80,8 +89,9 @@ std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOpt
             s.draw_elts = {entry->draw.data() + offsets[i].draw, s.draw_elts.size()};
     }
     if (draw.count > 0) entry->range = scan_index_range(draw);
-    entry->bytes = sizeof(SplitEntry) + entry->segments.size() * sizeof(Segment) +
-                   entry->fetch.size() * sizeof(uint32_t) + entry->draw.size() * sizeof(uint16_t);
+    entry->bytes = sizeof(SplitEntry) + entry->segments.capacity() * sizeof(Segment) +
+                   entry->fetch.capacity() * sizeof(uint32_t) +
+                   entry->draw.capacity() * sizeof(uint16_t);
     return entry;
 }
 
@@ -202,12 +212,13 @@ std::shared_ptr<const SplitEntry> SplitCache::acquire(const DrawInfo& draw,
         }
         ++impl_->stats.misses;
     }
-    // Split outside the lock: other draws keep hitting meanwhile.
-    std::shared_ptr<const SplitEntry> entry = record_split(draw, options);
+    // Split outside the lock: other draws keep hitting meanwhile. Recording stops as soon
+    // as the entry outgrows the whole budget, so a huge draw costs no more memory than that.
+    std::shared_ptr<const SplitEntry> entry = record_split(draw, options, budget());
     std::lock_guard lock(impl_->mutex);
-    if (entry->bytes > impl_->budget) {
+    if (!entry || entry->bytes > impl_->budget) {
         ++impl_->stats.uncacheable;
-        return entry;
+        return nullptr;
     }
     if (impl_->versions[draw.index_buffer_id] != version) return entry; // rewritten meanwhile
     if (const auto it = impl_->map.find(key); it != impl_->map.end()) return it->second->entry;

@@ -53,8 +53,9 @@ class SplitCache {
     void bump_version(uint64_t buffer_id);
 
     // The split of `draw` (indexed, draw.index_buffer_id registered) under `options`:
-    // from the cache, or recorded now and cached when it fits the budget. Throws Error for
-    // bad input exactly as FrontEnd::begin does. Thread-safe; entries are shared read-only.
+    // from the cache, or recorded now and cached. Null when the split is larger than the
+    // whole budget: split that draw with a FrontEnd instead. Throws Error for bad input
+    // exactly as FrontEnd::begin does. Thread-safe; entries are shared read-only.
     std::shared_ptr<const SplitEntry> acquire(const DrawInfo& draw, const FrontEndOptions& options);
 
     // The cached split of `draw`, or null: no recording, no statistics, no LRU change.
@@ -71,8 +72,10 @@ class SplitCache {
     std::unique_ptr<Impl> impl_;
 };
 
-// Records the split of one instance of `draw` with base vertex 0 (no caching).
-std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOptions& options);
+// Records the split of one instance of `draw` with base vertex 0 (no caching); null as soon
+// as the entry would hold more than `max_bytes`.
+std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOptions& options,
+                                         size_t max_bytes = SIZE_MAX);
 
 // Replays a recorded split as the segments of `draw`: every instance in turn (or all at
 // once when the middle end instances, under the same GL-order rule as FrontEnd), base

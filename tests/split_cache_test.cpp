@@ -146,6 +146,17 @@ TEST(SplitCache, DrawLargerThanBudgetIsDrawnUncached) {
     EXPECT_EQ(trace_cached(d, cache, id, 64), test::oracle_trace(d));
     EXPECT_EQ(cache.stats().uncacheable, 2u);
     EXPECT_EQ(cache.stats().bytes, 0u);
+    // Recording stops at the budget instead of building the whole split first.
+    auto bound = bind_draw(d);
+    bound->info.index_buffer_id = id;
+    FrontEndOptions fo;
+    fo.limits.max_vertices = 64;
+    EXPECT_EQ(cache.acquire(bound->info, fo), nullptr);
+    EXPECT_EQ(record_split(bound->info, fo, 512), nullptr);
+    const auto full = record_split(bound->info, fo);
+    ASSERT_NE(full, nullptr);
+    EXPECT_GT(full->bytes, 512u);
+    EXPECT_GE(full->bytes, full->draw.size() * sizeof(uint16_t) + full->fetch.size() * 4);
 }
 
 TEST(SplitCache, UnregisteredBufferIsAnError) {
@@ -230,4 +241,33 @@ TEST(SplitCache, ContextRedrawsThroughThePipeline) {
         ctx.flush();
         EXPECT_EQ(cache.stats().misses, s.misses + 1);
     }
+}
+
+TEST(SplitCache, UncachedDrawAfterReplayCarriesNoStaleBias) {
+    // A replayed segment carries base vertex as fetch_bias; an uncached draw whose segment
+    // reuses the same pipeline slot must not inherit it.
+    register_builtin_middle_ends();
+    SplitCache cache;
+    ContextOptions options;
+    options.threads = 1;
+    options.inline_below = 0; // always the pipeline, whose tokens are reused
+    options.run.split_cache = &cache;
+    options.run.max_vertices = 4;
+    Context ctx(options);
+    ctx.bind_middle_end("fetch_shade");
+    TraceBackend trace;
+    ctx.bind_backend(trace);
+    DrawDesc cached = parse_draw_text("prim triangles\nindex u16\nindices 0 1 2 2 1 3 3 4 5\n"
+                                      "base_vertex 7\n");
+    DrawDesc plain = parse_draw_text("prim triangles\nindex u16\nindices 0 1 2 2 1 3 3 4 5\n");
+    auto a = bind_draw(cached), b = bind_draw(plain);
+    a->info.index_buffer_id = ctx.register_index_buffer(); // b stays unregistered: no cache
+    std::string expected;
+    for (int round = 0; round < 12; ++round) {
+        ctx.draw(round % 3 == 2 ? b->info : a->info);
+        expected += test::oracle_trace(round % 3 == 2 ? plain : cached);
+        if (round % 2) ctx.flush();
+    }
+    ctx.flush();
+    EXPECT_EQ(trace.text(), expected);
 }
