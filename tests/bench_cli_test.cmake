@@ -9,7 +9,7 @@ if(MESH AND EXISTS ${MESH})
   list(APPEND inputs ${MESH})
 endif()
 execute_process(COMMAND ${DRAWPIPE} bench ${inputs} --strategy all --max-vertices 4096 --reps 1
-                        --min-time 0 --threads 1 --no-progress
+                        --min-time 0 --threads 1 --repeat 2 --no-progress
                         --json ${WORK_DIR}/bench.json --plot ${WORK_DIR}/bench.svg
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
@@ -58,3 +58,11 @@ math(EXPR expected_bars "2 * ${rows}")
 if(NOT svg MATCHES "^<svg " OR NOT n_bars EQUAL expected_bars)
   message(FATAL_ERROR "SVG: expected ${expected_bars} bars, found ${n_bars}")
 endif()
+# --repeat 2: every row drew once through the split cache (a miss) and twice more (hits).
+string(JSON misses GET "${json}" split_cache misses)
+string(JSON hits GET "${json}" split_cache hits)
+math(EXPR want_hits "2 * ${rows}")
+if(NOT misses EQUAL rows OR NOT hits EQUAL want_hits)
+  message(FATAL_ERROR "split cache: ${misses} misses, ${hits} hits for ${rows} rows x 3 draws")
+endif()
+string(JSON redraw GET "${json}" results 0 redraw_us) # present on every indexed row

@@ -55,6 +55,11 @@ void write_bench_json(const BenchReport& report, const std::string& path) {
     j["proxies"] = {{"memcpy_64MiB_GBps", report.memcpy_gbps},
                     {"index_copy_u32_to_u32_u16_Mips", report.index_copy_mips}};
     if (report.threads) j["context_threads"] = report.threads;
+    if (report.cache)
+        j["split_cache"] = {
+            {"hits", report.cache->hits},           {"misses", report.cache->misses},
+            {"evictions", report.cache->evictions}, {"uncacheable", report.cache->uncacheable},
+            {"entries", report.cache->entries},     {"bytes", report.cache->bytes}};
     nlohmann::json rows = nlohmann::json::array();
     for (const BenchRow& r : report.rows) {
         nlohmann::json row = {{"input", r.input},
@@ -70,6 +75,8 @@ void write_bench_json(const BenchReport& report, const std::string& path) {
                               {"fetched_per_index", r.fetched_per_index}};
         row["acmr"] = r.acmr ? nlohmann::json(*r.acmr) : nlohmann::json(nullptr);
         if (r.context_mips) row["context_mips"] = *r.context_mips;
+        if (r.first_seconds) row["first_draw_ms"] = *r.first_seconds * 1e3;
+        if (r.redraw_seconds) row["redraw_us"] = *r.redraw_seconds * 1e6;
         rows.push_back(std::move(row));
     }
     j["results"] = std::move(rows);

@@ -2,6 +2,8 @@
 // as JSON for other tools, and a grouped bar chart as SVG.
 #pragma once
 
+#include "draw/split_cache.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,8 +23,10 @@ struct BenchRow {
     double x_proxy = 0;    // mips / proxy_mips
     uint64_t segments = 0;
     double fetched_per_index = 0;
-    std::optional<double> acmr;         // of the index buffer drawn (reordered for `reorder`)
-    std::optional<double> context_mips; // whole draw through a Context, when --threads is given
+    std::optional<double> acmr;           // of the index buffer drawn (reordered for `reorder`)
+    std::optional<double> context_mips;   // whole draw through a Context, when --threads is given
+    std::optional<double> first_seconds;  // --repeat: first draw through the split cache (miss)
+    std::optional<double> redraw_seconds; //   and the best redraw (hit)
 };
 
 struct BenchReport {
@@ -32,6 +36,7 @@ struct BenchReport {
     double memcpy_gbps = 0;
     double index_copy_mips = 0;
     std::vector<BenchRow> rows;
+    std::optional<SplitCacheStats> cache; // --repeat: the split cache at the end of the run
 };
 
 // Writes the report as JSON; throws Error(not_found) when the file cannot be written.
