@@ -40,6 +40,42 @@ TEST_P(SplitInvariant, SplitTraceEqualsUnsplitAndOracle) {
 INSTANTIATE_TEST_SUITE_P(AllPrims, SplitInvariant, ::testing::Range(0, kPrimCount),
                          [](const auto& info) { return std::string(prim_name(Prim(info.param))); });
 
+// Hardware-sized limits on large triangle lists: segments of thousands of indices, where the
+// default strategy's triangle loops, packed stores and lookup bypass (low reuse turns the
+// table off for a few segments, reuse turns it back on) all run.
+TEST(SplitInvariant, LargeTriangleListsAtHardwareLimits) {
+    std::mt19937 rng(77);
+    for (IndexType type : {IndexType::u16, IndexType::u32}) {
+        DrawDesc d;
+        d.prim = Prim::triangles;
+        d.index_type = type;
+        d.provoking = type == IndexType::u16 ? Provoking::first : Provoking::last;
+        d.attrib_divisors = {0};
+        const uint32_t span = type == IndexType::u16 ? 65535 : 1u << 20;
+        for (int block = 0; block < 4; ++block) {
+            if (block % 2 == 0) { // random triangles: almost no reuse
+                for (int i = 0; i < 30000; ++i) d.indices.push_back(rng() % span);
+            } else { // a grid's triangles: each vertex reused about six times
+                const uint32_t w = 300;
+                for (uint32_t y = 0; y < 25; ++y)
+                    for (uint32_t x = 0; x + 1 < w; ++x) {
+                        const uint32_t v = y * w + x;
+                        for (uint32_t i : {v, v + 1, v + w, v + 1, v + w + 1, v + w})
+                            d.indices.push_back(i);
+                    }
+            }
+        }
+        d.count = uint32_t(d.indices.size());
+        d.count_given = true;
+        const std::string expected = test::oracle_trace(d);
+        for (const char* name : kStrategies)
+            for (uint32_t limit : {1024u, 4096u, 65536u})
+                ASSERT_EQ(test::trace_of(d, limit, *Strategy::parse(name)), expected)
+                    << "strategy " << name << " limit " << limit << " type "
+                    << index_type_name(type);
+    }
+}
+
 TEST(SplitInvariant, LimitBelowMinimumIsAnError) {
     DrawDesc d;
     d.prim = Prim::triangle_strip;

@@ -2,6 +2,7 @@
 #include "bench/workloads.hpp"
 
 #include "draw/error.hpp"
+#include "draw/front_end.hpp"
 #include "draw/prim.hpp"
 
 #include <gtest/gtest.h>
@@ -85,6 +86,56 @@ TEST(Workloads, VertexCountBoundsEveryIndex) {
                 if (!(w.primitive_restart && i == w.restart_index)) max = std::max(max, i);
         EXPECT_EQ(w.vertex_count, max + 1);
     }
+}
+
+// Segments and fetched vertices per index of one whole draw (they depend on no timing).
+struct SplitFigures {
+    uint64_t segments;
+    double fetched_per_index;
+};
+SplitFigures split_figures(const Workload& w, const char* strategy, uint32_t limit) {
+    FrontEndOptions options;
+    options.limits.max_vertices = limit;
+    options.strategy = *Strategy::parse(strategy);
+    FrontEnd front;
+    front.begin(w.draw(), options);
+    SegmentStorage storage;
+    Segment seg;
+    while (front.next(storage, seg)) {
+    }
+    return {front.stats().segments, double(front.stats().fetched) / w.count};
+}
+
+TEST(Workloads, VsplitStrategyReproducesMesasFigures) {
+    // workloads.md: Mesa's vsplit at either limit (1024-index segments, index mod 256).
+    struct Expect {
+        const char* id;
+        uint64_t segments;
+        double fetched;
+    };
+    for (const Expect& e :
+         {Expect{"W1", 6138, 0.6676}, Expect{"W2", 382, 0.6676}, Expect{"W3", 5866, 0.9998},
+          Expect{"W4", 979, 1.0020}, Expect{"W5", 979, 1.0020}, Expect{"W7", 3069, 1.0015}}) {
+        SCOPED_TRACE(e.id);
+        const Workload w = make_workload(e.id);
+        for (uint32_t limit : {4096u, 65536u}) {
+            const SplitFigures f = split_figures(w, "vsplit", limit);
+            EXPECT_EQ(f.segments, e.segments);
+            EXPECT_NEAR(f.fetched_per_index, e.fetched, 0.00005);
+        }
+    }
+}
+
+TEST(Workloads, DefaultStrategyReuseGoals) {
+    // Issue goals: W1 at most 0.23 fetched vertices per index at limit 4096 (Mesa: 0.6676),
+    // and at most 1% more fetches than exact de-duplication on W1 and W3.
+    const Workload w1 = make_workload("W1");
+    const SplitFigures d1 = split_figures(w1, "distinct", 4096);
+    EXPECT_LE(d1.fetched_per_index, 0.23);
+    EXPECT_LE(d1.fetched_per_index, 1.01 * split_figures(w1, "exact", 4096).fetched_per_index);
+    const Workload w3 = make_workload("W3");
+    EXPECT_LE(split_figures(w3, "distinct", 4096).fetched_per_index,
+              1.01 * split_figures(w3, "exact", 4096).fetched_per_index);
 }
 
 TEST(Workloads, UnknownIdIsAnError) {
