@@ -234,12 +234,7 @@ void run_bench(const BenchArgs& a) {
             for (const char* s : kAllStrategies) strategies.push_back(*Strategy::parse(s));
             continue;
         }
-        const auto s = Strategy::parse(name);
-        if (!s)
-            throw Error(ErrorCode::not_found, "--strategy: unknown strategy '" + name +
-                                                  "' (distinct, vsplit, direct-N, exact, none, "
-                                                  "reorder, all)");
-        strategies.push_back(*s);
+        strategies.push_back(parse_strategy_option(name));
     }
     for (uint32_t limit : a.limits)
         if (limit == 0) throw Error(ErrorCode::invalid_value, "--max-vertices: must be positive");
@@ -345,8 +340,7 @@ void add_bench_command(CLI::App& app) {
         "bench", "Measure the front end on workloads (W1..W7) and meshes, per splitting strategy");
     cmd->add_option("inputs", args->inputs, "Workload ids (W1..W7) or mesh files assimp reads")
         ->required();
-    cmd->add_option("--strategy", args->strategies,
-                    "distinct (default), vsplit, direct-N, exact, none, reorder, or all")
+    cmd->add_option("--strategy", args->strategies, std::string(kStrategyHelp) + ", or all")
         ->expected(1, -1);
     cmd->add_option("--max-vertices", args->limits, "Middle-end limits (default 4096)")
         ->expected(1, -1);

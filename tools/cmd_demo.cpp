@@ -69,17 +69,14 @@ void add_demo_command(CLI::App& app) {
     cmd->add_option("--max-vertices", args->max_vertices,
                     "Force the middle end's vertices-per-segment limit");
     cmd->add_option("--middle-end", args->middle_end, "Middle end by registered name");
-    cmd->add_option("--strategy", args->strategy, "Splitting strategy");
+    cmd->add_option("--strategy", args->strategy, kStrategyHelp);
     cmd->add_option("--threads", args->threads,
                     "Pipeline threads (default: $DRAWPIPE_THREADS or every hardware thread)")
         ->check(CLI::Range(1u, 1024u));
     cmd->add_option("--png", args->png,
                     "Also rasterise the triangle_strip draw into this PNG file");
     cmd->callback([args] {
-        const auto strategy = Strategy::parse(args->strategy);
-        if (!strategy)
-            throw Error(ErrorCode::not_found,
-                        "--strategy: unknown strategy '" + args->strategy + "'");
+        const Strategy strategy = parse_strategy_option(args->strategy);
         const uint32_t n = args->size;
         // One float4 position per grid vertex.
         std::vector<float> positions;
@@ -96,13 +93,13 @@ void add_demo_command(CLI::App& app) {
         const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, threads);
         ContextOptions co;
         co.threads = threads;
-        co.run = {*strategy, args->max_vertices};
+        co.run = {strategy, args->max_vertices};
         Context ctx(co);
         ctx.bind_middle_end(args->middle_end);
         ctx.set_vertex_buffers({&vb, 1});
         ctx.set_vertex_attribs({&attrib, 1});
         std::printf("drawpipe demo: %ux%u grid, middle end %s, strategy %s, %u threads\n", n, n,
-                    args->middle_end.c_str(), strategy->name().c_str(), ctx.threads());
+                    args->middle_end.c_str(), strategy.name().c_str(), ctx.threads());
         std::printf("%-26s %10s %9s %14s %8s %8s %10s\n", "primitive", "indices", "segments",
                     "fetched/index", "points", "lines", "triangles");
         for (int p = 0; p < kPrimCount; ++p) {

@@ -89,7 +89,7 @@ void add_gen7_command(CLI::App& app) {
     cmd->add_option("draw", args->file, "Draw description file ('-' for stdin)")->required();
     cmd->add_option("--gs", args->gs, "Library geometry shader (overrides the description's gs)");
     cmd->add_option("--max-vertices", args->max_vertices, "Force the vertices-per-segment limit");
-    cmd->add_option("--strategy", args->strategy, "Splitting strategy");
+    cmd->add_option("--strategy", args->strategy, kStrategyHelp);
     cmd->add_flag("--no-stream-output", args->no_stream_output,
                   "Compile without transform feedback: drop vertices of streams > 0");
     cmd->callback([args] {
@@ -98,10 +98,7 @@ void add_gen7_command(CLI::App& app) {
         if (desc.gs.empty())
             throw Error(ErrorCode::invalid_value, "--gs: gen7-header needs a geometry shader");
         const GeometryShader& gs = find_gs(desc.gs);
-        const auto strategy = Strategy::parse(args->strategy);
-        if (!strategy)
-            throw Error(ErrorCode::not_found,
-                        "--strategy: unknown strategy '" + args->strategy + "'");
+        const Strategy strategy = parse_strategy_option(args->strategy);
         const auto bound = bind_draw(desc);
         gen7::Gen7MiddleEnd middle(4096, !args->no_stream_output);
         bool printed_program = false;
@@ -112,7 +109,7 @@ void add_gen7_command(CLI::App& app) {
         });
         CountingBackend sink;
         const DrawState state{&bound->info, bound->input(), nullptr, &gs};
-        const DrawStats stats = run_draw(state, middle, sink, {*strategy, args->max_vertices});
+        const DrawStats stats = run_draw(state, middle, sink, {strategy, args->max_vertices});
         const auto names = middle.counter_names();
         for (size_t i = 0; i < names.size(); ++i)
             std::printf("# %s %llu\n", std::string(names[i]).c_str(),

@@ -92,8 +92,7 @@ void add_trace_command(CLI::App& app) {
     cmd->add_option("--middle-end", args->middle_end, "Middle end by registered name");
     cmd->add_option("--max-vertices", args->max_vertices,
                     "Force the middle end's vertices-per-segment limit");
-    cmd->add_option("--strategy", args->strategy,
-                    "Splitting strategy: distinct, vsplit, direct-N, exact, none");
+    cmd->add_option("--strategy", args->strategy, kStrategyHelp);
     cmd->add_flag("--segments", args->segments,
                   "Print each segment with its flags and sizes instead");
     cmd->add_option("--gs", args->gs,
@@ -112,13 +111,10 @@ void add_trace_command(CLI::App& app) {
         if (!args->gs.empty()) desc.gs = args->gs;
         const GeometryShader* gs = desc.gs.empty() ? nullptr : &find_gs(desc.gs);
         const auto bound = bind_draw(desc);
-        const auto strategy = Strategy::parse(args->strategy);
-        if (!strategy)
-            throw Error(ErrorCode::not_found,
-                        "--strategy: unknown strategy '" + args->strategy + "'");
+        const Strategy strategy = parse_strategy_option(args->strategy);
         auto middle = MiddleEndRegistry::global().create(args->middle_end);
         DrawState state{&bound->info, bound->input(), nullptr, gs};
-        RunOptions ro{*strategy, args->max_vertices};
+        RunOptions ro{strategy, args->max_vertices};
         if (args->segments) return print_segments(state, *middle, ro);
         TraceBackend trace;
         // TBB caps its workers at the hardware's threads; the application may raise that cap.

@@ -1,9 +1,26 @@
 // Subcommands of the `drawpipe` program; each file adds one to the CLI11 app.
 #pragma once
 
+#include "draw/error.hpp"
+#include "draw/front_end.hpp"
+
 #include <CLI/CLI.hpp>
 
+#include <string>
+
 namespace drawpipe::cli {
+
+// What --strategy accepts, for help texts and errors.
+inline constexpr const char* kStrategyHelp =
+    "Splitting strategy: distinct (default), vsplit, direct-N (N a power of two, 2..2^24), "
+    "exact, none, reorder";
+
+// Strategy::parse, or Error(not_found) naming --strategy and the names it accepts.
+inline Strategy parse_strategy_option(const std::string& name) {
+    if (const auto s = Strategy::parse(name)) return *s;
+    throw Error(ErrorCode::not_found, "--strategy: unknown strategy '" + name + "' (" +
+                                          std::string(kStrategyHelp + 20) + ")");
+}
 
 void add_trace_command(CLI::App& app);
 void add_demo_command(CLI::App& app);
