@@ -43,12 +43,30 @@ TEST(A4xxLocalMemory, TriangleAddresses) {
     EXPECT_EQ(lm_varying_offset(3, 1, 2), 0x110u);
     EXPECT_EQ(lm_prim_stride(3, 0), 0xC0u); // c9.x: triangles with no varyings
     EXPECT_EQ(lm_prim_stride(3, 2), 0x120u);
-    // Record dwords: header -> varying 0, position -> system block, attribute a -> 1 + a.
-    EXPECT_EQ(lm_record_offset(3, 1, 1, SLOT_VERTEX_ID), 0xD0u);
-    EXPECT_EQ(lm_record_offset(3, 1, 1, SLOT_INSTANCE_ID), 0xD4u);
+    // Record dwords: ids -> system block +0x20, position -> +0x00, attribute a -> varying a.
+    EXPECT_EQ(lm_record_offset(3, 1, 1, SLOT_VERTEX_ID), 0x60u);
+    EXPECT_EQ(lm_record_offset(3, 1, 1, SLOT_INSTANCE_ID), 0x64u);
     EXPECT_EQ(lm_record_offset(3, 1, 2, SLOT_POSITION + 1), 0x84u);
-    EXPECT_EQ(lm_record_offset(3, 1, 0, kVertexHeaderDwords + 3), 0xFCu);
+    EXPECT_EQ(lm_record_offset(3, 1, 0, kVertexHeaderDwords + 3), 0xCCu);
+    EXPECT_EQ(lm_record_offset(3, 1, 2, kVertexHeaderDwords), 0xE0u);
     EXPECT_EQ(lm_record_offset(3, 1, 0, kVertexHeaderDwords + 4), ~0u); // no attribute 1
+    // The staged memory itself: a triangle without attributes takes c9.x = 0xC0 bytes, and
+    // with one attribute its vertices' values sit at 0xC0, 0xD0, 0xE0 of the primitive.
+    LocalMemory lm;
+    lm.configure(3, 0);
+    EXPECT_EQ(lm.prim_stride(), 0xC0u);
+    lm.configure(3, 1);
+    EXPECT_EQ(lm.prim_stride(), 0xF0u);
+    std::vector<std::vector<uint32_t>> rec(3, std::vector<uint32_t>(kVertexHeaderDwords + 4));
+    std::vector<const uint32_t*> ptr;
+    for (uint32_t v = 0; v < 3; ++v) {
+        rec[v][kVertexHeaderDwords] = 500 + v;
+        ptr.push_back(rec[v].data());
+    }
+    lm.stage(0, ptr);
+    EXPECT_EQ(lm.load(0xC0), 500u);
+    EXPECT_EQ(lm.load(0xD0), 501u);
+    EXPECT_EQ(lm.load(0xE0), 502u);
 }
 
 TEST(A4xxLocalMemory, TrianglesAdjacencyAddresses) {
@@ -73,15 +91,15 @@ TEST(A4xxLocalMemory, StagingFollowsTheLayout) {
         }
         LocalMemory lm;
         lm.configure(V, attribs);
-        ASSERT_EQ(lm.prim_stride(), 0x40 * V + 3 * 0x10 * V);
+        ASSERT_EQ(lm.prim_stride(), 0x40 * V + attribs * 0x10 * V);
         const uint32_t slot = 7, base = slot * lm.prim_stride();
         lm.stage(slot, ptr);
         for (uint32_t v = 0; v < V; ++v) {
             for (uint32_t c = 0; c < 4; ++c) {
                 EXPECT_EQ(lm.load(base + 0x40 * v + 4 * c), rec[v][SLOT_POSITION + c]);
-                EXPECT_EQ(lm.load(base + 0x40 * V + 0x10 * v + 4 * c), rec[v][c]);
+                EXPECT_EQ(lm.load(base + 0x40 * v + 0x20 + 4 * c), rec[v][c]); // ids
                 for (uint32_t a = 0; a < attribs; ++a)
-                    EXPECT_EQ(lm.load(base + 0x40 * V + (1 + a) * 0x10 * V + 0x10 * v + 4 * c),
+                    EXPECT_EQ(lm.load(base + 0x40 * V + a * 0x10 * V + 0x10 * v + 4 * c),
                               rec[v][kVertexHeaderDwords + 4 * a + c]);
             }
             EXPECT_EQ(lm.load(base + 0x40 * v + 0x10), 0x3F800000u);

@@ -78,9 +78,15 @@ void print_stats(const MiddleEnd& middle, const DrawStats& s) {
                  std::string(middle.name()).c_str(), (unsigned long long)s.front.segments,
                  (unsigned long long)s.front.indices, (unsigned long long)s.front.fetched);
     const auto names = middle.counter_names();
-    for (size_t i = 0; i < names.size() && i < kMaxCounters; ++i)
+    uint64_t threads = 0, wasted = 0;
+    for (size_t i = 0; i < names.size() && i < kMaxCounters; ++i) {
         std::fprintf(stderr, "# %s %llu\n", std::string(names[i]).c_str(),
                      (unsigned long long)s.counters[i]);
+        if (names[i] == "threads") threads = s.counters[i];
+        if (names[i] == "wasted_threads") wasted = s.counters[i];
+    }
+    // A middle end that dispatches padded threads (mali): the share padding wasted.
+    if (threads) std::fprintf(stderr, "# waste_ratio %.4f\n", double(wasted) / double(threads));
 }
 
 } // namespace

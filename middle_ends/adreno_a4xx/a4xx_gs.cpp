@@ -7,17 +7,17 @@
 namespace drawpipe::a4xx {
 
 uint32_t lm_record_offset(uint32_t V, uint32_t attribs, uint32_t v, uint32_t slot) {
-    if (slot < SLOT_POSITION) return lm_varying_offset(V, 0, v) + 4 * slot;
+    if (slot < SLOT_POSITION) return lm_header_offset(v) + 4 * slot;
     if (slot < kVertexHeaderDwords) return lm_position_offset(v) + 4 * (slot - SLOT_POSITION);
     const uint32_t a = (slot - kVertexHeaderDwords) / 4, c = (slot - kVertexHeaderDwords) % 4;
     if (a >= attribs) return ~0u;
-    return lm_varying_offset(V, 1 + a, v) + 4 * c;
+    return lm_varying_offset(V, a, v) + 4 * c;
 }
 
 void LocalMemory::configure(uint32_t V, uint32_t attribs) {
     V_ = V;
     attribs_ = attribs;
-    stride_ = lm_prim_stride(V, 1 + attribs);
+    stride_ = lm_prim_stride(V, attribs);
     dwords_.assign(size_t(kPrimSlots) * stride_ / 4, 0);
 }
 

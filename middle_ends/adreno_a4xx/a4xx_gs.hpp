@@ -31,6 +31,8 @@ constexpr R0x unpack_r0x(uint32_t r0x) {
 inline constexpr uint32_t kPrimSlots = 32; // r0.x has 5 bits of primitive offset
 
 // ---- prim_info: the per-vertex word the fixed function assembles strips from ----
+// The flag marks a vertex that *starts* a primitive; Intel gen7's cut bit marks the opposite
+// end, a vertex after which the strip ends (middle_ends/intel_gen7/urb_entry.hpp).
 inline constexpr uint32_t kPrimInfoNewPrim = 4; // this vertex starts a primitive
 // Bits 0-1 stream (ir3's convention), bit 2 new primitive, bits 3-6 viewport index (the
 // wiki marks bit 3 as a guess), bits 7 and up the layer.
@@ -54,10 +56,15 @@ constexpr uint32_t prim_info_layer(uint32_t w) {
 // ---- local memory: where the VS outputs of each input primitive are staged ----
 // Per primitive of V vertices: a 0x40-byte system block per vertex (+0x00 position,
 // +0x10 point size, +0x20 / +0x30 unknown), then varying n of vertex v at
-// 0x40*V + n*0x10*V + v*0x10. Varying 0 carries the record header (vertex id, instance id,
-// ...), which a real VS would export for a GS that reads them; varying 1 + a is attribute a.
+// 0x40*V + n*0x10*V + v*0x10; varying a is the draw's attribute a. The record header
+// (vertex id, instance id, GS id, layer: four dwords a real VS would export as system
+// values) sits in the first unknown word, +0x20, so the varyings keep their documented
+// addresses (triangles without attributes: 0xC0 bytes a primitive, as c9.x says).
 constexpr uint32_t lm_position_offset(uint32_t v) {
     return 0x40 * v;
+}
+constexpr uint32_t lm_header_offset(uint32_t v) {
+    return 0x40 * v + 0x20;
 }
 constexpr uint32_t lm_varying_offset(uint32_t V, uint32_t n, uint32_t v) {
     return 0x40 * V + n * 0x10 * V + v * 0x10;

@@ -23,8 +23,9 @@ struct Job {
     AttributeDescriptor instance_id; // L -> instance within the job (gl_InstanceID record)
     uint32_t attrib_count = 0;
     std::array<AttributeDescriptor, kMaxAttribs> attribs{};
-    // Per-instance attributes: element at the buffer start, base_instance + first / divisor
-    // (the driver's offset); per-vertex ones index the segment's vertex ids instead.
+    // Per-instance attributes: element at the buffer start, base_instance + first / divisor,
+    // as GL defines it (Panfrost offsets by base_instance / divisor instead, which GL does
+    // not); per-vertex ones index the segment's vertex ids instead.
     std::array<uint64_t, kMaxAttribs> base_element{};
 
     uint64_t threads() const { return uint64_t(padded) * instance_count; }
