@@ -463,7 +463,8 @@ void validate_draw(const DrawInfo& d) {
         fail(ErrorCode::invalid_value, "index_type: unknown index type");
     if (uint32_t(d.provoking) > uint32_t(Provoking::last))
         fail(ErrorCode::invalid_value, "provoking: must be first or last");
-    if (uint64_t(d.start) + d.count > uint64_t(UINT32_MAX) + 1)
+    // The end position start + count must itself be a 32-bit value.
+    if (uint64_t(d.start) + d.count > uint64_t(UINT32_MAX))
         fail(ErrorCode::count_overflow, "start + count: " + std::to_string(d.start) + " + " +
                                             std::to_string(d.count) + " overflows 32 bits");
     if (d.instance_count > 0 && uint64_t(d.base_instance) + d.instance_count - 1 > UINT32_MAX)

@@ -11,12 +11,18 @@ namespace drawpipe {
 void fetch_attrib(const VertexBuffer& buffer, const VertexAttrib& a, uint64_t element,
                   uint32_t out[4]) {
     const uint32_t size = format_size(a.format);
-    const uint64_t at = uint64_t(buffer.offset) + a.offset + element * buffer.stride;
-    // element < 2^33 and stride < 2^32 keep `at` exact in 64 bits.
-    if (buffer.data == nullptr || at + size > buffer.size) {
+    const uint64_t base = uint64_t(buffer.offset) + a.offset; // < 2^33: exact
+    // Robust access: an element any byte of which lies past `buffer.size` reads as zeros.
+    // Checked by division, because element * stride can exceed 64 bits (element < 2^33).
+    const bool inside =
+        buffer.data != nullptr && base <= buffer.size && size <= buffer.size - base &&
+        (buffer.stride == 0 || element <= (buffer.size - base - size) / buffer.stride);
+    if (!inside) {
         out[0] = out[1] = out[2] = out[3] = 0;
         return;
     }
+    const uint64_t at = base + element * buffer.stride; // <= buffer.size - size
+
     const auto* src = static_cast<const unsigned char*>(buffer.data) + at;
     if (a.format == Format::unorm8x4) {
         for (int c = 0; c < 4; ++c) {

@@ -2,6 +2,7 @@
 #include "draw/draw_text.hpp"
 #include "draw/error.hpp"
 #include "draw/front_end.hpp"
+#include "draw/vertex_fetch.hpp"
 #include "support/trace_util.hpp"
 
 #include <gtest/gtest.h>
@@ -114,6 +115,43 @@ TEST(Errors, OutOfRangeVerticesReadZeros) {
     TraceBackend trace;
     run_draw(state, middle, trace);
     EXPECT_EQ(trace.text(), "tri 0/0[11] 1/0[12] 1000000/0[0]\n");
+}
+
+TEST(Errors, ExtremeStridesAndOffsetsNeverReadOutside) {
+    // Offsets and strides near 2^32 with element ids near 2^33: byte positions past 2^64
+    // must read zeros, not wrap into the buffer (or before it).
+    const uint32_t data[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    uint32_t out[4] = {9, 9, 9, 9};
+    const VertexAttrib far{0, 0xFFFFFFF6u, Format::uint32x4, 0};
+    const VertexBuffer huge{data, sizeof data, 0xFFFFFFFFu, 0xFFFFFFFFu};
+    for (uint64_t element : {uint64_t(0), uint64_t(0xFFFFFFFF), (uint64_t(1) << 33) - 1}) {
+        fetch_attrib(huge, far, element, out);
+        EXPECT_EQ(out[0] | out[1] | out[2] | out[3], 0u) << element;
+    }
+    const VertexAttrib near{0, 0, Format::uint32x4, 0};
+    const VertexBuffer wide{data, sizeof data, 0xFFFFFFFFu, 0};
+    fetch_attrib(wide, near, 0, out);
+    EXPECT_EQ(out[0], 1u);
+    fetch_attrib(wide, near, (uint64_t(1) << 33) - 1, out); // 2^33 * (2^32 - 1) > 2^64
+    EXPECT_EQ(out[0] | out[1] | out[2] | out[3], 0u);
+    // The last element that fits is read; one byte further is not.
+    const VertexBuffer tight{data, sizeof data, 16, 0};
+    fetch_attrib(tight, near, 3, out);
+    EXPECT_EQ(out[0], 13u);
+    fetch_attrib(tight, near, 4, out);
+    EXPECT_EQ(out[0] | out[1] | out[2] | out[3], 0u);
+    const VertexAttrib skew{0, 1, Format::uint32x4, 0};
+    fetch_attrib(tight, skew, 3, out);
+    EXPECT_EQ(out[0] | out[1] | out[2] | out[3], 0u);
+}
+
+TEST(Errors, DrawEndingAt2Pow32IsAnError) {
+    // start + count = 2^32 would wrap the end position to 0 and draw nothing, silently.
+    expect_error(
+        [] { test::trace_of_text("prim points\nindex none\nstart 4294967295\ncount 1\n"); },
+        ErrorCode::count_overflow, "start + count");
+    EXPECT_EQ(test::trace_of_text("prim points\nindex none\nstart 4294967294\ncount 1\n"),
+              "point 4294967294/0\n");
 }
 
 TEST(Errors, UnknownStrategyName) {
