@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cstdio>
+#include <stdexcept>
 
 namespace drawpipe {
 
@@ -64,6 +65,9 @@ void TraceBackend::begin_draw(const DrawInfo& draw, const VertexLayout& layout) 
     layout_ = layout;
 }
 
+// Text streamed out is written in pieces of about this size.
+constexpr size_t kStreamChunk = size_t(1) << 16;
+
 void TraceBackend::append_vertex(const uint32_t* v) {
     append_vertex_to(text_, v, layout_);
 }
@@ -79,6 +83,17 @@ void TraceBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertices,
         }
         text_ += '\n';
     });
+    if (out_ && text_.size() >= kStreamChunk) write_out();
+}
+
+void TraceBackend::end_draw() {
+    if (out_) write_out();
+}
+
+void TraceBackend::write_out() {
+    if (std::fwrite(text_.data(), 1, text_.size(), out_) != text_.size())
+        throw std::runtime_error("trace: writing the output failed");
+    text_.clear();
 }
 
 } // namespace drawpipe

@@ -7,6 +7,7 @@
 
 #include "backends/backend.hpp"
 
+#include <cstdio>
 #include <string>
 
 namespace drawpipe {
@@ -17,13 +18,20 @@ class TraceBackend final : public Backend {
     void draw_elements(Prim prim, uint8_t flags, const VertexView& vertices,
                        std::span<const uint32_t> elts) override;
 
+    void end_draw() override;
+
     const std::string& text() const { return text_; }
     std::string take() { return std::move(text_); }
     void clear() { text_.clear(); }
+    // Writes the text to `out` as it grows, in chunks, and at each draw's end, keeping none
+    // of it: memory stays bounded for any draw. Null (the default) keeps the text instead.
+    void stream_to(std::FILE* out) { out_ = out; }
 
   private:
     void append_vertex(const uint32_t* v);
+    void write_out();
     std::string text_;
+    std::FILE* out_ = nullptr;
     Provoking provoking_ = Provoking::last;
     VertexLayout layout_;
 };

@@ -140,10 +140,10 @@ void add_trace_command(CLI::App& app) {
         DrawStats stats;
         for (uint32_t r = 0; r < args->repeat; ++r) {
             trace.clear();
+            if (r + 1 == args->repeat) trace.stream_to(stdout); // only the last draw prints
             ctx.draw(bound->info);
             stats = ctx.flush();
         }
-        std::fwrite(trace.text().data(), 1, trace.text().size(), stdout);
         if (args->stats) {
             middle->prepare(state); // counter names may depend on the draw state
             print_stats(*middle, stats);

@@ -4,6 +4,8 @@
 #include "tools/commands.hpp"
 
 #include <cstdio>
+#include <exception>
+#include <new>
 
 int main(int argc, char** argv) {
     drawpipe::register_builtin_middle_ends();
@@ -21,6 +23,12 @@ int main(int argc, char** argv) {
     } catch (const drawpipe::Error& e) {
         std::fprintf(stderr, "drawpipe: error (%s): %s\n", drawpipe::error_code_name(e.code()),
                      e.what());
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "drawpipe: error: out of memory\n");
+        return 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "drawpipe: error: %s\n", e.what());
         return 1;
     }
     return 0;
