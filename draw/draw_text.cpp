@@ -1,6 +1,7 @@
 #include "draw/draw_text.hpp"
 
 #include "draw/error.hpp"
+#include "draw/limits.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -47,6 +48,7 @@ DrawDesc parse_draw_text(std::string_view text) {
     DrawDesc d;
     int line_no = 0;
     bool have_prim = false;
+    std::vector<int> index_line; // the line each index came from, for errors found later
     while (!text.empty()) {
         ++line_no;
         const size_t nl = text.find('\n');
@@ -73,8 +75,10 @@ DrawDesc parse_draw_text(std::string_view text) {
                     "unknown index type '" + std::string(words[1]) + "' (none, u8, u16, u32)");
             d.index_type = *t;
         } else if (key == "indices") {
-            for (size_t i = 1; i < words.size(); ++i)
+            for (size_t i = 1; i < words.size(); ++i) {
                 d.indices.push_back(number<uint32_t>(line_no, key, words[i]));
+                index_line.push_back(line_no);
+            }
         } else if (key == "restart") {
             d.restart = true;
             d.restart_index = number<uint32_t>(line_no, key, one());
@@ -98,6 +102,8 @@ DrawDesc parse_draw_text(std::string_view text) {
             else
                 bad(line_no, key, "must be first or last");
         } else if (key == "attrib") {
+            if (d.attrib_divisors.size() == kMaxAttribs)
+                bad(line_no, key, "at most " + std::to_string(kMaxAttribs) + " attributes");
             d.attrib_divisors.push_back(number<uint32_t>(line_no, key, one()));
         } else if (key == "gs") {
             d.gs = std::string(one());
@@ -108,7 +114,7 @@ DrawDesc parse_draw_text(std::string_view text) {
     if (!have_prim)
         throw Error(ErrorCode::parse_error, "prim: missing (every draw names its primitive type)");
     if (d.index_type == IndexType::none && !d.indices.empty())
-        throw Error(ErrorCode::parse_error, "indices: given but index is none");
+        bad(index_line[0], "indices", "given but index is none");
     if (!d.count_given) {
         if (d.index_type == IndexType::none)
             throw Error(ErrorCode::parse_error, "count: missing (required for non-indexed draws)");
@@ -117,11 +123,11 @@ DrawDesc parse_draw_text(std::string_view text) {
     const uint32_t max_value = d.index_type == IndexType::u8    ? 0xFFu
                                : d.index_type == IndexType::u16 ? 0xFFFFu
                                                                 : 0xFFFFFFFFu;
-    for (uint32_t v : d.indices)
-        if (v > max_value)
-            throw Error(ErrorCode::parse_error, "indices: value " + std::to_string(v) +
-                                                    " does not fit " +
-                                                    std::string(index_type_name(d.index_type)));
+    for (size_t i = 0; i < d.indices.size(); ++i)
+        if (d.indices[i] > max_value)
+            bad(index_line[i], "indices",
+                "value " + std::to_string(d.indices[i]) + " does not fit " +
+                    std::string(index_type_name(d.index_type)));
     return d;
 }
 
@@ -176,18 +182,26 @@ std::unique_ptr<BoundDraw> bind_draw(const DrawDesc& d) {
             if (v >= 0) max_vertex = std::max<uint64_t>(max_vertex, uint64_t(v));
         }
     }
-    for (size_t a = 0; a < d.attrib_divisors.size(); ++a) {
-        const uint32_t div = d.attrib_divisors[a];
+    if (d.attrib_divisors.size() > kMaxAttribs) // before allocating anything for them
+        throw Error(ErrorCode::invalid_value,
+                    "attrib: " + std::to_string(d.attrib_divisors.size()) +
+                        " attributes, at most " + std::to_string(kMaxAttribs));
+    // Every attribute's element k holds k: one buffer serves them all, each seeing as many
+    // elements as it can read.
+    std::vector<uint64_t> elements;
+    for (const uint32_t div : d.attrib_divisors) {
         const uint64_t last =
             div == 0 ? max_vertex
                      : uint64_t(d.base_instance) + (d.instances ? (d.instances - 1) / div : 0);
-        const uint64_t n = std::min(last + 1, kCap);
-        std::vector<uint32_t> data(n);
-        for (uint64_t k = 0; k < n; ++k) data[k] = uint32_t(k);
-        b->attrib_data.push_back(std::move(data));
+        elements.push_back(std::min(last + 1, kCap));
+    }
+    if (!elements.empty()) {
+        std::vector<uint32_t>& data =
+            b->attrib_data.emplace_back(*std::max_element(elements.begin(), elements.end()));
+        for (size_t k = 0; k < data.size(); ++k) data[k] = uint32_t(k);
     }
     for (size_t a = 0; a < d.attrib_divisors.size(); ++a) {
-        b->buffers.push_back({b->attrib_data[a].data(), b->attrib_data[a].size() * 4, 4, 0});
+        b->buffers.push_back({b->attrib_data[0].data(), elements[a] * 4, 4, 0});
         b->attribs.push_back({uint32_t(a), 0, Format::uint32x1, d.attrib_divisors[a]});
     }
     return b;

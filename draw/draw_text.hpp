@@ -39,7 +39,8 @@ DrawDesc parse_draw_text(std::string_view text);
 std::string format_draw_text(const DrawDesc& desc);
 
 // A description bound to memory: index buffer, attribute buffers and the DrawInfo over them.
-// Attribute buffers hold every element the draw can read (ids past 2^24 read as zero).
+// Attribute buffers hold every element the draw can read, up to 2^24 (at most 64 MiB, shared
+// by all attributes): elements past that read as zero, as any out-of-buffer read does.
 struct BoundDraw {
     DrawInfo info;
     std::vector<uint8_t> index_bytes;

@@ -57,8 +57,13 @@ TEST(Errors, MalformedDescriptionNamesTheLine) {
                  "line 3: count");
     expect_error([] { parse_draw_text("prim points\nfrobnicate 1\n"); }, ErrorCode::parse_error,
                  "line 2: frobnicate");
-    expect_error([] { parse_draw_text("prim points\nindex u8\nindices 1 256\n"); },
-                 ErrorCode::parse_error, "indices");
+    expect_error([] { parse_draw_text("prim points\nindex u8\nindices 1 2\nindices 1 256\n"); },
+                 ErrorCode::parse_error, "line 4: indices: value 256");
+    expect_error([] { parse_draw_text("prim points\nindices 1 2\ncount 2\n"); },
+                 ErrorCode::parse_error, "line 2: indices");
+    std::string many = "prim points\ncount 1\n";
+    for (int i = 0; i < 17; ++i) many += "attrib 0\n";
+    expect_error([&] { parse_draw_text(many); }, ErrorCode::parse_error, "line 19: attrib");
     expect_error([] { parse_draw_text("count 3\n"); }, ErrorCode::parse_error, "prim");
 }
 
