@@ -597,20 +597,19 @@ void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options
                  std::string(prim_name(out_prim)) + " needs per segment");
 
     const bool indexed = draw.index_type != IndexType::none;
+#ifndef NDEBUG
+    // A given index range is trusted; debug builds check that it bounds the indices.
+    if (indexed && draw.index_range && draw.count > 0) {
+        const IndexRange s = scan_range(draw);
+        if (s.min <= s.max && (s.min < draw.index_range->min || s.max > draw.index_range->max))
+            fail(ErrorCode::index_range_mismatch, "index_range: indices [" + std::to_string(s.min) +
+                                                      ", " + std::to_string(s.max) +
+                                                      "] fall outside the given range");
+    }
+#endif
     // Base vertex must not carry any index out of [0, 2^32).
     if (indexed && draw.base_vertex != 0 && draw.count > 0) {
-        IndexRange r;
-        if (draw.index_range) {
-            r = *draw.index_range;
-#ifndef NDEBUG
-            const IndexRange s = scan_range(draw);
-            if (s.min <= s.max && (s.min < r.min || s.max > r.max))
-                fail(ErrorCode::index_range_mismatch,
-                     "index_range: indices fall outside the given range");
-#endif
-        } else {
-            r = scan_range(draw);
-        }
+        const IndexRange r = draw.index_range ? *draw.index_range : scan_range(draw);
         if (r.min <= r.max) {
             const int64_t lo = int64_t(r.min) + draw.base_vertex,
                           hi = int64_t(r.max) + draw.base_vertex;

@@ -88,7 +88,8 @@ std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOpt
         if (!s.draw_elts.empty())
             s.draw_elts = {entry->draw.data() + offsets[i].draw, s.draw_elts.size()};
     }
-    if (draw.count > 0) entry->range = scan_index_range(draw);
+    if (draw.count > 0)
+        entry->range = draw.index_range ? *draw.index_range : scan_index_range(draw);
     entry->bytes = sizeof(SplitEntry) + entry->segments.capacity() * sizeof(Segment) +
                    entry->fetch.capacity() * sizeof(uint32_t) +
                    entry->draw.capacity() * sizeof(uint16_t);

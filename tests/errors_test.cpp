@@ -159,6 +159,33 @@ TEST(Errors, DrawEndingAt2Pow32IsAnError) {
               "point 4294967294/0\n");
 }
 
+TEST(Errors, GivenIndexRangeIsTrustedAndCheckedInDebug) {
+    auto draw = [](IndexRange range, int32_t base_vertex) {
+        DrawDesc d = parse_draw_text("prim triangles\nindex u16\nindices 5 6 7\n");
+        d.base_vertex = base_vertex;
+        auto bound = bind_draw(d);
+        bound->info.index_range = range;
+        FetchShade middle;
+        TraceBackend trace;
+        run_draw({&bound->info, bound->input(), nullptr, nullptr}, middle, trace);
+        return trace.take();
+    };
+    EXPECT_EQ(draw({5, 7}, 0), "tri 5/0 6/0 7/0\n");
+    // Trusted instead of scanned: a range wider than the indices decides base vertex overflow.
+    expect_error(
+        [&] {
+            draw({0, 0xFFFFFFF0u}, 100);
+        },
+        ErrorCode::base_vertex_overflow, "base_vertex");
+    // A range that does not bound the indices: debug builds say so, whatever the base vertex.
+#ifndef NDEBUG
+    expect_error([&] { draw({6, 20}, 0); }, ErrorCode::index_range_mismatch, "index_range");
+    expect_error([&] { draw({6, 20}, -5); }, ErrorCode::index_range_mismatch, "index_range");
+#else
+    EXPECT_EQ(draw({6, 20}, 0), "tri 5/0 6/0 7/0\n"); // trusted, and harmless here
+#endif
+}
+
 TEST(Errors, UnknownStrategyName) {
     EXPECT_FALSE(Strategy::parse("direct-100")); // not a power of two
     EXPECT_FALSE(Strategy::parse("fastest"));
