@@ -148,6 +148,39 @@ class LinearSplitter final : public Splitter {
     uint32_t pmax_;
 };
 
+// ---- indexed draws that fit one segment: the vertex range, fetched linearly ----
+// As Mesa's vsplit_primitive: the range [min, max] of the indices is fetched once and the
+// draw elements are the indices rebased to min; no cache, no lookups. FrontEnd::begin takes
+// it only for a draw that is one run whose range is no wider than its index count (so no
+// more vertices are shaded than the cache would shade for a run without reuse) and fits the
+// fetch limit.
+template <class T> class RangeSplitter final : public Splitter {
+  public:
+    RangeSplitter(const SplitParams& p, const T* indices, IndexRange range)
+        : p_(p), indices_(indices), range_(range) {}
+
+    uint32_t build(const Run& run, uint32_t k0, SegmentStorage& st, Segment& seg) override {
+        assert(k0 == 0);
+        (void)k0;
+        if (st.draw.size() < run.count) st.draw.resize(run.count);
+        const T* const src = indices_ + run.begin;
+        uint16_t* const draw = st.draw.data();
+        for (uint32_t i = 0; i < run.count; ++i) draw[i] = uint16_t(src[i] - range_.min);
+        seg.prim = p_.out_prim; // a line loop stays one: it is not split
+        seg.fetch_start = range_.min + p_.base_vertex;
+        seg.fetch_count = range_.max - range_.min + 1;
+        seg.fetch_elts = {};
+        seg.draw_count = run.count;
+        seg.draw_elts = {draw, run.count};
+        return run.prims;
+    }
+
+  private:
+    SplitParams p_;
+    const T* indices_;
+    IndexRange range_;
+};
+
 // ---- indexed draws (and assembled GS input): the segment cache ----
 template <class T> struct BufferIndex {
     static constexpr bool kBuffer = true;
@@ -396,6 +429,24 @@ IndexRange scan_range(const T* idx, uint32_t begin, uint32_t end, bool restart, 
     return {lo, hi};
 }
 
+// The range splitter for `draw` when it qualifies (see RangeSplitter), else null: no
+// restart index among its indices, count within the segment's index cap, and a range no
+// wider than the count or the fetch limit.
+template <class T>
+std::unique_ptr<Splitter> range_splitter(const SplitParams& p, const DrawInfo& draw,
+                                         uint32_t count_cap) {
+    const auto* idx = static_cast<const T*>(draw.indices);
+    const uint32_t b = draw.start, e = draw.start + draw.count;
+    if (draw.count == 0 || draw.count > count_cap) return nullptr;
+    const bool restart =
+        draw.primitive_restart && draw.restart_index <= std::numeric_limits<T>::max();
+    if (restart && find_restart(idx, b, e, draw.restart_index) != e) return nullptr;
+    const IndexRange r = scan_range(idx, b, e, false, 0);
+    const uint32_t width = r.max - r.min; // + 1 vertices
+    if (width >= draw.count || width >= p.fetch_limit) return nullptr;
+    return std::make_unique<RangeSplitter<T>>(p, idx, r);
+}
+
 IndexRange scan_range(const DrawInfo& d) {
     const uint32_t b = d.start, e = d.start + d.count;
     switch (d.index_type) {
@@ -638,7 +689,21 @@ void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options
         p.index_cap = std::clamp(limit * 8, limit, kMaxSegmentVertices);
     p.index_cap = std::max(p.index_cap, min_segment_vertices(out_prim));
 
-    if (!indexed && !assembled) {
+    // Mesa's indexed fast path for draws that fit one segment (not for `none`, which
+    // promises a fetch per index).
+    m.splitter.reset();
+    if (indexed && !assembled && s.kind != Strategy::Kind::none) {
+        const uint32_t cap = std::min(p.index_cap, kMaxSegmentVertices);
+        if (draw.index_type == IndexType::u8)
+            m.splitter = range_splitter<uint8_t>(p, draw, cap);
+        else if (draw.index_type == IndexType::u16)
+            m.splitter = range_splitter<uint16_t>(p, draw, cap);
+        else
+            m.splitter = range_splitter<uint32_t>(p, draw, cap);
+    }
+    if (m.splitter) {
+        // the whole draw is one segment of the vertex range
+    } else if (!indexed && !assembled) {
         m.splitter = std::make_unique<LinearSplitter>(p);
     } else {
         switch (draw.index_type) {

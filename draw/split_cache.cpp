@@ -120,7 +120,9 @@ bool SplitReplay::next(Segment& seg) {
     seg = entry_->segments[index_];
     seg.instance_first = all_instances_ ? 0 : instance_;
     seg.instance_count = instance_count_;
-    seg.fetch_bias = bias_;
+    // Base vertex: on the listed fetch elements, or on the start of a linear vertex range.
+    seg.fetch_bias = seg.linear_fetch() ? 0 : bias_;
+    if (seg.linear_fetch()) seg.fetch_start += bias_;
     seg.sequence = sequence_++;
     stats_.segments++;
     stats_.indices += seg.draw_count;

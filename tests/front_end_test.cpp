@@ -196,3 +196,29 @@ TEST(FrontEnd, PrimitiveIdsContinueAcrossSegmentsAndRuns) {
     for (const Segment& s : c.segs) ids.push_back(s.prim_id_first);
     EXPECT_EQ(ids, (std::vector<uint32_t>{0, 2, 4, 6}));
 }
+
+// Mesa's indexed fast path: a draw that fits one segment, with no restart among its indices
+// and a range no wider than its count, fetches [min, max] linearly and draws rebased indices.
+TEST(FrontEnd, OneSegmentDrawFetchesItsVertexRange) {
+    DrawDesc d = parse_draw_text("prim triangle_strip\nindex u16\nindices 12 10 11 13 14 12\n"
+                                 "restart 65535\nbase_vertex 100\n");
+    auto b = bind_draw(d);
+    Collected c = split(b->info, 64);
+    ASSERT_EQ(c.segs.size(), 1u);
+    EXPECT_TRUE(c.segs[0].linear_fetch());
+    EXPECT_EQ(c.segs[0].flags, 0);
+    EXPECT_EQ(c.segs[0].fetch_start, 110u);
+    EXPECT_EQ(c.segs[0].fetch_count, 5u);
+    EXPECT_EQ(c.draw[0], (std::vector<uint16_t>{2, 0, 1, 3, 4, 2}));
+    // Not taken: a restart index among the indices, a range wider than the count or the
+    // limit, or the strategy that promises a fetch per index.
+    for (const char* text :
+         {"prim triangles\nindex u16\nindices 0 1 2 65535 3 4 5\nrestart 65535\n",
+          "prim triangles\nindex u16\nindices 0 1 9\n",
+          "prim points\nindex u8\nindices 0 1 2 3 4 5 6 7 8 9 10 0 0 0 0\n"}) {
+        auto other = bind_draw(parse_draw_text(text));
+        for (const Segment& s : split(other->info, 8).segs) EXPECT_FALSE(s.linear_fetch()) << text;
+    }
+    for (const Segment& s : split(b->info, 64, *Strategy::parse("none")).segs)
+        EXPECT_FALSE(s.linear_fetch());
+}
