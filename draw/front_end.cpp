@@ -447,6 +447,19 @@ std::unique_ptr<Splitter> range_splitter(const SplitParams& p, const DrawInfo& d
     return std::make_unique<RangeSplitter<T>>(p, idx, r);
 }
 
+// An indexed draw's splitter: Mesa's fast path when the draw qualifies (never for GS
+// assembly, nor for `none`, which promises a fetch per index), else the strategy's cache.
+template <class T>
+std::unique_ptr<Splitter> indexed_splitter(const SplitParams& p, const Strategy& s,
+                                           const DrawInfo& draw, bool assembled,
+                                           detail::CacheArena& arena) {
+    if (!assembled && s.kind != Strategy::Kind::none)
+        if (auto range = range_splitter<T>(p, draw, std::min(p.index_cap, kMaxSegmentVertices)))
+            return range;
+    return make_for_strategy(p, s, BufferIndex<T>{static_cast<const T*>(draw.indices)}, arena,
+                             draw.count);
+}
+
 IndexRange scan_range(const DrawInfo& d) {
     const uint32_t b = d.start, e = d.start + d.count;
     switch (d.index_type) {
@@ -689,43 +702,22 @@ void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options
         p.index_cap = std::clamp(limit * 8, limit, kMaxSegmentVertices);
     p.index_cap = std::max(p.index_cap, min_segment_vertices(out_prim));
 
-    // Mesa's indexed fast path for draws that fit one segment (not for `none`, which
-    // promises a fetch per index).
-    m.splitter.reset();
-    if (indexed && !assembled && s.kind != Strategy::Kind::none) {
-        const uint32_t cap = std::min(p.index_cap, kMaxSegmentVertices);
-        if (draw.index_type == IndexType::u8)
-            m.splitter = range_splitter<uint8_t>(p, draw, cap);
-        else if (draw.index_type == IndexType::u16)
-            m.splitter = range_splitter<uint16_t>(p, draw, cap);
-        else
-            m.splitter = range_splitter<uint32_t>(p, draw, cap);
-    }
-    if (m.splitter) {
-        // the whole draw is one segment of the vertex range
-    } else if (!indexed && !assembled) {
-        m.splitter = std::make_unique<LinearSplitter>(p);
-    } else {
-        switch (draw.index_type) {
-        case IndexType::u8:
-            m.splitter = make_for_strategy(
-                p, s, BufferIndex<uint8_t>{static_cast<const uint8_t*>(draw.indices)}, m.arena,
-                draw.count);
-            break;
-        case IndexType::u16:
-            m.splitter = make_for_strategy(
-                p, s, BufferIndex<uint16_t>{static_cast<const uint16_t*>(draw.indices)}, m.arena,
-                draw.count);
-            break;
-        case IndexType::u32:
-            m.splitter = make_for_strategy(
-                p, s, BufferIndex<uint32_t>{static_cast<const uint32_t*>(draw.indices)}, m.arena,
-                draw.count);
-            break;
-        case IndexType::none:
+    switch (draw.index_type) {
+    case IndexType::u8:
+        m.splitter = indexed_splitter<uint8_t>(p, s, draw, assembled, m.arena);
+        break;
+    case IndexType::u16:
+        m.splitter = indexed_splitter<uint16_t>(p, s, draw, assembled, m.arena);
+        break;
+    case IndexType::u32:
+        m.splitter = indexed_splitter<uint32_t>(p, s, draw, assembled, m.arena);
+        break;
+    case IndexType::none:
+        if (assembled)
             m.splitter = make_for_strategy(p, s, LinearIndex{}, m.arena, draw.count);
-            break;
-        }
+        else
+            m.splitter = std::make_unique<LinearSplitter>(p);
+        break;
     }
 
     m.instancing = lim.handles_instancing;
