@@ -1,6 +1,6 @@
-#include "backends/counting.hpp"
+#include "drawpipe/backends/counting.hpp"
 
-#include "backends/decompose.hpp"
+#include "drawpipe/decompose.hpp"
 
 namespace drawpipe {
 

@@ -1,8 +1,11 @@
-#include "backends/raster.hpp"
+#include "drawpipe/backends/raster.hpp"
 
-#include "backends/decompose.hpp"
-#include "draw/error.hpp"
+#include "drawpipe/decompose.hpp"
+#include "drawpipe/error.hpp"
 
+// stb's writer is compiled here, static, so it cannot clash with a driver's own copy.
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STB_IMAGE_WRITE_STATIC
 #include <stb_image_write.h>
 
 #include <algorithm>

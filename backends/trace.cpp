@@ -1,6 +1,6 @@
-#include "backends/trace.hpp"
+#include "drawpipe/backends/trace.hpp"
 
-#include "backends/decompose.hpp"
+#include "drawpipe/decompose.hpp"
 
 #include <charconv>
 #include <cstdio>

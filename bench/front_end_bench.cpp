@@ -9,7 +9,7 @@
 #include "bench/bench_main.hpp"
 #include "bench/measure.hpp"
 #include "bench/workloads.hpp"
-#include "draw/prim.hpp"
+#include "drawpipe/prim.hpp"
 
 #include <benchmark/benchmark.h>
 

@@ -11,12 +11,12 @@
 // Items are shaded vertices (fetched vertices x instances), the same for both middle ends.
 // Counters: best_ms (fastest iteration), and for mali the threads per shaded vertex.
 // `--smoke` runs everything once on a short draw (for ctest).
-#include "backends/counting.hpp"
+#include "drawpipe/backends/counting.hpp"
 #include "bench/bench_main.hpp"
 #include "bench/workloads.hpp"
-#include "draw/front_end.hpp"
-#include "draw/run.hpp"
-#include "middle_ends/fetch_shade/fetch_shade.hpp"
+#include "draw/internal/front_end.hpp"
+#include "drawpipe/serial.hpp"
+#include "drawpipe/fetch_shade.hpp"
 #include "middle_ends/mali/mali_middle_end.hpp"
 
 #include <benchmark/benchmark.h>
@@ -59,7 +59,7 @@ std::unique_ptr<MiddleEnd> make(bool mali) {
 uint64_t shaded_vertices(const DrawState& ds) {
     FetchShade reference(kLimit);
     CountingBackend backend;
-    return run_draw(ds, reference, backend).front.fetched;
+    return draw_serial(ds, reference, backend).front.fetched;
 }
 
 void instanced_draw_bench(benchmark::State& state, bool mali) {
@@ -69,7 +69,7 @@ void instanced_draw_bench(benchmark::State& state, bool mali) {
     auto middle = make(mali);
     CountingBackend backend;
     DrawStats stats;
-    timed_best(state, shaded, [&] { stats = run_draw(ds, *middle, backend); });
+    timed_best(state, shaded, [&] { stats = draw_serial(ds, *middle, backend); });
     if (mali)
         state.counters["threads/vertex"] =
             double(mali::dispatch_stats(stats).threads) / double(shaded);

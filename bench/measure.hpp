@@ -3,7 +3,7 @@
 // `drawpipe bench` so both report the same figures.
 #pragma once
 
-#include "draw/front_end.hpp"
+#include "draw/internal/front_end.hpp"
 
 #include <cstdint>
 #include <span>

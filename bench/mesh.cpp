@@ -1,6 +1,6 @@
 #include "bench/mesh.hpp"
 
-#include "draw/error.hpp"
+#include "drawpipe/error.hpp"
 
 #include <assimp/Importer.hpp>
 #include <assimp/postprocess.h>

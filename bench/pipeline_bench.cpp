@@ -12,11 +12,13 @@
 // `--compare ROUNDS` prints the README's table instead (configurations interleaved) and
 // `--crossover ROUNDS` the measurements behind kInlineDrawWork; `--single` runs one
 // configuration alone (for valgrind).
-#include "backends/counting.hpp"
+#include "drawpipe/backends/counting.hpp"
 #include "bench/bench_main.hpp"
 #include "bench/workloads.hpp"
-#include "draw/context.hpp"
-#include "middle_ends/fetch_shade/fetch_shade.hpp"
+#include "drawpipe/context.hpp"
+#include "draw/internal/front_end.hpp"
+#include "draw/internal/submit.hpp"
+#include "drawpipe/fetch_shade.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -68,14 +70,14 @@ struct DirectStages {
     Segment seg;
     ShadedBatch batch;
     void draw(const DrawInfo& info, Backend& backend) {
-        const DrawState state{&info, input(), &g_vs, nullptr};
-        const MiddleEndLimits limits = middle.prepare(state);
-        front.begin(info, {limits, {}});
-        backend.begin_draw(info, middle.layout());
+        const DrawState state{info, input(), &g_vs, nullptr};
+        const auto prepared = middle.prepare(state);
+        front.begin(info, {prepared->limits(), {}});
+        backend.begin_draw(info, prepared->layout());
         while (front.next(storage, seg)) {
             batch.clear();
-            middle.run(seg, nullptr, batch);
-            submit_batch(backend, batch, middle.layout());
+            prepared->shade(seg, nullptr, batch);
+            submit_batch(backend, batch, prepared->layout());
         }
         backend.end_draw();
     }
@@ -88,7 +90,7 @@ std::unique_ptr<Context> make_context(uint32_t threads, uint64_t inline_below,
     o.threads = threads;
     o.inline_below = inline_below;
     auto ctx = std::make_unique<Context>(o);
-    ctx->bind_middle_end([] { return std::make_unique<FetchShade>(kLimit); });
+    ctx->bind_middle_end(std::make_shared<FetchShade>(kLimit));
     ctx->bind_backend(backend);
     ctx->set_vertex_buffers({&g_buffer, 1});
     ctx->set_vertex_attribs({&g_attrib, 1});

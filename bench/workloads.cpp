@@ -1,7 +1,7 @@
 // Generators for W1-W7, written directly from the table in workloads.md.
 #include "bench/workloads.hpp"
 
-#include "draw/error.hpp"
+#include "drawpipe/error.hpp"
 
 #include <algorithm>
 #include <array>

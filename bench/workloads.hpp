@@ -5,7 +5,7 @@
 // code, never shipped as files.
 #pragma once
 
-#include "draw/types.hpp"
+#include "drawpipe/types.hpp"
 
 #include <cstdint>
 #include <span>

@@ -1,7 +1,7 @@
 # Install rules and the exported package: after `cmake --install`, a project calls
-# find_package(drawpipe) and links drawpipe::draw, drawpipe::middle_ends, drawpipe::backends
-# (the same names as in this tree). Headers keep their paths under include/drawpipe/.
-include(GNUInstallDirs)
+# find_package(drawpipe) and links drawpipe::draw (the context and every interface),
+# drawpipe::middle_ends (the hardware models) and drawpipe::backends. Public headers are
+# installed under include/drawpipe/ and included as <drawpipe/...>; nothing private is.
 include(CMakePackageConfigHelpers)
 
 set(_drawpipe_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/drawpipe)
@@ -12,8 +12,8 @@ install(TARGETS drawpipe_draw drawpipe_middle_ends drawpipe_backends EXPORT draw
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS drawpipe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(DIRECTORY draw backends middle_ends DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/drawpipe
-        FILES_MATCHING PATTERN "*.hpp")
+install(DIRECTORY draw/include/ backends/include/ middle_ends/include/
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT drawpipeTargets NAMESPACE drawpipe:: DESTINATION ${_drawpipe_cmake_dir})
 
 configure_package_config_file(cmake/drawpipeConfig.cmake.in ${PROJECT_BINARY_DIR}/drawpipeConfig.cmake

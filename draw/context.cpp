@@ -1,9 +1,10 @@
-#include "draw/context.hpp"
+#include "drawpipe/context.hpp"
 
-#include "draw/split_cache.hpp"
-
-#include "draw/error.hpp"
-#include "draw/pipeline.hpp"
+#include "draw/internal/pipeline.hpp"
+#include "draw/internal/prepared_draw.hpp"
+#include "drawpipe/error.hpp"
+#include "drawpipe/registry.hpp"
+#include "drawpipe/split_cache.hpp"
 
 #include <oneapi/tbb/info.h>
 
@@ -16,15 +17,13 @@ namespace drawpipe {
 
 namespace {
 
-void add(DrawStats& sum, const DrawStats& s) {
-    sum.front.segments += s.front.segments;
-    sum.front.indices += s.front.indices;
-    sum.front.fetched += s.front.fetched;
-    for (uint32_t i = 0; i < kMaxCounters; ++i) sum.counters[i] += s.counters[i];
-}
-
-uint32_t resolve_threads(uint32_t requested) {
-    return requested != 0 ? requested : default_thread_count();
+uint32_t checked_threads(uint32_t requested) {
+    if (requested == 0) return default_thread_count();
+    if (requested > kMaxThreads)
+        throw Error(ErrorCode::invalid_value, "threads: " + std::to_string(requested) +
+                                                  " is not a thread count in [1, " +
+                                                  std::to_string(kMaxThreads) + "]");
+    return requested;
 }
 
 } // namespace
@@ -33,9 +32,10 @@ uint32_t default_thread_count() {
     if (const char* env = std::getenv("DRAWPIPE_THREADS"); env && *env) {
         char* end = nullptr;
         const unsigned long n = std::strtoul(env, &end, 10);
-        if (*end != '\0' || n == 0 || n > 1024)
+        if (*end != '\0' || n == 0 || n > kMaxThreads)
             throw Error(ErrorCode::invalid_value, std::string("DRAWPIPE_THREADS: '") + env +
-                                                      "' is not a thread count in [1, 1024]");
+                                                      "' is not a thread count in [1, " +
+                                                      std::to_string(kMaxThreads) + "]");
         return uint32_t(n);
     }
     return uint32_t(std::max(1, tbb::info::default_concurrency()));
@@ -48,19 +48,16 @@ struct Context::Impl {
     std::vector<VertexAttrib> attribs;
     VertexShader vs;
     const GeometryShader* gs = nullptr;
+    std::shared_ptr<const MiddleEnd> middle;
     Backend* backend = nullptr;
-    std::vector<DrawInfo> queue;
+    std::vector<PreparedDraw> queue;
     uint64_t queued_work = 0;
     DrawStats pending; // of draws delivered since the last flush()
     ContextCounters counters;
-    SplitCache split_cache; // used unless options.run names another
+    SplitCache split_cache; // used unless options.draw names another
 
-    explicit Impl(const ContextOptions& o) : options(o), pipeline(resolve_threads(o.threads)) {
-        if (!options.run.split_cache) options.run.split_cache = &split_cache;
-    }
-
-    detail::PipelineBinding binding() const {
-        return {{buffers, attribs}, vs ? &vs : nullptr, gs, backend, options.run};
+    explicit Impl(const ContextOptions& o) : options(o), pipeline(checked_threads(o.threads)) {
+        if (!options.draw.split_cache) options.draw.split_cache = &split_cache;
     }
 
     void deliver() {
@@ -68,9 +65,8 @@ struct Context::Impl {
         const bool parallel = options.inline_below == 0 ||
                               (pipeline.threads() > 1 && queued_work >= options.inline_below &&
                                queued_work >= options.inline_mean_below * queue.size());
-        const detail::PipelineBinding b = binding();
         try {
-            add(pending, pipeline.run(queue, b, parallel, counters));
+            pending += pipeline.run(queue, *backend, parallel, counters);
         } catch (...) {
             queue.clear();
             queued_work = 0;
@@ -82,7 +78,13 @@ struct Context::Impl {
 };
 
 Context::Context(const ContextOptions& options) : impl_(std::make_unique<Impl>(options)) {}
-Context::~Context() = default;
+
+Context::~Context() {
+    try {
+        impl_->deliver();
+    } catch (...) { // documented: a destructor cannot report it
+    }
+}
 
 uint32_t Context::threads() const {
     return impl_->pipeline.threads();
@@ -109,18 +111,13 @@ void Context::bind_geometry_shader(const GeometryShader* gs) {
 }
 
 void Context::bind_middle_end(std::string_view name) {
-    // The factory runs once here, so an unknown name throws Error(not_found) at once.
-    bind_middle_end(MiddleEndFactory(
-        [n = std::string(name)] { return MiddleEndRegistry::global().create(n); }));
+    bind_middle_end(MiddleEndRegistry::global().find(name));
 }
 
-void Context::bind_middle_end(MiddleEndFactory factory) {
+void Context::bind_middle_end(std::shared_ptr<const MiddleEnd> middle) {
+    if (!middle) throw Error(ErrorCode::invalid_value, "middle end: null instance bound");
     impl_->deliver();
-    impl_->pipeline.bind(std::move(factory));
-}
-
-void Context::bind_middle_end(std::unique_ptr<MiddleEnd> middle) {
-    impl_->deliver();
+    impl_->middle = middle;
     impl_->pipeline.bind(std::move(middle));
 }
 
@@ -131,13 +128,13 @@ void Context::bind_backend(Backend& backend) {
 
 void Context::draw(const DrawInfo& draw) {
     Impl& m = *impl_;
-    if (!m.pipeline.bound())
+    if (!m.middle)
         throw Error(ErrorCode::invalid_value, "middle end: none bound (Context::bind_middle_end)");
     if (!m.backend)
         throw Error(ErrorCode::invalid_value, "backend: none bound (Context::bind_backend)");
-    m.pipeline.validate(draw, m.binding());
-    m.queue.push_back(draw);
-    m.queued_work += uint64_t(draw.count) * draw.instance_count;
+    const DrawState state{draw, {m.buffers, m.attribs}, m.vs ? &m.vs : nullptr, m.gs};
+    m.queue.push_back(prepare_draw(state, *m.middle, m.options.draw));
+    m.queued_work += m.queue.back().work();
     if (m.queue.size() >= detail::kMaxQueuedDraws || m.queued_work >= detail::kFlushWork)
         m.deliver();
 }
@@ -152,16 +149,16 @@ const ContextCounters& Context::counters() const {
 }
 
 uint64_t Context::register_index_buffer() {
-    return impl_->options.run.split_cache->register_buffer();
+    return impl_->options.draw.split_cache->register_buffer();
 }
 
 void Context::bump_index_buffer(uint64_t buffer_id) {
     impl_->deliver(); // queued draws were issued against the old contents
-    impl_->options.run.split_cache->bump_version(buffer_id);
+    impl_->options.draw.split_cache->bump_version(buffer_id);
 }
 
 SplitCache& Context::split_cache() {
-    return *impl_->options.run.split_cache;
+    return *impl_->options.draw.split_cache;
 }
 
 } // namespace drawpipe

@@ -1,10 +1,10 @@
-#include "draw/front_end.hpp"
+#include "draw/internal/front_end.hpp"
 
-#include "draw/error.hpp"
-#include "draw/limits.hpp"
-#include "draw/prim.hpp"
-#include "draw/reorder.hpp"
-#include "draw/segment_cache.hpp"
+#include "drawpipe/error.hpp"
+#include "drawpipe/limits.hpp"
+#include "drawpipe/prim.hpp"
+#include "draw/internal/reorder.hpp"
+#include "draw/internal/segment_cache.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -1,7 +1,7 @@
-#include "draw/gs.hpp"
+#include "drawpipe/gs.hpp"
 
-#include "draw/error.hpp"
-#include "draw/prim.hpp"
+#include "drawpipe/error.hpp"
+#include "drawpipe/prim.hpp"
 
 namespace drawpipe {
 

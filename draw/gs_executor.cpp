@@ -1,4 +1,4 @@
-#include "draw/gs_executor.hpp"
+#include "drawpipe/gs_executor.hpp"
 
 #include <array>
 
@@ -17,7 +17,7 @@ void GsStripWriter::cut() {
     if (n >= min_) {
         const uint32_t first = uint32_t(out_.elts.size());
         for (uint32_t i = 0; i < n; ++i) out_.elts.push_back(strip_first_ + i);
-        out_.runs.push_back({prim_, 0, first, n});
+        out_.prims.push_back({prim_, 0, first, n});
         ++strips_;
     } else if (n > 0) { // too short for one primitive: take its vertices back
         out_.vertices.resize(size_t(strip_first_) * stride_);
@@ -31,7 +31,7 @@ namespace {
 // One invocation with GL semantics: stream 0 goes to the writer, other streams are counted.
 class ReferenceContext final : public GsRecordContext {
   public:
-    ReferenceContext(const GeometryShader& gs, GsStripWriter& writer, GsRunStats& stats,
+    ReferenceContext(const GeometryShader& gs, GsStripWriter& writer, GsStats& stats,
                      uint32_t instance)
         : gs_(gs), writer_(writer), stats_(stats), instance_(instance) {}
 
@@ -54,15 +54,15 @@ class ReferenceContext final : public GsRecordContext {
   private:
     const GeometryShader& gs_;
     GsStripWriter& writer_;
-    GsRunStats& stats_;
+    GsStats& stats_;
     uint32_t instance_;
     uint32_t emitted_ = 0;
 };
 
 } // namespace
 
-void run_gs_reference(const GeometryShader& gs, std::span<const uint32_t* const> inputs,
-                      uint32_t primitive_id, GsStripWriter& writer, GsRunStats& stats) {
+void execute_gs_reference(const GeometryShader& gs, std::span<const uint32_t* const> inputs,
+                      uint32_t primitive_id, GsStripWriter& writer, GsStats& stats) {
     ReferenceContext ctx(gs, writer, stats, inputs[0][SLOT_INSTANCE_ID]);
     for (uint32_t inv = 0; inv < gs.invocations; ++inv) {
         ctx.bind(inputs, primitive_id, inv);

@@ -1,26 +1,36 @@
-#include "draw/registry.hpp"
+#include "drawpipe/registry.hpp"
 
-#include "draw/error.hpp"
+#include "drawpipe/error.hpp"
+#include "drawpipe/fetch_shade.hpp"
 
 namespace drawpipe {
 
 MiddleEndRegistry& MiddleEndRegistry::global() {
     static MiddleEndRegistry registry;
+    static const bool seeded = (registry.add("fetch_shade",
+                                             "GL-semantics reference: fetch, shade, emit",
+                                             std::make_shared<FetchShade>()),
+                                true);
+    (void)seeded;
     return registry;
 }
 
-void MiddleEndRegistry::add(std::string name, std::string description, MiddleEndFactory factory) {
+void MiddleEndRegistry::add(std::string name, std::string description,
+                            std::shared_ptr<const MiddleEnd> middle) {
+    if (!middle) throw Error(ErrorCode::invalid_value, "middle end '" + name + "': null instance");
+    const std::lock_guard lock(mutex_);
     for (Entry& e : entries_)
         if (e.name == name) {
-            e = {std::move(name), std::move(description), std::move(factory)};
+            e = {std::move(name), std::move(description), std::move(middle)};
             return;
         }
-    entries_.push_back({std::move(name), std::move(description), std::move(factory)});
+    entries_.push_back({std::move(name), std::move(description), std::move(middle)});
 }
 
-std::unique_ptr<MiddleEnd> MiddleEndRegistry::create(std::string_view name) const {
+std::shared_ptr<const MiddleEnd> MiddleEndRegistry::find(std::string_view name) const {
+    const std::lock_guard lock(mutex_);
     for (const Entry& e : entries_)
-        if (e.name == name) return e.factory();
+        if (e.name == name) return e.middle;
     std::string known;
     for (const Entry& e : entries_) known += (known.empty() ? "" : ", ") + e.name;
     throw Error(ErrorCode::not_found,
@@ -28,9 +38,15 @@ std::unique_ptr<MiddleEnd> MiddleEndRegistry::create(std::string_view name) cons
 }
 
 bool MiddleEndRegistry::contains(std::string_view name) const {
+    const std::lock_guard lock(mutex_);
     for (const Entry& e : entries_)
         if (e.name == name) return true;
     return false;
+}
+
+std::vector<MiddleEndRegistry::Entry> MiddleEndRegistry::entries() const {
+    const std::lock_guard lock(mutex_);
+    return entries_;
 }
 
 } // namespace drawpipe

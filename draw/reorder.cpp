@@ -1,6 +1,6 @@
-#include "draw/reorder.hpp"
+#include "draw/internal/reorder.hpp"
 
-#include "draw/prim.hpp"
+#include "drawpipe/prim.hpp"
 
 #include <meshoptimizer.h>
 

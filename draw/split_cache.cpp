@@ -1,6 +1,6 @@
-#include "draw/split_cache.hpp"
+#include "drawpipe/split_cache.hpp"
 
-#include "draw/error.hpp"
+#include "drawpipe/error.hpp"
 
 #include <boost/container/flat_map.hpp>
 #include <boost/intrusive/list.hpp>

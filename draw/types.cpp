@@ -1,6 +1,6 @@
-#include "draw/types.hpp"
-#include "draw/error.hpp"
-#include "draw/prim.hpp"
+#include "drawpipe/types.hpp"
+#include "drawpipe/error.hpp"
+#include "drawpipe/prim.hpp"
 
 #include <array>
 

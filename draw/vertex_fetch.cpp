@@ -1,7 +1,7 @@
-#include "draw/vertex_fetch.hpp"
+#include "drawpipe/vertex_fetch.hpp"
 
-#include "draw/error.hpp"
-#include "draw/limits.hpp"
+#include "drawpipe/error.hpp"
+#include "drawpipe/limits.hpp"
 
 #include <cstring>
 #include <string>

@@ -1,8 +1,8 @@
-#include "middle_ends/builtin.hpp"
+#include "drawpipe/middle_ends.hpp"
 
-#include "draw/registry.hpp"
+#include "drawpipe/registry.hpp"
 #include "middle_ends/adreno_a4xx/a4xx_middle_end.hpp"
-#include "middle_ends/fetch_shade/fetch_shade.hpp"
+#include "drawpipe/fetch_shade.hpp"
 #include "middle_ends/intel_gen7/gen7_middle_end.hpp"
 #include "middle_ends/mali/mali_middle_end.hpp"
 

@@ -1,6 +1,6 @@
 #include "tools/bench_report.hpp"
 
-#include "draw/error.hpp"
+#include "drawpipe/error.hpp"
 
 #include <nlohmann/json.hpp>
 

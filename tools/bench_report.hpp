@@ -2,7 +2,7 @@
 // as JSON for other tools, and a grouped bar chart as SVG.
 #pragma once
 
-#include "draw/split_cache.hpp"
+#include "drawpipe/split_cache.hpp"
 
 #include <cstdint>
 #include <optional>

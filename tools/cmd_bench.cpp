@@ -9,14 +9,14 @@
 // --repeat N draws each indexed row N more times from a registered index buffer through one
 // SplitCache shared by the run: the first draw records the split (a miss), the others
 // replay it (hits); the table gains both times and the cache's statistics follow it.
-#include "backends/counting.hpp"
+#include "drawpipe/backends/counting.hpp"
 #include "bench/measure.hpp"
 #include "bench/mesh.hpp"
-#include "draw/context.hpp"
-#include "draw/error.hpp"
-#include "draw/prim.hpp"
-#include "draw/reorder.hpp"
-#include "draw/split_cache.hpp"
+#include "drawpipe/context.hpp"
+#include "drawpipe/error.hpp"
+#include "drawpipe/prim.hpp"
+#include "draw/internal/reorder.hpp"
+#include "drawpipe/split_cache.hpp"
 #include "tools/bench_report.hpp"
 #include "tools/commands.hpp"
 
@@ -165,8 +165,8 @@ double context_mips(const BenchArgs& a, const Workload& w, const Strategy& s, ui
     const VertexAttrib attrib{0, 0, Format::float32x4, 0};
     ContextOptions o;
     o.threads = a.threads;
-    o.run.strategy = s;
-    o.run.max_vertices = limit;
+    o.draw.strategy = s;
+    o.draw.max_vertices = limit;
     Context ctx(o);
     CountingBackend backend;
     ctx.set_vertex_buffers({&buffer, 1});

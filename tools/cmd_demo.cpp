@@ -1,10 +1,10 @@
 // `drawpipe demo`: a procedurally generated grid mesh drawn with every primitive type
 // through the whole draw path, with a table of what the front end and backend saw.
-#include "backends/counting.hpp"
-#include "backends/raster.hpp"
-#include "draw/context.hpp"
-#include "draw/error.hpp"
-#include "draw/prim.hpp"
+#include "drawpipe/backends/counting.hpp"
+#include "drawpipe/backends/raster.hpp"
+#include "drawpipe/context.hpp"
+#include "drawpipe/error.hpp"
+#include "drawpipe/prim.hpp"
 #include "tools/commands.hpp"
 
 #include <oneapi/tbb/global_control.h>
@@ -93,7 +93,7 @@ void add_demo_command(CLI::App& app) {
         const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, threads);
         ContextOptions co;
         co.threads = threads;
-        co.run = {strategy, args->max_vertices};
+        co.draw = {strategy, args->max_vertices};
         Context ctx(co);
         ctx.bind_middle_end(args->middle_end);
         ctx.set_vertex_buffers({&vb, 1});

@@ -1,12 +1,12 @@
 // `drawpipe gen7-header --gs NAME DRAW.txt`: runs a draw through the Intel gen7 GS model and
 // prints, per input primitive (and invocation), the control-data header DWORDs its thread
 // left in the URB entry and every URB write it issued.
-#include "backends/counting.hpp"
-#include "draw/draw_text.hpp"
-#include "draw/error.hpp"
-#include "draw/gs.hpp"
-#include "draw/gs_library.hpp"
-#include "draw/run.hpp"
+#include "drawpipe/backends/counting.hpp"
+#include "tools/common/draw_text.hpp"
+#include "drawpipe/error.hpp"
+#include "drawpipe/gs.hpp"
+#include "tools/common/gs_library.hpp"
+#include "drawpipe/serial.hpp"
 #include "middle_ends/intel_gen7/gen7_middle_end.hpp"
 #include "tools/commands.hpp"
 
@@ -109,7 +109,7 @@ void add_gen7_command(CLI::App& app) {
         });
         CountingBackend sink;
         const DrawState state{&bound->info, bound->input(), nullptr, &gs};
-        const DrawStats stats = run_draw(state, middle, sink, {strategy, args->max_vertices});
+        const DrawStats stats = draw_serial(state, middle, sink, {strategy, args->max_vertices});
         const auto names = middle.counter_names();
         for (size_t i = 0; i < names.size(); ++i)
             std::printf("# %s %llu\n", std::string(names[i]).c_str(),

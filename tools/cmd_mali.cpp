@@ -1,10 +1,10 @@
 // `drawpipe mali N [--instances I] [--divisor D]... [--idvs]`: what a Mali job-manager GPU
 // runs for an instanced vertex job of N vertices: the padded count, the descriptors and
 // records the driver writes, and the threads dispatched and wasted.
-#include "backends/counting.hpp"
-#include "draw/error.hpp"
-#include "draw/limits.hpp"
-#include "draw/run.hpp"
+#include "drawpipe/backends/counting.hpp"
+#include "drawpipe/error.hpp"
+#include "drawpipe/limits.hpp"
+#include "drawpipe/serial.hpp"
 #include "middle_ends/mali/jobs.hpp"
 #include "middle_ends/mali/mali_middle_end.hpp"
 #include "middle_ends/mali/padded_count.hpp"
@@ -133,7 +133,7 @@ void print_job(const MaliArgs& args) {
         mali::MaliMiddleEnd middle(options);
         CountingBackend counting;
         const DrawState state{&draw, {vbufs, attribs}, nullptr, nullptr};
-        const DispatchStats s = dispatch_stats(run_draw(state, middle, counting));
+        const DispatchStats s = dispatch_stats(draw_serial(state, middle, counting));
         std::printf(
             "simulated (a points draw through the mali middle end): threads %llu, wasted %llu, "
             "quads %llu, points drawn %llu\n",

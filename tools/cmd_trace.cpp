@@ -1,13 +1,13 @@
 // `drawpipe trace DRAW.txt`: the canonical trace of a draw description.
-#include "backends/trace.hpp"
-#include "draw/context.hpp"
-#include "draw/draw_text.hpp"
-#include "draw/error.hpp"
-#include "draw/gs_library.hpp"
-#include "draw/registry.hpp"
-#include "draw/run.hpp"
-#include "draw/split_cache.hpp"
+#include "draw/internal/prepared_draw.hpp"
+#include "drawpipe/backends/trace.hpp"
+#include "drawpipe/context.hpp"
+#include "drawpipe/error.hpp"
+#include "drawpipe/registry.hpp"
+#include "drawpipe/split_cache.hpp"
 #include "tools/commands.hpp"
+#include "tools/common/draw_text.hpp"
+#include "tools/common/gs_library.hpp"
 
 #include <oneapi/tbb/global_control.h>
 
@@ -50,14 +50,15 @@ const char* flags_name(uint8_t flags) {
     return names[flags & 3];
 }
 
-void print_segments(const DrawState& state, MiddleEnd& middle, const RunOptions& ro) {
-    const MiddleEndLimits limits = middle.prepare(state);
-    FrontEnd front;
-    front.begin(*state.draw, front_end_options(limits, ro));
+// The segments exactly as the pipeline's source stage cuts them.
+void print_segments(const DrawState& state, const MiddleEnd& middle, const DrawOptions& ro) {
+    const PreparedDraw draw = prepare_draw(state, middle, ro);
+    SegmentSource source;
+    source.begin(draw);
     SegmentStorage storage;
     Segment seg;
     std::printf("# seq instance prim flags fetch draw prim_id_first\n");
-    while (front.next(storage, seg)) {
+    while (source.next(storage, seg)) {
         std::printf("segment %llu instance %u %s %s fetch %u draw %u prim_id %u\n",
                     (unsigned long long)seg.sequence, seg.instance_first,
                     std::string(prim_name(seg.prim)).c_str(), flags_name(seg.flags),
@@ -68,7 +69,7 @@ void print_segments(const DrawState& state, MiddleEnd& middle, const RunOptions&
         for (uint32_t i = 0; i < seg.draw_count; ++i) std::printf(" %u", seg.draw_elt(i));
         std::printf("\n");
     }
-    const FrontEndStats& s = front.stats();
+    const FrontEndStats& s = source.stats();
     std::printf("# segments %llu, indices %llu, fetched %llu\n", (unsigned long long)s.segments,
                 (unsigned long long)s.indices, (unsigned long long)s.fetched);
 }
@@ -77,16 +78,12 @@ void print_stats(const MiddleEnd& middle, const DrawStats& s) {
     std::fprintf(stderr, "# %s: segments %llu, indices %llu, fetched %llu\n",
                  std::string(middle.name()).c_str(), (unsigned long long)s.front.segments,
                  (unsigned long long)s.front.indices, (unsigned long long)s.front.fetched);
-    const auto names = middle.counter_names();
-    uint64_t threads = 0, wasted = 0;
-    for (size_t i = 0; i < names.size() && i < kMaxCounters; ++i) {
+    const auto names = middle.counters();
+    for (size_t i = 0; i < names.size() && i < kMaxCounters; ++i)
         std::fprintf(stderr, "# %s %llu\n", std::string(names[i]).c_str(),
                      (unsigned long long)s.counters[i]);
-        if (names[i] == "threads") threads = s.counters[i];
-        if (names[i] == "wasted_threads") wasted = s.counters[i];
-    }
-    // A middle end that dispatches padded threads (mali): the share padding wasted.
-    if (threads) std::fprintf(stderr, "# waste_ratio %.4f\n", double(wasted) / double(threads));
+    for (const DerivedFigure& f : middle.derived(s.counters))
+        std::fprintf(stderr, "# %s %.4f\n", f.name.c_str(), f.value);
 }
 
 } // namespace
@@ -118,9 +115,9 @@ void add_trace_command(CLI::App& app) {
         const GeometryShader* gs = desc.gs.empty() ? nullptr : &find_gs(desc.gs);
         const auto bound = bind_draw(desc);
         const Strategy strategy = parse_strategy_option(args->strategy);
-        auto middle = MiddleEndRegistry::global().create(args->middle_end);
-        DrawState state{&bound->info, bound->input(), nullptr, gs};
-        RunOptions ro{strategy, args->max_vertices};
+        const auto middle = MiddleEndRegistry::global().find(args->middle_end);
+        const DrawState state{bound->info, bound->input(), nullptr, gs};
+        DrawOptions ro{strategy, args->max_vertices};
         if (args->segments) return print_segments(state, *middle, ro);
         TraceBackend trace;
         // TBB caps its workers at the hardware's threads; the application may raise that cap.
@@ -128,9 +125,9 @@ void add_trace_command(CLI::App& app) {
         const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, threads);
         ContextOptions co;
         co.threads = threads;
-        co.run = ro;
+        co.draw = ro;
         Context ctx(co); // the same trace for every thread count
-        ctx.bind_middle_end(args->middle_end);
+        ctx.bind_middle_end(middle);
         ctx.bind_backend(trace);
         ctx.set_vertex_buffers(bound->buffers);
         ctx.set_vertex_attribs(bound->attribs);
@@ -145,7 +142,6 @@ void add_trace_command(CLI::App& app) {
             stats = ctx.flush();
         }
         if (args->stats) {
-            middle->prepare(state); // counter names may depend on the draw state
             print_stats(*middle, stats);
             const SplitCacheStats c = ctx.split_cache().stats();
             std::fprintf(stderr,

@@ -1,6 +1,6 @@
 // drawpipe: trace draws, run the demo, benchmark the front end.
-#include "draw/error.hpp"
-#include "middle_ends/builtin.hpp"
+#include "drawpipe/error.hpp"
+#include "drawpipe/middle_ends.hpp"
 #include "tools/commands.hpp"
 
 #include <cstdio>

@@ -2,9 +2,9 @@
 // fetch_shade, then drops back-facing (clockwise) triangles before the backend sees them, as
 // a fixed-function cull unit would. It is one class and one registration line; drawpipe's
 // pipeline runs it on every thread and keeps the output in draw order.
-#include "draw/drawpipe.hpp"
-#include "draw/prim.hpp"
-#include "middle_ends/fetch_shade/fetch_shade.hpp"
+#include "drawpipe/drawpipe.hpp"
+#include "drawpipe/prim.hpp"
+#include "drawpipe/fetch_shade.hpp"
 
 #include <cstdio>
 #include <vector>
@@ -46,7 +46,7 @@ class CullBack final : public MiddleEnd {
                     else
                         ++out.counters[0];
                 });
-            out.runs.push_back(
+            out.prims.push_back(
                 {Prim::triangles, seg.flags, first, uint32_t(out.elts.size()) - first});
         }
     }
@@ -123,7 +123,7 @@ int main() {
         ctx.draw(draw);
         culled += ctx.flush().counters[0];
         CullBack middle; // the one-thread reference (draw/run.hpp)
-        run_draw({&draw, {{&buffer, 1}, {&position, 1}}, nullptr, nullptr}, middle, reference);
+        draw_serial({&draw, {{&buffer, 1}, {&position, 1}}, nullptr, nullptr}, middle, reference);
     }
     const uint64_t per_draw = 2ull * (n - 1) * (n - 1);
     std::printf("%u threads: %llu triangles kept, %llu culled\n", ctx.threads(),

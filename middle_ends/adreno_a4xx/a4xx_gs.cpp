@@ -1,6 +1,6 @@
 #include "middle_ends/adreno_a4xx/a4xx_gs.hpp"
 
-#include "draw/limits.hpp"
+#include "drawpipe/limits.hpp"
 
 #include <algorithm>
 

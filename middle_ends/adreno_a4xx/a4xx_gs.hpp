@@ -8,7 +8,7 @@
 // one slot per input primitive (r0.x bits 0-4), attribute-major.
 #pragma once
 
-#include "draw/gs.hpp"
+#include "drawpipe/gs.hpp"
 
 #include <cstdint>
 #include <span>

@@ -1,7 +1,7 @@
 #include "middle_ends/adreno_a4xx/a4xx_middle_end.hpp"
 
-#include "draw/error.hpp"
-#include "draw/gs_executor.hpp"
+#include "drawpipe/error.hpp"
+#include "drawpipe/gs_executor.hpp"
 
 #include <algorithm>
 #include <vector>

@@ -5,9 +5,9 @@
 // fetch_shade.
 #pragma once
 
-#include "draw/middle_end.hpp"
+#include "drawpipe/middle_end.hpp"
 #include "middle_ends/adreno_a4xx/a4xx_gs.hpp"
-#include "middle_ends/fetch_shade/fetch_shade.hpp"
+#include "drawpipe/fetch_shade.hpp"
 
 #include <optional>
 

@@ -1,7 +1,7 @@
 #include "middle_ends/intel_gen7/ff_reader.hpp"
 
-#include "draw/error.hpp"
-#include "draw/prim.hpp"
+#include "drawpipe/error.hpp"
+#include "drawpipe/prim.hpp"
 
 #include <string>
 

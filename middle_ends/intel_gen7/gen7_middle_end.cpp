@@ -1,7 +1,7 @@
 #include "middle_ends/intel_gen7/gen7_middle_end.hpp"
 
-#include "draw/error.hpp"
-#include "draw/gs.hpp"
+#include "drawpipe/error.hpp"
+#include "drawpipe/gs.hpp"
 #include "middle_ends/intel_gen7/ff_reader.hpp"
 #include "middle_ends/intel_gen7/gs_thread.hpp"
 
@@ -167,7 +167,7 @@ void Gen7MiddleEnd::run(const Segment& seg, Scratch* scratch, ShadedBatch& out) 
                         read_vertex(program_, sc.entry, r.first + n, {v, out_stride});
                     const uint32_t first = uint32_t(out.elts.size());
                     for (uint32_t n = 0; n < r.count; ++n) out.elts.push_back(base + n);
-                    out.runs.push_back({gs.output, 0, first, r.count});
+                    out.prims.push_back({gs.output, 0, first, r.count});
                     out.counters[kVerticesOut] += r.count;
                 }
                 for (const UrbWrite& w : sc.entry.writes())

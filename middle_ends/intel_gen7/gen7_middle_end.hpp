@@ -7,8 +7,8 @@
 // geometry shader the middle end is fetch_shade.
 #pragma once
 
-#include "draw/middle_end.hpp"
-#include "middle_ends/fetch_shade/fetch_shade.hpp"
+#include "drawpipe/middle_end.hpp"
+#include "drawpipe/fetch_shade.hpp"
 #include "middle_ends/intel_gen7/gs_compile.hpp"
 #include "middle_ends/intel_gen7/urb_entry.hpp"
 

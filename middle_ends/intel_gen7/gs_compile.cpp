@@ -1,6 +1,6 @@
 #include "middle_ends/intel_gen7/gs_compile.hpp"
 
-#include "draw/error.hpp"
+#include "drawpipe/error.hpp"
 
 #include <string>
 

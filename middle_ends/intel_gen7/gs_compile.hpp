@@ -3,7 +3,7 @@
 // (../shared/docs/reference.md §5.1, §5.6).
 #pragma once
 
-#include "draw/types.hpp"
+#include "drawpipe/types.hpp"
 
 #include <cstdint>
 

@@ -1,6 +1,6 @@
 #include "middle_ends/intel_gen7/urb_entry.hpp"
 
-#include "draw/error.hpp"
+#include "drawpipe/error.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -1,6 +1,6 @@
 #include "middle_ends/mali/descriptors.hpp"
 
-#include "draw/error.hpp"
+#include "drawpipe/error.hpp"
 
 #include <bit>
 #include <string>

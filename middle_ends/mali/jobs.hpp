@@ -3,7 +3,7 @@
 // so padded * instances never overflows the 32-bit linear id.
 #pragma once
 
-#include "draw/limits.hpp"
+#include "drawpipe/limits.hpp"
 #include "middle_ends/mali/descriptors.hpp"
 
 #include <array>

@@ -1,8 +1,8 @@
 #include "middle_ends/mali/mali_middle_end.hpp"
 
-#include "draw/error.hpp"
-#include "draw/vertex_fetch.hpp"
-#include "middle_ends/fetch_shade/fetch_shade.hpp"
+#include "drawpipe/error.hpp"
+#include "drawpipe/vertex_fetch.hpp"
+#include "drawpipe/fetch_shade.hpp"
 #include "middle_ends/mali/jobs.hpp"
 #include "middle_ends/mali/padded_count.hpp"
 
@@ -164,7 +164,7 @@ void MaliMiddleEnd::run(const Segment& seg, Scratch*, ShadedBatch& out) const {
             const uint16_t* draw = seg.draw_elts.data();
             for (uint32_t e = 0; e < count; ++e) elts[e] = vbase + draw[e];
         }
-        out.runs.push_back({seg.prim, seg.flags, uint32_t(first + size_t(i) * count), count});
+        out.prims.push_back({seg.prim, seg.flags, uint32_t(first + size_t(i) * count), count});
     }
     out.counters[COUNTER_THREADS] += dispatch.threads;
     out.counters[COUNTER_WASTED] += dispatch.wasted;

@@ -13,8 +13,8 @@
 // same L), so output stays in GL order: all of instance 0, then instance 1, ...
 #pragma once
 
-#include "draw/middle_end.hpp"
-#include "draw/run.hpp"
+#include "drawpipe/middle_end.hpp"
+#include "drawpipe/serial.hpp"
 
 #include <array>
 #include <string_view>
@@ -57,7 +57,7 @@ class MaliMiddleEnd final : public MiddleEnd {
     std::array<uint32_t, kMaxAttribs> divisors_{};
 };
 
-// Per-draw dispatch totals from run_draw's summed counters.
+// Per-draw dispatch totals from draw_serial's summed counters.
 struct DispatchStats {
     uint64_t threads = 0;
     uint64_t wasted = 0;

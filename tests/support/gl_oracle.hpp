@@ -3,7 +3,7 @@
 // against. It shares no code with drawpipe's splitter or decomposer.
 #pragma once
 
-#include "draw/draw_text.hpp"
+#include "tools/common/draw_text.hpp"
 
 #include <string>
 #include <vector>

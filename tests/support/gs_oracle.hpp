@@ -6,7 +6,7 @@
 // emit/cut events it performs, and strips are decomposed here.
 #pragma once
 
-#include "draw/draw_text.hpp"
+#include "tools/common/draw_text.hpp"
 
 #include <stdexcept>
 #include <string>

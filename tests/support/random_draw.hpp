@@ -2,8 +2,8 @@
 // base vertex, instancing and attributes, kept small enough to trace quickly.
 #pragma once
 
-#include "draw/draw_text.hpp"
-#include "draw/prim.hpp"
+#include "tools/common/draw_text.hpp"
+#include "drawpipe/prim.hpp"
 
 #include <random>
 

@@ -1,21 +1,21 @@
 // Runs a draw description through the serial draw path into the trace backend.
 #pragma once
 
-#include "backends/trace.hpp"
-#include "draw/draw_text.hpp"
-#include "draw/run.hpp"
-#include "middle_ends/fetch_shade/fetch_shade.hpp"
+#include "drawpipe/backends/trace.hpp"
+#include "tools/common/draw_text.hpp"
+#include "drawpipe/serial.hpp"
+#include "drawpipe/fetch_shade.hpp"
 
 #include <string>
 
 namespace drawpipe::test {
 
-inline std::string trace_with(const DrawDesc& desc, MiddleEnd& middle, uint32_t max_vertices = 0,
+inline std::string trace_with(const DrawDesc& desc, const MiddleEnd& middle, uint32_t max_vertices = 0,
                               Strategy strategy = {}) {
     const auto bound = bind_draw(desc);
-    DrawState state{&bound->info, bound->input(), nullptr, nullptr};
+    DrawState state{bound->info, bound->input(), nullptr, nullptr};
     TraceBackend trace;
-    run_draw(state, middle, trace, {strategy, max_vertices});
+    draw_serial(state, middle, trace, {strategy, max_vertices});
     return trace.take();
 }
 

@@ -1,0 +1,72 @@
+#include "drawpipe/fetch_shade.hpp"
+
+#include "drawpipe/gs.hpp"
+#include "drawpipe/gs_executor.hpp"
+#include "drawpipe/shading.hpp"
+
+namespace drawpipe {
+
+namespace {
+
+constexpr std::string_view kGsCounters[] = {"gs_invocations", "gs_emitted", "gs_dropped"};
+
+class PlainDraw final : public MiddleEndDraw {
+  public:
+    PlainDraw(const DrawState& state, uint32_t max_vertices)
+        : MiddleEndDraw({max_vertices, false, std::nullopt}, vertex_layout_for(state.input)),
+          state_(state) {}
+
+    void shade(const Segment& seg, MiddleEndScratch*, ShadedBatch& out) const override {
+        shade_segment(state_, layout(), seg, out);
+    }
+
+  private:
+    DrawState state_;
+};
+
+// Shades the segment's vertices aside, runs the reference executor per input primitive and
+// emits its strips.
+class GsDraw final : public MiddleEndDraw {
+  public:
+    GsDraw(const DrawState& state, uint32_t max_vertices)
+        : MiddleEndDraw({gs_segment_vertex_limit(*state.gs, max_vertices), false, state.gs->input},
+                        gs_output_layout(*state.gs)),
+          state_(state), in_layout_(vertex_layout_for(state.input)) {}
+
+    void shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatch& out) const override {
+        const GeometryShader& gs = *state_.gs;
+        GsStripWriter writer(gs, out);
+        GsStats stats;
+        for_each_gs_input(state_, in_layout_, seg, static_cast<GsScratch&>(*scratch),
+                          [&](uint32_t, uint32_t p, std::span<const uint32_t* const> inputs) {
+                              execute_gs_reference(gs, inputs, seg.prim_id_first + p, writer,
+                                                   stats);
+                          });
+        out.counters[0] += stats.invocations;
+        out.counters[1] += stats.emitted;
+        out.counters[2] += stats.dropped;
+    }
+
+  private:
+    DrawState state_;
+    VertexLayout in_layout_;
+};
+
+} // namespace
+
+std::shared_ptr<const MiddleEndDraw> FetchShade::prepare(const DrawState& state) const {
+    if (!state.gs) return std::make_shared<PlainDraw>(state, max_vertices_);
+    validate_gs(*state.gs);
+    check_gs_draw(*state.gs, state.draw.prim);
+    return std::make_shared<GsDraw>(state, max_vertices_);
+}
+
+std::unique_ptr<MiddleEndScratch> FetchShade::make_scratch() const {
+    return std::make_unique<GsScratch>();
+}
+
+std::span<const std::string_view> FetchShade::counters() const {
+    return kGsCounters;
+}
+
+} // namespace drawpipe

@@ -1,0 +1,103 @@
+// The draw context: what a driver embeds. It owns the front end, the bound middle end and
+// backend, and a oneTBB task arena; draws are queued and flushed through a parallel pipeline
+// whose middle-end stage runs segments on every thread while the backend still receives one
+// ordered stream, identical to the one-thread draw_serial of drawpipe/serial.hpp.
+//
+//   Context ctx;                                  // all hardware threads (or DRAWPIPE_THREADS)
+//   ctx.set_vertex_buffers(buffers);  ctx.set_vertex_attribs(attribs);
+//   ctx.bind_middle_end("fetch_shade");  ctx.bind_backend(my_backend);
+//   ctx.draw(info);  ctx.draw(info2);  DrawStats s = ctx.flush();
+#pragma once
+
+#include "drawpipe/backend.hpp"
+#include "drawpipe/middle_end.hpp"
+#include "drawpipe/serial.hpp"
+#include "drawpipe/stats.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+
+namespace drawpipe {
+
+// Flushes with less work than this (indices x instances) run on the calling thread. Measured
+// with `pipeline_bench --crossover 15` on the 2-core test machine: one W1 draw of 16K indices
+// took as long inline as through the 2-thread pipeline (0.98x), 24K gained 1.25x, 32K 1.33x.
+inline constexpr uint64_t kInlineDrawWork = 16384;
+// So do queues whose draws average less work than this: per draw, the serial stages (prepare,
+// split set-up, begin/end_draw) then outweigh the shading the threads share. Same run, 2000
+// queued draws of 24 indices: the pipeline ran at 0.87x the inline speed; of 48 indices, 1.20x.
+inline constexpr uint64_t kInlineMeanDrawWork = 32;
+
+// Most threads a context may use; more is an Error, not a crash.
+inline constexpr uint32_t kMaxThreads = 1024;
+
+struct ContextOptions {
+    uint32_t threads = 0; // 0: $DRAWPIPE_THREADS if set, else every hardware thread
+    DrawOptions draw;     // splitting strategy, forced vertex limit, split cache
+    uint64_t inline_below = kInlineDrawWork; // 0: always use the pipeline, even on 1 thread
+    uint64_t inline_mean_below = kInlineMeanDrawWork;
+};
+
+// Not thread-safe itself: one thread at a time drives a context (its pipeline uses the others).
+class Context {
+  public:
+    // Throws Error(invalid_value) when the thread count (options or $DRAWPIPE_THREADS) is not
+    // in [1, kMaxThreads].
+    explicit Context(const ContextOptions& options = {});
+    // Delivers the draws still queued, as flush() would: a draw handed to draw() is drawn.
+    // An exception a middle end or the backend throws then cannot leave a destructor and is
+    // dropped; call flush() first to see it.
+    ~Context();
+    Context(const Context&) = delete;
+    Context& operator=(const Context&) = delete;
+
+    // Threads the pipeline may use (the calling thread included).
+    uint32_t threads() const;
+
+    // Binding state. Every bind_* and set_* flushes the queued draws first, so a queue always
+    // shares one state. Buffers are described, not copied: their memory must stay valid
+    // until the draws using them are flushed.
+    void set_vertex_buffers(std::span<const VertexBuffer> buffers);
+    void set_vertex_attribs(std::span<const VertexAttrib> attribs);
+    void bind_vertex_shader(VertexShader vs);            // empty: pass attributes through
+    void bind_geometry_shader(const GeometryShader* gs); // caller-owned; null: none
+    // By registered name (MiddleEndRegistry::global(); throws Error(not_found) for an unknown
+    // one) or an instance. Middle ends are stateless: one serves every draw in flight.
+    void bind_middle_end(std::string_view name);
+    void bind_middle_end(std::shared_ptr<const MiddleEnd> middle);
+    void bind_backend(Backend& backend); // caller-owned; called from one thread at a time
+
+    // Validates the draw against the bound state and queues it; throws Error (and queues
+    // nothing) on bad input. The index buffer must stay valid until the draw is flushed.
+    // May flush the queue when it holds enough work to fill the pipeline.
+    void draw(const DrawInfo& draw);
+    // Delivers every queued draw to the backend, in order, and returns the statistics of all
+    // draws delivered since the previous flush() call. An exception thrown by a middle end or
+    // the backend propagates here; the queue is then dropped (the backend may have received
+    // part of it) and the context stays usable.
+    DrawStats flush();
+
+    const ContextCounters& counters() const;
+
+    // Static index buffers: a draw whose DrawInfo::index_buffer_id comes from
+    // register_index_buffer() is split once and later replayed from the split cache
+    // (draw/split_cache.hpp). Call bump_index_buffer() when the buffer changes: queued draws
+    // are delivered first (the driver must not write the buffer before that), then its cached
+    // splits are dropped. Throws Error(not_found) for an
+    // unknown id.
+    uint64_t register_index_buffer();
+    void bump_index_buffer(uint64_t buffer_id);
+    // The cache in use: the context's own, or ContextOptions::draw.split_cache when given.
+    SplitCache& split_cache();
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// The thread count a default Context uses: $DRAWPIPE_THREADS, else every hardware thread.
+uint32_t default_thread_count();
+
+} // namespace drawpipe

@@ -1,0 +1,25 @@
+// The GL-semantics reference middle end (Mesa's fetch-shade-emit): fetch every listed
+// vertex with exact GL attribute rules, run the vertex shader, run a bound geometry shader
+// with the reference executor (drawpipe/gs_executor.hpp), and emit the primitives. Every
+// hardware middle end is checked against it. Always registered as "fetch_shade".
+#pragma once
+
+#include "drawpipe/middle_end.hpp"
+
+namespace drawpipe {
+
+class FetchShade final : public MiddleEnd {
+  public:
+    explicit FetchShade(uint32_t max_vertices = 4096) : max_vertices_(max_vertices) {}
+
+    std::string_view name() const override { return "fetch_shade"; }
+    std::shared_ptr<const MiddleEndDraw> prepare(const DrawState& state) const override;
+    std::unique_ptr<MiddleEndScratch> make_scratch() const override;
+    // With a GS: gs_invocations, gs_emitted, gs_dropped (0 without one).
+    std::span<const std::string_view> counters() const override;
+
+  private:
+    uint32_t max_vertices_;
+};
+
+} // namespace drawpipe

@@ -1,0 +1,50 @@
+// The GL reference geometry-shader executor, and the strip writer every executor shares.
+//
+// GL semantics (../shared/docs/gl-order.md, "With a geometry shader"): emit appends to the
+// current strip of its stream, end_primitive closes it, a strip too short for one primitive
+// is dropped, vertices past max_vertices (counted over all streams of one invocation) are
+// dropped, invocations of one input primitive run in order, and only stream 0 is drawn.
+#pragma once
+
+#include "drawpipe/gs.hpp"
+#include "drawpipe/shaded.hpp"
+
+#include <cstdint>
+#include <span>
+
+namespace drawpipe {
+
+// Appends GS output strips to a batch as PrimRuns of the shader's output type, flags 0,
+// over vertices in gs_output_layout(). Not thread-safe; one per batch being written.
+class GsStripWriter {
+  public:
+    GsStripWriter(const GeometryShader& gs, ShadedBatch& out);
+    // Appends a vertex to the strip in progress.
+    void vertex(const GsOutput& o, uint32_t instance, uint32_t stream);
+    // Ends the strip in progress; one shorter than the output primitive's minimum leaves
+    // nothing in the batch. Cutting with no strip in progress does nothing.
+    void cut();
+    uint64_t strips() const { return strips_; }
+
+  private:
+    ShadedBatch& out_;
+    Prim prim_;
+    uint32_t min_;
+    uint32_t stride_;
+    uint32_t strip_first_; // first vertex of the strip in progress
+    uint64_t strips_ = 0;
+};
+
+struct GsStats {
+    uint64_t invocations = 0;
+    uint64_t emitted = 0; // vertices emitted on any stream within max_vertices
+    uint64_t dropped = 0; // emits past max_vertices
+};
+
+// Runs `gs` over one input primitive (`inputs`: VS-output records in GL's GS vertex order,
+// gs_input_vertices(gs.input) of them) for every invocation in order, appending the stream-0
+// strips to `writer`. The instance id is read from the records.
+void execute_gs_reference(const GeometryShader& gs, std::span<const uint32_t* const> inputs,
+                      uint32_t primitive_id, GsStripWriter& writer, GsStats& stats);
+
+} // namespace drawpipe

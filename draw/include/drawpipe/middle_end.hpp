@@ -1,0 +1,97 @@
+// The middle-end interface: fetch, shade and emit one segment at a time.
+//
+// A middle end is stateless. prepare() checks a draw and returns an immutable per-draw
+// object, MiddleEndDraw, whose shade() runs on many threads at once, each with scratch of
+// its own from make_scratch(). So one bound middle end serves every draw in flight.
+#pragma once
+
+#include "drawpipe/segment.hpp"
+#include "drawpipe/shaded.hpp"
+#include "drawpipe/types.hpp"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace drawpipe {
+
+class GeometryShader; // drawpipe/gs.hpp
+
+// A vertex shader rewrites one shaded vertex in place: on entry the header holds the vertex
+// and instance ids and the attributes hold the fetched values; it may write anything but
+// the ids. It must be safe to call from several threads at once.
+using VertexShader = std::function<void(uint32_t* vertex, const VertexLayout& layout)>;
+
+// Everything a middle end may read about one draw. The spans and pointers stay valid until
+// the draw has reached the backend.
+struct DrawState {
+    DrawInfo draw;
+    VertexInput input;
+    const VertexShader* vs = nullptr;   // null: pass attributes through, position = attrib 0
+    const GeometryShader* gs = nullptr; // null: no geometry stage
+};
+
+struct MiddleEndLimits {
+    uint32_t max_vertices = 4096;    // most vertices one segment may ask to fetch
+    bool handles_instancing = false; // segments carry every instance at once
+    // Deliver whole input primitives of this list type (points, lines, lines_adjacency,
+    // triangles, triangles_adjacency), as a geometry shader consumes them.
+    std::optional<Prim> assemble_as;
+    // With handles_instancing: keep GL order (all of instance 0 first) by giving every
+    // instance at once only to a draw that is one segment; a draw that splits gets one
+    // pass per instance instead.
+    bool instancing_single_segment_only = false;
+};
+
+// Per-thread working memory of a middle end, reused from segment to segment and draw to draw.
+struct MiddleEndScratch {
+    virtual ~MiddleEndScratch() = default;
+};
+
+// A middle end prepared for one draw: immutable, shared by every thread shading its segments.
+class MiddleEndDraw {
+  public:
+    MiddleEndDraw(const MiddleEndLimits& limits, const VertexLayout& layout)
+        : limits_(limits), layout_(layout) {}
+    virtual ~MiddleEndDraw() = default;
+
+    const MiddleEndLimits& limits() const { return limits_; }
+    // Layout of the vertices shade() produces.
+    const VertexLayout& layout() const { return layout_; }
+    // Fetches, shades and assembles one segment into `out` (cleared by the caller). Called
+    // concurrently, each call with its own scratch (made by the same middle end) and `out`.
+    virtual void shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatch& out) const = 0;
+
+  private:
+    MiddleEndLimits limits_;
+    VertexLayout layout_;
+};
+
+// A figure a middle end derives from its summed counters (Mali's waste ratio, say).
+struct DerivedFigure {
+    std::string name;
+    double value = 0;
+};
+
+class MiddleEnd {
+  public:
+    virtual ~MiddleEnd() = default;
+    virtual std::string_view name() const = 0;
+
+    // Checks the draw state for this middle end and prepares the draw. Throws Error.
+    virtual std::shared_ptr<const MiddleEndDraw> prepare(const DrawState& state) const = 0;
+    // Per-thread scratch for MiddleEndDraw::shade; null when none is needed.
+    virtual std::unique_ptr<MiddleEndScratch> make_scratch() const { return nullptr; }
+    // Names of the per-segment counters shade() writes into ShadedBatch::counters, in order.
+    virtual std::span<const std::string_view> counters() const { return {}; }
+    // Figures derived from a draw's (or a flush's) summed counters.
+    virtual std::vector<DerivedFigure> derived(std::span<const uint64_t> /*counters*/) const {
+        return {};
+    }
+};
+
+} // namespace drawpipe

@@ -1,0 +1,252 @@
+// Primitive shapes and the order OpenGL gives decomposed primitives.
+//
+// `first`/`incr`: a primitive type needs `first` vertices for its first primitive and `incr`
+// more for each further one. The decomposition functions list primitives as positions within
+// one restart-free run, in the order and vertex order transform feedback shows
+// (../shared/docs/gl-order.md); backends and the GS input assembler share them.
+#pragma once
+
+#include "drawpipe/types.hpp"
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+
+namespace drawpipe {
+
+struct PrimShape {
+    uint32_t first;
+    uint32_t incr;
+};
+
+constexpr PrimShape prim_shape(Prim prim) {
+    switch (prim) {
+    case Prim::points:
+        return {1, 1};
+    case Prim::lines:
+        return {2, 2};
+    case Prim::line_loop:
+    case Prim::line_strip:
+        return {2, 1};
+    case Prim::triangles:
+        return {3, 3};
+    case Prim::triangle_strip:
+    case Prim::triangle_fan:
+    case Prim::polygon:
+        return {3, 1};
+    case Prim::quads:
+        return {4, 4};
+    case Prim::quad_strip:
+        return {4, 2};
+    case Prim::lines_adjacency:
+        return {4, 4};
+    case Prim::line_strip_adjacency:
+        return {4, 1};
+    case Prim::triangles_adjacency:
+        return {6, 6};
+    case Prim::triangle_strip_adjacency:
+        return {6, 2};
+    }
+    return {1, 1};
+}
+
+constexpr bool is_list(Prim prim) {
+    const PrimShape s = prim_shape(prim);
+    return s.first == s.incr;
+}
+
+// Vertices a segment must rewind when it continues a strip: the overlap at a split.
+constexpr uint32_t prim_rollback(Prim prim) {
+    const PrimShape s = prim_shape(prim);
+    return s.first - s.incr;
+}
+
+// Largest count <= n made of whole primitives (0 when not even one fits).
+constexpr uint32_t trim_count(Prim prim, uint32_t n) {
+    const PrimShape s = prim_shape(prim);
+    return n < s.first ? 0 : n - (n - s.first) % s.incr;
+}
+
+// GL primitives (before decomposition into points/lines/triangles) in a run of n vertices.
+constexpr uint32_t gl_prim_count(Prim prim, uint32_t n) {
+    const PrimShape s = prim_shape(prim);
+    if (n < s.first) return 0;
+    const uint32_t count = (n - s.first) / s.incr + 1;
+    return prim == Prim::line_loop ? count + 1 : count; // the closing line
+}
+
+// Smallest middle-end limit that still lets a split make progress: two whole primitives
+// (one for lists), so strips keep an even triangle count and fans keep their centre.
+constexpr uint32_t min_segment_vertices(Prim prim) {
+    const PrimShape s = prim_shape(prim);
+    return is_list(prim) ? s.first : s.first + s.incr;
+}
+
+// Triangle strips flip winding on odd triangles, so split pieces keep even triangle counts.
+constexpr bool has_strip_parity(Prim prim) {
+    return prim == Prim::triangle_strip || prim == Prim::triangle_strip_adjacency;
+}
+
+// Fans and polygons repeat vertex 0 (the centre) at the head of every later segment.
+constexpr bool has_centre(Prim prim) {
+    return prim == Prim::triangle_fan || prim == Prim::polygon;
+}
+
+// The primitive a geometry shader of input type `gs_input` receives from a draw of `prim`,
+// or nullopt when GL rejects the combination. gs_input is points, lines, lines_adjacency,
+// triangles or triangles_adjacency.
+std::optional<Prim> gs_input_compatible(Prim prim, Prim gs_input);
+
+// Calls emit(n, pos) for each decomposed point (n = 1), line (2) or triangle (3) of a run of
+// `count` vertices, pos[] holding positions within the run, in GL order. A line loop closes.
+template <class Emit>
+void for_each_decomposed(Prim prim, Provoking pv, uint32_t count, Emit&& emit) {
+    const bool last = pv == Provoking::last;
+    uint32_t v[3];
+    auto line = [&](uint32_t a, uint32_t b) { v[0] = a, v[1] = b, emit(2u, v); };
+    auto tri = [&](uint32_t a, uint32_t b, uint32_t c) {
+        v[0] = a, v[1] = b, v[2] = c, emit(3u, v);
+    };
+    const uint32_t n = trim_count(prim, count);
+    switch (prim) {
+    case Prim::points:
+        for (uint32_t i = 0; i < n; ++i) v[0] = i, emit(1u, v);
+        break;
+    case Prim::lines:
+        for (uint32_t i = 0; i + 1 < n; i += 2) line(i, i + 1);
+        break;
+    case Prim::line_strip:
+    case Prim::line_loop:
+        for (uint32_t i = 0; i + 1 < n; ++i) line(i, i + 1);
+        if (prim == Prim::line_loop && n >= 2) line(n - 1, 0);
+        break;
+    case Prim::triangles:
+        for (uint32_t i = 0; i + 2 < n; i += 3) tri(i, i + 1, i + 2);
+        break;
+    case Prim::triangle_strip:
+        for (uint32_t i = 0; i + 2 < n; ++i) {
+            if ((i & 1) == 0)
+                tri(i, i + 1, i + 2);
+            else if (last)
+                tri(i + 1, i, i + 2);
+            else
+                tri(i, i + 2, i + 1);
+        }
+        break;
+    case Prim::triangle_fan:
+        for (uint32_t i = 0; i + 2 < n; ++i) {
+            if (last)
+                tri(0, i + 1, i + 2);
+            else
+                tri(i + 1, i + 2, 0);
+        }
+        break;
+    case Prim::polygon:
+        for (uint32_t i = 0; i + 2 < n; ++i) {
+            if (last)
+                tri(i + 1, i + 2, 0);
+            else
+                tri(0, i + 1, i + 2);
+        }
+        break;
+    case Prim::quads:
+        for (uint32_t q = 0; q + 3 < n; q += 4) {
+            if (last)
+                tri(q, q + 1, q + 3), tri(q + 1, q + 2, q + 3);
+            else
+                tri(q, q + 1, q + 2), tri(q, q + 2, q + 3);
+        }
+        break;
+    case Prim::quad_strip:
+        for (uint32_t a = 0; a + 3 < n; a += 2) {
+            const uint32_t b = a + 1, c = a + 2, d = a + 3;
+            if (last)
+                tri(c, a, d), tri(a, b, d);
+            else
+                tri(a, d, c), tri(a, b, d);
+        }
+        break;
+    case Prim::lines_adjacency:
+        for (uint32_t i = 0; i + 3 < n; i += 4) line(i + 1, i + 2);
+        break;
+    case Prim::line_strip_adjacency:
+        for (uint32_t i = 0; i + 3 < n; ++i) line(i + 1, i + 2);
+        break;
+    case Prim::triangles_adjacency:
+        for (uint32_t i = 0; i + 5 < n; i += 6) tri(i, i + 2, i + 4);
+        break;
+    case Prim::triangle_strip_adjacency:
+        for (uint32_t i = 0; 2 * i + 5 < n; ++i) {
+            const uint32_t a = 2 * i, b = a + 2, c = a + 4;
+            if ((i & 1) == 0)
+                tri(a, b, c);
+            else if (last)
+                tri(b, a, c);
+            else
+                tri(a, c, b);
+        }
+        break;
+    }
+}
+
+// Positions (within a run of `count` vertices of `prim`) of input primitive k as a geometry
+// shader receives it, adjacency included, in GL order; returns how many (1, 2, 3, 4 or 6).
+// k < gl_prim_count(prim, count); the caller has checked gs_input_compatible.
+inline uint32_t gs_input_prim(Prim prim, Provoking pv, uint32_t count, uint32_t k, uint32_t* v) {
+    const bool last = pv == Provoking::last;
+    auto set = [&](std::initializer_list<uint32_t> list) {
+        uint32_t i = 0;
+        for (uint32_t x : list) v[i++] = x;
+        return i;
+    };
+    switch (prim) {
+    case Prim::points:
+        return set({k});
+    case Prim::lines:
+        return set({2 * k, 2 * k + 1});
+    case Prim::line_strip:
+        return set({k, k + 1});
+    case Prim::line_loop: {
+        const uint32_t n = trim_count(prim, count);
+        return k + 1 < n ? set({k, k + 1}) : set({n - 1, 0});
+    }
+    case Prim::triangles:
+        return set({3 * k, 3 * k + 1, 3 * k + 2});
+    case Prim::triangle_strip:
+        if ((k & 1) == 0) return set({k, k + 1, k + 2});
+        return last ? set({k + 1, k, k + 2}) : set({k, k + 2, k + 1});
+    case Prim::triangle_fan:
+        return last ? set({0, k + 1, k + 2}) : set({k + 1, k + 2, 0});
+    case Prim::polygon:
+        return last ? set({k + 1, k + 2, 0}) : set({0, k + 1, k + 2});
+    case Prim::lines_adjacency:
+        return set({4 * k, 4 * k + 1, 4 * k + 2, 4 * k + 3});
+    case Prim::line_strip_adjacency:
+        return set({k, k + 1, k + 2, k + 3});
+    case Prim::triangles_adjacency:
+        return set({6 * k, 6 * k + 1, 6 * k + 2, 6 * k + 3, 6 * k + 4, 6 * k + 5});
+    case Prim::triangle_strip_adjacency: {
+        // Main vertices 2k, 2k+2, 2k+4; adjacency 2k-2 (1 for the first triangle), 2k+6
+        // (2k+5 for the last) and 2k+3, rotating with the main vertices.
+        const uint32_t tris = gl_prim_count(prim, count);
+        const uint32_t a = 2 * k, b = a + 2, c = a + 4, mid = a + 3;
+        const uint32_t prev = k == 0 ? 1 : a - 2;
+        const uint32_t next = k + 1 == tris ? a + 5 : a + 6;
+        if ((k & 1) == 0) return set({a, prev, b, next, c, mid});
+        return last ? set({b, prev, a, mid, c, next}) : set({a, mid, c, next, b, prev});
+    }
+    case Prim::quads:
+    case Prim::quad_strip:
+        break; // no geometry-shader input type takes these
+    }
+    return 0;
+}
+
+// Calls emit(n, pos) for each geometry-shader input primitive of a run, in order.
+template <class Emit> void for_each_gs_input(Prim prim, Provoking pv, uint32_t count, Emit&& emit) {
+    uint32_t v[6];
+    const uint32_t prims = gl_prim_count(prim, count);
+    for (uint32_t k = 0; k < prims; ++k) emit(gs_input_prim(prim, pv, count, k, v), v);
+}
+
+} // namespace drawpipe

@@ -1,0 +1,47 @@
+// A draw as it waits in a queue: validated once, when it was queued, and immutable since.
+// One SegmentSource turns it into segments, from the front end or from a cached split.
+#pragma once
+
+#include "draw/internal/front_end.hpp"
+#include "drawpipe/middle_end.hpp"
+#include "drawpipe/serial.hpp"
+#include "drawpipe/split_cache.hpp"
+
+#include <memory>
+#include <optional>
+
+namespace drawpipe {
+
+struct PreparedDraw {
+    DrawState state;                             // state.draw has passed every check
+    std::shared_ptr<const MiddleEndDraw> middle; // the middle end prepared for it
+    FrontEndOptions split;                       // the limits and strategy it is split with
+    std::shared_ptr<const SplitEntry> cached;    // its recorded split, when the cache serves it
+
+    // Vertices times instances: how much work the draw is, for queue and token sizing.
+    uint64_t work() const { return uint64_t(state.draw.count) * state.draw.instance_count; }
+};
+
+// Checks `state` against `middle` and `options` and prepares it: every check a draw gets
+// happens here, once. Throws Error naming the field.
+PreparedDraw prepare_draw(const DrawState& state, const MiddleEnd& middle,
+                          const DrawOptions& options);
+
+// The segments of prepared draws, one draw at a time, whether they come from splitting or
+// from a cached split. Reused from draw to draw.
+class SegmentSource {
+  public:
+    // The draw must outlive the segments this hands out.
+    void begin(const PreparedDraw& draw);
+    // Writes the next segment in draw order (lists in `storage`, or in the cached split).
+    // Returns false when the draw is done.
+    bool next(SegmentStorage& storage, Segment& seg);
+    // Totals of the current draw so far.
+    const FrontEndStats& stats() const;
+
+  private:
+    FrontEnd front_;
+    std::optional<SplitReplay> replay_;
+};
+
+} // namespace drawpipe

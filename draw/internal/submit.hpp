@@ -1,0 +1,16 @@
+// Hands a middle end's batch to the backend: the one place draw/ calls draw_elements.
+#pragma once
+
+#include "drawpipe/backend.hpp"
+
+namespace drawpipe {
+
+// Hands one middle-end batch to a backend, range by range.
+inline void submit_batch(Backend& backend, const ShadedBatch& batch, const VertexLayout& layout) {
+    const VertexView view{batch.vertices.data(), batch.vertex_count, layout.stride()};
+    for (const PrimRange& r : batch.prims)
+        backend.draw_elements(r.prim, r.flags, view,
+                              std::span<const uint32_t>(batch.elts).subspan(r.first, r.count));
+}
+
+} // namespace drawpipe

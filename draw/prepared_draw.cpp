@@ -1,0 +1,62 @@
+#include "draw/internal/prepared_draw.hpp"
+
+#include "drawpipe/error.hpp"
+#include "drawpipe/vertex_fetch.hpp"
+
+#include <string>
+
+namespace drawpipe {
+
+namespace {
+
+FrontEndOptions split_options(const MiddleEndLimits& limits, const DrawOptions& options) {
+    FrontEndOptions fo{limits, options.strategy};
+    if (options.max_vertices != 0) fo.limits.max_vertices = options.max_vertices;
+    return fo;
+}
+
+} // namespace
+
+PreparedDraw prepare_draw(const DrawState& state, const MiddleEnd& middle,
+                          const DrawOptions& options) {
+    const DrawInfo& draw = state.draw;
+    validate_draw(draw);
+    validate_vertex_input(state.input);
+    PreparedDraw p{state, middle.prepare(state), {}, nullptr};
+    if (!p.middle)
+        throw Error(ErrorCode::middle_end_failure,
+                    "middle end '" + std::string(middle.name()) + "': prepare returned null");
+    p.split = split_options(p.middle->limits(), options);
+    check_split(draw, p.split);
+    const bool cacheable = options.split_cache && draw.index_buffer_id != 0 &&
+                           draw.index_type != IndexType::none;
+    if (cacheable) {
+        if (!options.split_cache->is_registered(draw.index_buffer_id))
+            throw Error(ErrorCode::not_found,
+                        "index_buffer_id: " + std::to_string(draw.index_buffer_id) +
+                            " is not registered (Context::register_index_buffer)");
+        // Null when the split is larger than the cache's whole budget: split it uncached.
+        p.cached = options.split_cache->acquire(draw, p.split);
+    }
+    check_indices(draw, p.cached ? p.cached->range : std::nullopt);
+    return p;
+}
+
+void SegmentSource::begin(const PreparedDraw& draw) {
+    if (draw.cached) {
+        replay_.emplace(draw.cached, draw.state.draw, draw.split.limits);
+    } else {
+        replay_.reset();
+        front_.begin(draw.state.draw, draw.split);
+    }
+}
+
+bool SegmentSource::next(SegmentStorage& storage, Segment& seg) {
+    return replay_ ? replay_->next(seg) : front_.next(storage, seg);
+}
+
+const FrontEndStats& SegmentSource::stats() const {
+    return replay_ ? replay_->stats() : front_.stats();
+}
+
+} // namespace drawpipe

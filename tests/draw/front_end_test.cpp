@@ -1,0 +1,224 @@
+// Segment structure: flags, sizes, cache uniqueness, draw elements resolving to indices.
+#include "tools/common/draw_text.hpp"
+#include "draw/internal/front_end.hpp"
+#include "drawpipe/prim.hpp"
+#include "support/random_draw.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+using namespace drawpipe;
+
+namespace {
+
+struct Collected {
+    std::vector<Segment> segs;
+    std::vector<std::vector<uint32_t>> fetch;
+    std::vector<std::vector<uint16_t>> draw;
+    FrontEndStats stats;
+};
+
+Collected split(const DrawInfo& info, uint32_t limit, Strategy strategy = {},
+                bool instancing = false) {
+    FrontEnd fe;
+    MiddleEndLimits lim;
+    lim.max_vertices = limit;
+    lim.handles_instancing = instancing;
+    fe.begin(info, {lim, strategy});
+    Collected c;
+    SegmentStorage st;
+    Segment seg;
+    while (fe.next(st, seg)) {
+        c.segs.push_back(seg);
+        std::vector<uint32_t> f;
+        for (uint32_t i = 0; i < seg.fetch_count; ++i) f.push_back(seg.vertex_id(i));
+        std::vector<uint16_t> dr;
+        for (uint32_t i = 0; i < seg.draw_count; ++i) dr.push_back(uint16_t(seg.draw_elt(i)));
+        c.fetch.push_back(f);
+        c.draw.push_back(dr);
+    }
+    c.stats = fe.stats();
+    return c;
+}
+
+DrawDesc list_draw(uint32_t n, uint32_t span, IndexType type) {
+    DrawDesc d;
+    d.prim = Prim::triangles;
+    d.index_type = type;
+    std::mt19937 rng(7);
+    for (uint32_t i = 0; i < n; ++i) d.indices.push_back(rng() % span);
+    d.count = n;
+    d.count_given = true;
+    return d;
+}
+
+} // namespace
+
+TEST(FrontEnd, FlagsAndLimits) {
+    std::mt19937 rng(99);
+    for (int p = 0; p < kPrimCount; ++p) {
+        for (int iter = 0; iter < 40; ++iter) {
+            test::RandomDrawOptions o;
+            o.allow_restart = false;
+            o.max_instances = 1;
+            DrawDesc d = test::random_draw(rng, Prim(p), o);
+            d.instances = 1;
+            const auto b = bind_draw(d);
+            const uint32_t limit = min_segment_vertices(Prim(p)) + rng() % 20;
+            for (const char* s : {"distinct", "vsplit", "exact", "none"}) {
+                const Collected c = split(b->info, limit, *Strategy::parse(s));
+                for (size_t i = 0; i < c.segs.size(); ++i) {
+                    const uint8_t f = c.segs[i].flags;
+                    EXPECT_EQ(bool(f & SPLIT_BEFORE), i > 0) << s;
+                    EXPECT_EQ(bool(f & SPLIT_AFTER), i + 1 < c.segs.size()) << s;
+                    EXPECT_LE(c.segs[i].fetch_count, limit) << s;
+                    for (uint16_t e : c.draw[i]) EXPECT_LT(e, c.segs[i].fetch_count);
+                }
+            }
+        }
+    }
+}
+
+TEST(FrontEnd, CacheFetchesEachVertexOnceAndResolvesBack) {
+    for (IndexType type : {IndexType::u8, IndexType::u16, IndexType::u32}) {
+        const DrawDesc d = list_draw(3000, type == IndexType::u8 ? 200 : 900, type);
+        const auto b = bind_draw(d);
+        for (const char* s : {"distinct", "exact", "vsplit", "direct-64", "none"}) {
+            const Collected c = split(b->info, 300, *Strategy::parse(s));
+            std::vector<uint32_t> resolved;
+            for (size_t i = 0; i < c.segs.size(); ++i) {
+                const std::set<uint32_t> unique(c.fetch[i].begin(), c.fetch[i].end());
+                if (std::string(s) == "exact") {
+                    EXPECT_EQ(unique.size(), c.fetch[i].size()) << s;
+                }
+                if (std::string(s) == "distinct") { // direct-mapped: a collision may refetch
+                    EXPECT_LE(c.fetch[i].size(), unique.size() + unique.size() / 20 + 1) << s;
+                }
+                for (uint16_t e : c.draw[i]) resolved.push_back(c.fetch[i][e]);
+            }
+            EXPECT_EQ(resolved, d.indices) << s;
+        }
+    }
+}
+
+TEST(FrontEnd, VsplitSegmentsMatchMesaCounts) {
+    // W4's shape: a 1,000,000-index strip at 1024-index segments makes 979 segments.
+    std::vector<uint16_t> idx(1000000);
+    for (uint32_t i = 0; i < idx.size(); ++i) idx[i] = uint16_t(i % 65535);
+    DrawInfo info;
+    info.prim = Prim::triangle_strip;
+    info.index_type = IndexType::u16;
+    info.indices = idx.data();
+    info.index_buffer_count = uint32_t(idx.size());
+    info.count = uint32_t(idx.size());
+    EXPECT_EQ(split(info, 4096, *Strategy::parse("vsplit")).stats.segments, 979u);
+    // Linear triangles, W6's shape: 6,000,000 vertices at 4096 make 1466 segments.
+    DrawInfo lin;
+    lin.prim = Prim::triangles;
+    lin.count = 6000000;
+    EXPECT_EQ(split(lin, 4096).stats.segments, 1466u);
+    EXPECT_EQ(split(lin, 65536).stats.segments, 92u);
+}
+
+TEST(FrontEnd, DistinctStrategyBoundsSegmentsByFetches) {
+    // A 64x64 grid of triangles: segments fill up to the limit of distinct vertices.
+    std::vector<uint32_t> idx;
+    const uint32_t w = 64;
+    for (uint32_t y = 0; y + 1 < w; ++y)
+        for (uint32_t x = 0; x + 1 < w; ++x) {
+            const uint32_t v = y * w + x;
+            for (uint32_t i : {v, v + 1, v + w, v + 1, v + w + 1, v + w}) idx.push_back(i);
+        }
+    DrawInfo info;
+    info.prim = Prim::triangles;
+    info.index_type = IndexType::u32;
+    info.indices = idx.data();
+    info.index_buffer_count = uint32_t(idx.size());
+    info.count = uint32_t(idx.size());
+    const Collected c = split(info, 256);
+    for (size_t i = 0; i + 1 < c.segs.size(); ++i) EXPECT_GT(c.segs[i].fetch_count, 250u);
+    EXPECT_LT(double(c.stats.fetched) / double(c.stats.indices), 0.30);
+}
+
+TEST(FrontEnd, LinearDrawsCopyNoIndices) {
+    DrawInfo info;
+    info.prim = Prim::triangle_strip;
+    info.count = 100;
+    const Collected c = split(info, 10);
+    for (const Segment& s : c.segs) {
+        EXPECT_TRUE(s.linear_fetch());
+        EXPECT_TRUE(s.linear_draw());
+    }
+}
+
+TEST(FrontEnd, InstancingInMiddleEndGivesOnePass) {
+    DrawInfo info;
+    info.prim = Prim::triangles;
+    info.count = 30;
+    info.instance_count = 5;
+    const Collected per = split(info, 9);
+    const Collected all = split(info, 9, {}, true);
+    EXPECT_EQ(per.segs.size(), 5 * all.segs.size());
+    for (const Segment& s : all.segs) EXPECT_EQ(s.instance_count, 5u);
+    EXPECT_EQ(per.segs.back().instance_first, 4u);
+}
+
+TEST(FrontEnd, GarbageIndexCostsNothingExtra) {
+    const uint32_t idx[] = {0, 0xFFFFFFF0u, 1, 0xFFFFFFFFu, 2, 3};
+    DrawInfo info;
+    info.prim = Prim::triangles;
+    info.index_type = IndexType::u32;
+    info.indices = idx;
+    info.index_buffer_count = 6;
+    info.count = 6;
+    const Collected c = split(info, 4096);
+    ASSERT_EQ(c.segs.size(), 1u);
+    EXPECT_EQ(c.fetch[0], (std::vector<uint32_t>{0, 0xFFFFFFF0u, 1, 0xFFFFFFFFu, 2, 3}));
+}
+
+TEST(FrontEnd, PrimitiveIdsContinueAcrossSegmentsAndRuns) {
+    const uint32_t idx[] = {0, 1, 2, 3, 4, 5, 9, 6, 7, 8, 10, 11};
+    DrawInfo info;
+    info.prim = Prim::triangle_strip;
+    info.index_type = IndexType::u8;
+    info.indices = idx;
+    info.index_buffer_count = 0; // set below
+    std::vector<uint8_t> b(std::begin(idx), std::end(idx));
+    info.indices = b.data();
+    info.index_buffer_count = uint32_t(b.size());
+    info.count = uint32_t(b.size());
+    info.primitive_restart = true;
+    info.restart_index = 9;
+    const Collected c = split(info, 4);
+    // Run 0: 6 vertices = 4 triangles in pieces of 2; run 1: 5 vertices = 3 triangles.
+    std::vector<uint32_t> ids;
+    for (const Segment& s : c.segs) ids.push_back(s.prim_id_first);
+    EXPECT_EQ(ids, (std::vector<uint32_t>{0, 2, 4, 6}));
+}
+
+// Mesa's indexed fast path: a draw that fits one segment, with no restart among its indices
+// and a range no wider than its count, fetches [min, max] linearly and draws rebased indices.
+TEST(FrontEnd, OneSegmentDrawFetchesItsVertexRange) {
+    DrawDesc d = parse_draw_text("prim triangle_strip\nindex u16\nindices 12 10 11 13 14 12\n"
+                                 "restart 65535\nbase_vertex 100\n");
+    auto b = bind_draw(d);
+    Collected c = split(b->info, 64);
+    ASSERT_EQ(c.segs.size(), 1u);
+    EXPECT_TRUE(c.segs[0].linear_fetch());
+    EXPECT_EQ(c.segs[0].flags, 0);
+    EXPECT_EQ(c.segs[0].fetch_start, 110u);
+    EXPECT_EQ(c.segs[0].fetch_count, 5u);
+    EXPECT_EQ(c.draw[0], (std::vector<uint16_t>{2, 0, 1, 3, 4, 2}));
+    // Not taken: a restart index among the indices, a range wider than the count or the
+    // limit, or the strategy that promises a fetch per index.
+    for (const char* text :
+         {"prim triangles\nindex u16\nindices 0 1 2 65535 3 4 5\nrestart 65535\n",
+          "prim triangles\nindex u16\nindices 0 1 9\n",
+          "prim points\nindex u8\nindices 0 1 2 3 4 5 6 7 8 9 10 0 0 0 0\n"}) {
+        auto other = bind_draw(parse_draw_text(text));
+        for (const Segment& s : split(other->info, 8).segs) EXPECT_FALSE(s.linear_fetch()) << text;
+    }
+    for (const Segment& s : split(b->info, 64, *Strategy::parse("none")).segs)
+        EXPECT_FALSE(s.linear_fetch());
+}

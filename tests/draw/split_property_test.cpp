@@ -1,0 +1,93 @@
+// The invariant: splitting never changes what is drawn. For random draws of every kind and
+// random limits from the smallest legal one upward, the trace through the splitter equals
+// the unsplit trace and the independent GL oracle, for every strategy.
+#include "drawpipe/error.hpp"
+#include "support/gl_oracle.hpp"
+#include "support/random_draw.hpp"
+#include "support/trace_util.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace drawpipe;
+
+namespace {
+
+const char* kStrategies[] = {"distinct", "vsplit", "direct-16", "exact", "none"};
+
+class SplitInvariant : public ::testing::TestWithParam<int> {};
+
+TEST_P(SplitInvariant, SplitTraceEqualsUnsplitAndOracle) {
+    const Prim prim = Prim(GetParam());
+    std::mt19937 rng(1234 + GetParam());
+    for (int iter = 0; iter < 150; ++iter) {
+        const DrawDesc d = test::random_draw(rng, prim);
+        const std::string expected = test::oracle_trace(d);
+        ASSERT_EQ(test::trace_of(d), expected) << format_draw_text(d);
+        const uint32_t min_limit = min_segment_vertices(prim);
+        for (const char* name : kStrategies) {
+            const uint32_t limit =
+                std::uniform_int_distribution<uint32_t>(min_limit, min_limit + 40)(rng);
+            const std::string got = test::trace_of(d, limit, *Strategy::parse(name));
+            ASSERT_EQ(got, expected) << "strategy " << name << " limit " << limit << "\n"
+                                     << format_draw_text(d);
+        }
+        // The smallest legal limit is the hardest case.
+        ASSERT_EQ(test::trace_of(d, min_limit), expected) << "limit " << min_limit << "\n"
+                                                          << format_draw_text(d);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllPrims, SplitInvariant, ::testing::Range(0, kPrimCount),
+                         [](const auto& info) { return std::string(prim_name(Prim(info.param))); });
+
+// Hardware-sized limits on large triangle lists: segments of thousands of indices, where the
+// default strategy's triangle loops, packed stores and lookup bypass (low reuse turns the
+// table off for a few segments, reuse turns it back on) all run.
+TEST(SplitInvariant, LargeTriangleListsAtHardwareLimits) {
+    std::mt19937 rng(77);
+    for (IndexType type : {IndexType::u16, IndexType::u32}) {
+        DrawDesc d;
+        d.prim = Prim::triangles;
+        d.index_type = type;
+        d.provoking = type == IndexType::u16 ? Provoking::first : Provoking::last;
+        d.attrib_divisors = {0};
+        const uint32_t span = type == IndexType::u16 ? 65535 : 1u << 20;
+        for (int block = 0; block < 4; ++block) {
+            if (block % 2 == 0) { // random triangles: almost no reuse
+                for (int i = 0; i < 30000; ++i) d.indices.push_back(rng() % span);
+            } else { // a grid's triangles: each vertex reused about six times
+                const uint32_t w = 300;
+                for (uint32_t y = 0; y < 25; ++y)
+                    for (uint32_t x = 0; x + 1 < w; ++x) {
+                        const uint32_t v = y * w + x;
+                        for (uint32_t i : {v, v + 1, v + w, v + 1, v + w + 1, v + w})
+                            d.indices.push_back(i);
+                    }
+            }
+        }
+        d.count = uint32_t(d.indices.size());
+        d.count_given = true;
+        const std::string expected = test::oracle_trace(d);
+        for (const char* name : kStrategies)
+            for (uint32_t limit : {1024u, 4096u, 65536u})
+                ASSERT_EQ(test::trace_of(d, limit, *Strategy::parse(name)), expected)
+                    << "strategy " << name << " limit " << limit << " type "
+                    << index_type_name(type);
+    }
+}
+
+TEST(SplitInvariant, LimitBelowMinimumIsAnError) {
+    DrawDesc d;
+    d.prim = Prim::triangle_strip;
+    d.count = 10;
+    d.count_given = true;
+    try {
+        test::trace_of(d, 3);
+        FAIL() << "expected limit_too_small";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), ErrorCode::limit_too_small);
+        EXPECT_NE(std::string(e.what()).find("max_vertices"), std::string::npos);
+    }
+}
+
+} // namespace

@@ -1,0 +1,210 @@
+#include "tools/common/draw_text.hpp"
+
+#include "drawpipe/error.hpp"
+#include "drawpipe/limits.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <sstream>
+
+namespace drawpipe {
+
+namespace {
+
+[[noreturn]] void bad(int line, std::string_view key, const std::string& what) {
+    throw Error(ErrorCode::parse_error,
+                "line " + std::to_string(line) + ": " + std::string(key) + ": " + what);
+}
+
+std::vector<std::string_view> split_words(std::string_view s) {
+    std::vector<std::string_view> out;
+    size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) ++i;
+        const size_t j = i;
+        while (i < s.size() && s[i] != ' ' && s[i] != '\t' && s[i] != '\r') ++i;
+        if (i > j) out.push_back(s.substr(j, i - j));
+    }
+    return out;
+}
+
+template <class T> T number(int line, std::string_view key, std::string_view word) {
+    T v{};
+    int base = 10;
+    if (word.size() > 2 && word[0] == '0' && (word[1] == 'x' || word[1] == 'X')) {
+        word.remove_prefix(2);
+        base = 16;
+    }
+    const auto [ptr, ec] = std::from_chars(word.data(), word.data() + word.size(), v, base);
+    if (ec != std::errc{} || ptr != word.data() + word.size())
+        bad(line, key, "'" + std::string(word) + "' is not a valid number");
+    return v;
+}
+
+} // namespace
+
+DrawDesc parse_draw_text(std::string_view text) {
+    DrawDesc d;
+    int line_no = 0;
+    bool have_prim = false;
+    std::vector<int> index_line; // the line each index came from, for errors found later
+    while (!text.empty()) {
+        ++line_no;
+        const size_t nl = text.find('\n');
+        std::string_view line = text.substr(0, nl);
+        text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+        if (const size_t hash = line.find('#'); hash != std::string_view::npos)
+            line = line.substr(0, hash);
+        const auto words = split_words(line);
+        if (words.empty()) continue;
+        const std::string_view key = words[0];
+        auto one = [&]() {
+            if (words.size() != 2) bad(line_no, key, "expects exactly one value");
+            return words[1];
+        };
+        if (key == "prim") {
+            const auto p = parse_prim(one());
+            if (!p) bad(line_no, key, "unknown primitive type '" + std::string(words[1]) + "'");
+            d.prim = *p;
+            have_prim = true;
+        } else if (key == "index") {
+            const auto t = parse_index_type(one());
+            if (!t)
+                bad(line_no, key,
+                    "unknown index type '" + std::string(words[1]) + "' (none, u8, u16, u32)");
+            d.index_type = *t;
+        } else if (key == "indices") {
+            for (size_t i = 1; i < words.size(); ++i) {
+                d.indices.push_back(number<uint32_t>(line_no, key, words[i]));
+                index_line.push_back(line_no);
+            }
+        } else if (key == "restart") {
+            d.restart = true;
+            d.restart_index = number<uint32_t>(line_no, key, one());
+        } else if (key == "start") {
+            d.start = number<uint32_t>(line_no, key, one());
+        } else if (key == "count") {
+            d.count = number<uint32_t>(line_no, key, one());
+            d.count_given = true;
+        } else if (key == "base_vertex") {
+            d.base_vertex = number<int32_t>(line_no, key, one());
+        } else if (key == "instances") {
+            d.instances = number<uint32_t>(line_no, key, one());
+        } else if (key == "base_instance") {
+            d.base_instance = number<uint32_t>(line_no, key, one());
+        } else if (key == "provoking") {
+            const auto v = one();
+            if (v == "first")
+                d.provoking = Provoking::first;
+            else if (v == "last")
+                d.provoking = Provoking::last;
+            else
+                bad(line_no, key, "must be first or last");
+        } else if (key == "attrib") {
+            if (d.attrib_divisors.size() == kMaxAttribs)
+                bad(line_no, key, "at most " + std::to_string(kMaxAttribs) + " attributes");
+            d.attrib_divisors.push_back(number<uint32_t>(line_no, key, one()));
+        } else if (key == "gs") {
+            d.gs = std::string(one());
+        } else {
+            bad(line_no, key, "unknown key");
+        }
+    }
+    if (!have_prim)
+        throw Error(ErrorCode::parse_error, "prim: missing (every draw names its primitive type)");
+    if (d.index_type == IndexType::none && !d.indices.empty())
+        bad(index_line[0], "indices", "given but index is none");
+    if (!d.count_given) {
+        if (d.index_type == IndexType::none)
+            throw Error(ErrorCode::parse_error, "count: missing (required for non-indexed draws)");
+        d.count = d.indices.size() > d.start ? uint32_t(d.indices.size() - d.start) : 0;
+    }
+    const uint32_t max_value = d.index_type == IndexType::u8    ? 0xFFu
+                               : d.index_type == IndexType::u16 ? 0xFFFFu
+                                                                : 0xFFFFFFFFu;
+    for (size_t i = 0; i < d.indices.size(); ++i)
+        if (d.indices[i] > max_value)
+            bad(index_line[i], "indices",
+                "value " + std::to_string(d.indices[i]) + " does not fit " +
+                    std::string(index_type_name(d.index_type)));
+    return d;
+}
+
+std::string format_draw_text(const DrawDesc& d) {
+    std::ostringstream o;
+    o << "prim " << prim_name(d.prim) << "\nindex " << index_type_name(d.index_type) << "\n";
+    for (size_t i = 0; i < d.indices.size(); i += 32) {
+        o << "indices";
+        for (size_t j = i; j < std::min(d.indices.size(), i + 32); ++j) o << ' ' << d.indices[j];
+        o << "\n";
+    }
+    if (d.restart) o << "restart " << d.restart_index << "\n";
+    o << "start " << d.start << "\ncount " << d.count << "\nbase_vertex " << d.base_vertex
+      << "\ninstances " << d.instances << "\nbase_instance " << d.base_instance << "\nprovoking "
+      << (d.provoking == Provoking::first ? "first" : "last") << "\n";
+    for (uint32_t div : d.attrib_divisors) o << "attrib " << div << "\n";
+    if (!d.gs.empty()) o << "gs " << d.gs << "\n";
+    return o.str();
+}
+
+std::unique_ptr<BoundDraw> bind_draw(const DrawDesc& d) {
+    auto b = std::make_unique<BoundDraw>();
+    const uint32_t isize = index_size(d.index_type);
+    b->index_bytes.resize(d.indices.size() * isize);
+    for (size_t i = 0; i < d.indices.size(); ++i) {
+        const uint32_t v = d.indices[i];
+        std::memcpy(b->index_bytes.data() + i * isize, &v, isize); // little-endian narrowing
+    }
+    DrawInfo& info = b->info;
+    info.prim = d.prim;
+    info.index_type = d.index_type;
+    info.indices = b->index_bytes.empty() ? nullptr : b->index_bytes.data();
+    info.index_buffer_count = uint32_t(d.indices.size());
+    info.start = d.start;
+    info.count = d.count;
+    info.base_vertex = d.base_vertex;
+    info.primitive_restart = d.restart;
+    info.restart_index = d.restart_index;
+    info.instance_count = d.instances;
+    info.base_instance = d.base_instance;
+    info.provoking = d.provoking;
+
+    // Largest element any attribute can read, capped: past the cap reads are robust zeros.
+    constexpr uint64_t kCap = uint64_t(1) << 24;
+    uint64_t max_vertex = 0;
+    if (d.index_type == IndexType::none) {
+        max_vertex = d.count ? uint64_t(d.start) + d.count - 1 : 0;
+    } else {
+        const uint64_t end = std::min<uint64_t>(d.indices.size(), uint64_t(d.start) + d.count);
+        for (uint64_t i = d.start; i < end; ++i) {
+            const int64_t v = int64_t(d.indices[i]) + d.base_vertex;
+            if (v >= 0) max_vertex = std::max<uint64_t>(max_vertex, uint64_t(v));
+        }
+    }
+    if (d.attrib_divisors.size() > kMaxAttribs) // before allocating anything for them
+        throw Error(ErrorCode::invalid_value,
+                    "attrib: " + std::to_string(d.attrib_divisors.size()) +
+                        " attributes, at most " + std::to_string(kMaxAttribs));
+    // Every attribute's element k holds k: one buffer serves them all, each seeing as many
+    // elements as it can read.
+    std::vector<uint64_t> elements;
+    for (const uint32_t div : d.attrib_divisors) {
+        const uint64_t last =
+            div == 0 ? max_vertex
+                     : uint64_t(d.base_instance) + (d.instances ? (d.instances - 1) / div : 0);
+        elements.push_back(std::min(last + 1, kCap));
+    }
+    if (!elements.empty()) {
+        std::vector<uint32_t>& data =
+            b->attrib_data.emplace_back(*std::max_element(elements.begin(), elements.end()));
+        for (size_t k = 0; k < data.size(); ++k) data[k] = uint32_t(k);
+    }
+    for (size_t a = 0; a < d.attrib_divisors.size(); ++a) {
+        b->buffers.push_back({b->attrib_data[0].data(), elements[a] * 4, 4, 0});
+        b->attribs.push_back({uint32_t(a), 0, Format::uint32x1, d.attrib_divisors[a]});
+    }
+    return b;
+}
+
+} // namespace drawpipe

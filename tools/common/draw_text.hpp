@@ -1,0 +1,54 @@
+// The draw description text format used by the CLI and the tests:
+//
+//   prim triangle_strip   index u16   indices 0 1 2 ...   restart 65535   start 0   count 8
+//   base_vertex 0   instances 1   base_instance 0   provoking last   attrib 0   gs NAME
+//
+// one key per line, `#` starts a comment, keys in any order, `indices` and `attrib` repeat.
+// An `attrib D` is a uint32 attribute with instance divisor D whose element k holds k.
+#pragma once
+
+#include "drawpipe/types.hpp"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace drawpipe {
+
+struct DrawDesc {
+    Prim prim = Prim::triangles;
+    IndexType index_type = IndexType::none;
+    std::vector<uint32_t> indices;
+    bool restart = false;
+    uint32_t restart_index = 0;
+    uint32_t start = 0;
+    uint32_t count = 0;
+    bool count_given = false; // when absent, count = indices.size() - start for indexed draws
+    int32_t base_vertex = 0;
+    uint32_t instances = 1;
+    uint32_t base_instance = 0;
+    Provoking provoking = Provoking::last;
+    std::vector<uint32_t> attrib_divisors;
+    std::string gs; // geometry shader name, empty for none
+};
+
+// Parses a description; throws Error(parse_error) naming the line and key.
+DrawDesc parse_draw_text(std::string_view text);
+// Writes a description that parses back to the same draw.
+std::string format_draw_text(const DrawDesc& desc);
+
+// A description bound to memory: index buffer, attribute buffers and the DrawInfo over them.
+// Attribute buffers hold every element the draw can read, up to 2^24 (at most 64 MiB, shared
+// by all attributes): elements past that read as zero, as any out-of-buffer read does.
+struct BoundDraw {
+    DrawInfo info;
+    std::vector<uint8_t> index_bytes;
+    std::vector<std::vector<uint32_t>> attrib_data;
+    std::vector<VertexBuffer> buffers;
+    std::vector<VertexAttrib> attribs;
+    VertexInput input() const { return {buffers, attribs}; }
+};
+std::unique_ptr<BoundDraw> bind_draw(const DrawDesc& desc);
+
+} // namespace drawpipe
