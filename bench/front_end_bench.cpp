@@ -1,5 +1,5 @@
 // Front-end benchmarks: W1-W7 at limits 4096 and 65536 through a null middle end, beside
-// the two physical-limit proxies of workloads.md measured in the same process.
+// the two physical-limit proxies of docs/workloads.md measured in the same process.
 //
 // Counters: segments, fetched/idx (vertices to fetch and shade per index), best_Mi/s (best
 // whole draw), proxy_Mi/s (the index-copy proxy's best, run between this benchmark's draws)

@@ -1,5 +1,5 @@
 // Measuring the front end alone: a null middle end that consumes every element, and the
-// two physical-limit proxies of workloads.md, shared by the Google Benchmark binary and
+// two physical-limit proxies of docs/workloads.md, shared by the Google Benchmark binary and
 // `drawpipe bench` so both report the same figures.
 #pragma once
 
@@ -11,7 +11,7 @@
 namespace drawpipe::bench {
 
 // Stands in for a middle end: sums every fetch and draw element it is handed (as Mesa's
-// figures in workloads.md were taken), so nothing the front end writes can be optimised away.
+// figures in docs/workloads.md were taken), so nothing the front end writes can be optimised away.
 struct NullMiddleEnd {
     uint64_t sum = 0;
     void consume(const Segment& seg);

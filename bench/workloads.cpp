@@ -1,4 +1,4 @@
-// Generators for W1-W7, written directly from the table in workloads.md.
+// Generators for W1-W7, written directly from the table in docs/workloads.md.
 #include "bench/workloads.hpp"
 
 #include "drawpipe/error.hpp"

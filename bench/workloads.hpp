@@ -1,4 +1,4 @@
-// The standard front-end and pipeline workloads W1-W7 (../shared/docs/workloads.md).
+// The standard front-end and pipeline workloads W1-W7 (docs/workloads.md).
 //
 // Every benchmark names its draw by these ids so figures stay comparable across versions
 // and against other draw modules measured on the same definitions. They are generated in
@@ -15,7 +15,7 @@
 
 namespace drawpipe::bench {
 
-// splitmix64 as workloads.md defines it: advances `state`, then mixes it.
+// splitmix64 as docs/workloads.md defines it: advances `state`, then mixes it.
 uint64_t splitmix64(uint64_t& state);
 
 // One generated workload: an index buffer (or none) and the draw that uses it.
@@ -36,7 +36,7 @@ struct Workload {
     // Workload must outlive the DrawInfo. Single instance, base vertex 0.
     DrawInfo draw() const;
 
-    // Sum of every index value (restart indices included); the check value of workloads.md.
+    // Sum of every index value (restart indices included); the check value of docs/workloads.md.
     // For a non-indexed workload, the sum of the vertex ids 0..count-1.
     uint64_t index_sum() const;
 

@@ -1,6 +1,6 @@
 // Golden traces: every primitive type under both provoking conventions, with and without
 // restart, with counts that leave incomplete primitives. Expected text is written by hand
-// from ../shared/docs/gl-order.md.
+// from docs/gl-order.md.
 #include "support/trace_util.hpp"
 
 #include <gtest/gtest.h>

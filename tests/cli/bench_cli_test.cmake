@@ -1,6 +1,6 @@
 # `drawpipe bench` end to end: runs it on W2 (and a real mesh when glmark2-data is there) with
 # every strategy, then checks the JSON it wrote against facts that do not depend on timing
-# (W2 under Mesa's vsplit: 382 segments, 0.6676 fetched vertices per index, workloads.md;
+# (W2 under Mesa's vsplit: 382 segments, 0.6676 fetched vertices per index, docs/workloads.md;
 # `exact` never fetches more than the direct-mapped default) and that the SVG has a bar per row.
 # Inputs: DRAWPIPE (the program), WORK_DIR, MESH (optional).
 file(MAKE_DIRECTORY ${WORK_DIR})

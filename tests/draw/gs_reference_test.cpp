@@ -62,7 +62,7 @@ TEST(GsLibrary, ValidateRejectsBadDeclarations) {
 }
 
 TEST(GsReference, HandWrittenResults) {
-    // A fan under the first-vertex convention reaches the GS as v1 v2 v0 (gl-order.md).
+    // A fan under the first-vertex convention reaches the GS as v1 v2 v0 (docs/gl-order.md).
     EXPECT_EQ(gs_trace("prim triangle_fan\ncount 4\nprovoking first\ngs passthrough_tri\n"),
               "tri 1 2 0\n"
               "tri 1002 1003 1000\n");

@@ -41,7 +41,7 @@ TEST(Prim, GlPrimCount) {
     EXPECT_EQ(gl_prim_count(Prim::triangle_fan, 2), 0u);
 }
 
-// The 10-vertex strip example of gl-order.md, "With a geometry shader".
+// The 10-vertex strip example of docs/gl-order.md, "With a geometry shader".
 TEST(Prim, TriangleStripAdjacencyGsInputOrder) {
     const auto last = gs_inputs(Prim::triangle_strip_adjacency, Provoking::last, 10);
     ASSERT_EQ(last.size(), 3u);

@@ -1,4 +1,4 @@
-// The generated workloads match the check values and shapes in workloads.md.
+// The generated workloads match the check values and shapes in docs/workloads.md.
 #include "bench/workloads.hpp"
 
 #include "drawpipe/error.hpp"
@@ -44,7 +44,7 @@ TEST(Workloads, CheckSumsAndCountsMatchWorkloadsMd) {
 }
 
 TEST(Workloads, FirstRandomValuesMatch) {
-    // workloads.md lists the first three W3 values as 152926, 978023, 154817, but its own
+    // docs/workloads.md lists the first three W3 values as 152926, 978023, 154817, but its own
     // definition (seed 1, state advanced before mixing) yields them in the reverse order;
     // the check sum cannot tell. We follow the definition and check the values as a set too.
     const Workload w = make_workload("W3");
@@ -107,7 +107,7 @@ SplitFigures split_figures(const Workload& w, const char* strategy, uint32_t lim
 }
 
 TEST(Workloads, VsplitStrategyReproducesMesasFigures) {
-    // workloads.md: Mesa's vsplit at either limit (1024-index segments, index mod 256).
+    // docs/workloads.md: Mesa's vsplit at either limit (1024-index segments, index mod 256).
     struct Expect {
         const char* id;
         uint64_t segments;

@@ -1,5 +1,5 @@
 // An independent, deliberately plain model of what OpenGL draws, written from
-// ../shared/docs/gl-order.md: the oracle the front end, middle ends and backends are checked
+// docs/gl-order.md: the oracle the front end, middle ends and backends are checked
 // against. It shares no code with drawpipe's splitter or decomposer.
 #pragma once
 

@@ -1,5 +1,5 @@
 // An independent model of what OpenGL draws with one of drawpipe's library geometry shaders
-// bound, written from ../shared/docs/gl-order.md ("With a geometry shader") and the library's
+// bound, written from docs/gl-order.md ("With a geometry shader") and the library's
 // definitions in the issue text. It shares no code with drawpipe's input assembler, executor
 // or decomposer: input primitives come from GL's tables (triangle strips with adjacency from
 // the GL specification's 1-based formulas), each shader is re-stated as the sequence of

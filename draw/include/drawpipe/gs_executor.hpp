@@ -1,6 +1,6 @@
 // The GL reference geometry-shader executor, and the strip writer every executor shares.
 //
-// GL semantics (../shared/docs/gl-order.md, "With a geometry shader"): emit appends to the
+// GL semantics (docs/gl-order.md, "With a geometry shader"): emit appends to the
 // current strip of its stream, end_primitive closes it, a strip too short for one primitive
 // is dropped, vertices past max_vertices (counted over all streams of one invocation) are
 // dropped, invocations of one input primitive run in order, and only stream 0 is drawn.

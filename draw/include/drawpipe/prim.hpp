@@ -3,7 +3,7 @@
 // `first`/`incr`: a primitive type needs `first` vertices for its first primitive and `incr`
 // more for each further one. The decomposition functions list primitives as positions within
 // one restart-free run, in the order and vertex order transform feedback shows
-// (../shared/docs/gl-order.md); backends and the GS input assembler share them.
+// (docs/gl-order.md); backends and the GS input assembler share them.
 #pragma once
 
 #include "drawpipe/types.hpp"
