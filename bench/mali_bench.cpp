@@ -11,12 +11,12 @@
 // Items are shaded vertices (fetched vertices x instances), the same for both middle ends.
 // Counters: best_ms (fastest iteration), and for mali the threads per shaded vertex.
 // `--smoke` runs everything once on a short draw (for ctest).
-#include "drawpipe/backends/counting.hpp"
 #include "bench/bench_main.hpp"
 #include "bench/workloads.hpp"
 #include "draw/internal/front_end.hpp"
-#include "drawpipe/serial.hpp"
+#include "drawpipe/backends/counting.hpp"
 #include "drawpipe/fetch_shade.hpp"
+#include "drawpipe/serial.hpp"
 #include "middle_ends/mali/mali_middle_end.hpp"
 
 #include <benchmark/benchmark.h>
@@ -64,7 +64,7 @@ uint64_t shaded_vertices(const DrawState& ds) {
 
 void instanced_draw_bench(benchmark::State& state, bool mali) {
     const DrawInfo info = instanced_draw();
-    const DrawState ds{&info, {g_buffers, g_attribs}, nullptr, nullptr};
+    const DrawState ds{info, {g_buffers, g_attribs}, nullptr, nullptr};
     const uint64_t shaded = shaded_vertices(ds);
     auto middle = make(mali);
     CountingBackend backend;
@@ -72,7 +72,7 @@ void instanced_draw_bench(benchmark::State& state, bool mali) {
     timed_best(state, shaded, [&] { stats = draw_serial(ds, *middle, backend); });
     if (mali)
         state.counters["threads/vertex"] =
-            double(mali::dispatch_stats(stats).threads) / double(shaded);
+            double(mali::dispatch_stats(stats.counters).threads) / double(shaded);
     benchmark::DoNotOptimize(backend.totals().checksum);
 }
 
@@ -111,9 +111,10 @@ SplitDraw split_once(const DrawInfo& info) {
 
 void instanced_segments_bench(benchmark::State& state, bool mali) {
     const DrawInfo info = instanced_draw();
-    const DrawState ds{&info, {g_buffers, g_attribs}, nullptr, nullptr};
-    auto middle = make(mali);
-    middle->prepare(ds);
+    const DrawState ds{info, {g_buffers, g_attribs}, nullptr, nullptr};
+    const auto middle = make(mali);
+    const auto draw = middle->prepare(ds);
+    const auto scratch = middle->make_scratch();
     const SplitDraw split = split_once(info);
     uint64_t shaded = 0;
     for (const Segment& s : split.segs) shaded += uint64_t(s.fetch_count) * s.instance_count;
@@ -123,7 +124,7 @@ void instanced_segments_bench(benchmark::State& state, bool mali) {
         threads = 0;
         for (const Segment& s : split.segs) {
             batch.clear();
-            middle->run(s, nullptr, batch);
+            draw->shade(s, scratch.get(), batch);
             threads += batch.counters[mali::COUNTER_THREADS];
             sink += batch.vertices[batch.vertices.size() / 2];
         }

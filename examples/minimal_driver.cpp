@@ -1,9 +1,9 @@
 // A minimal driver embedding drawpipe: it binds a grid mesh and a vertex shader, draws it
 // through the built-in fetch_shade middle end into its own backend, and checks what arrived.
 // The backend sums the signed screen area of the triangles, so a flipped winding shows.
-#include "drawpipe/decompose.hpp"
-#include "drawpipe/drawpipe.hpp"
-#include "drawpipe/middle_ends.hpp"
+#include <drawpipe/decompose.hpp>
+#include <drawpipe/drawpipe.hpp>
+#include <drawpipe/middle_ends.hpp>
 
 #include <cmath>
 #include <cstdio>

@@ -2,13 +2,13 @@
 // prints, per input primitive (and invocation), the control-data header DWORDs its thread
 // left in the URB entry and every URB write it issued.
 #include "drawpipe/backends/counting.hpp"
-#include "tools/common/draw_text.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/gs.hpp"
-#include "tools/common/gs_library.hpp"
 #include "drawpipe/serial.hpp"
 #include "middle_ends/intel_gen7/gen7_middle_end.hpp"
 #include "tools/commands.hpp"
+#include "tools/common/draw_text.hpp"
+#include "tools/common/gs_library.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -100,17 +100,17 @@ void add_gen7_command(CLI::App& app) {
         const GeometryShader& gs = find_gs(desc.gs);
         const Strategy strategy = parse_strategy_option(args->strategy);
         const auto bound = bind_draw(desc);
-        gen7::Gen7MiddleEnd middle(4096, !args->no_stream_output);
         bool printed_program = false;
-        middle.set_thread_observer([&](const gen7::ThreadReport& r) {
+        auto show_thread = [&](const gen7::ThreadReport& r) {
             if (!printed_program) print_program(gs.name, *r.program);
             printed_program = true;
             print_thread(r);
-        });
+        };
+        const gen7::Gen7MiddleEnd middle(4096, !args->no_stream_output, show_thread);
         CountingBackend sink;
-        const DrawState state{&bound->info, bound->input(), nullptr, &gs};
+        const DrawState state{bound->info, bound->input(), nullptr, &gs};
         const DrawStats stats = draw_serial(state, middle, sink, {strategy, args->max_vertices});
-        const auto names = middle.counter_names();
+        const auto names = middle.counters();
         for (size_t i = 0; i < names.size(); ++i)
             std::printf("# %s %llu\n", std::string(names[i]).c_str(),
                         (unsigned long long)stats.counters[i]);

@@ -132,8 +132,8 @@ void print_job(const MaliArgs& args) {
         options.idvs = args.idvs;
         mali::MaliMiddleEnd middle(options);
         CountingBackend counting;
-        const DrawState state{&draw, {vbufs, attribs}, nullptr, nullptr};
-        const DispatchStats s = dispatch_stats(draw_serial(state, middle, counting));
+        const DrawState state{draw, {vbufs, attribs}, nullptr, nullptr};
+        const DispatchStats s = dispatch_stats(draw_serial(state, middle, counting).counters);
         std::printf(
             "simulated (a points draw through the mali middle end): threads %llu, wasted %llu, "
             "quads %llu, points drawn %llu\n",

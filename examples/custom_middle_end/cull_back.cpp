@@ -1,44 +1,38 @@
 // A middle end plugged in from outside the library: `cull_back` fetches and shades like
 // fetch_shade, then drops back-facing (clockwise) triangles before the backend sees them, as
-// a fixed-function cull unit would. It is one class and one registration line; drawpipe's
-// pipeline runs it on every thread and keeps the output in draw order.
-#include "drawpipe/drawpipe.hpp"
-#include "drawpipe/prim.hpp"
-#include "drawpipe/fetch_shade.hpp"
+// a fixed-function cull unit would. It is two small classes (the stateless middle end and the
+// draw it prepares) and one registration line; drawpipe's pipeline runs the prepared draw on
+// every thread and keeps the output in draw order.
+#include <drawpipe/drawpipe.hpp>
+#include <drawpipe/prim.hpp>
+#include <drawpipe/serial.hpp>
+#include <drawpipe/shading.hpp>
 
 #include <cstdio>
+#include <memory>
 #include <vector>
 
 using namespace drawpipe;
 
-class CullBack final : public MiddleEnd {
+// The draw as cull_back prepared it: immutable, shared by every thread shading its segments.
+class CullBackDraw final : public MiddleEndDraw {
   public:
-    std::string_view name() const override { return "cull_back"; }
-
-    MiddleEndLimits prepare(const DrawState& state) override {
-        const PrimShape shape = prim_shape(state.draw->prim);
-        if (state.gs || shape.first < 3 || state.draw->prim >= Prim::lines_adjacency)
-            throw Error(ErrorCode::unsupported,
-                        "prim: cull_back draws triangles, quads and polygons only");
-        state_ = state;
-        layout_ = vertex_layout_for(state.input);
-        return {};
-    }
-    const VertexLayout& layout() const override { return layout_; }
+    explicit CullBackDraw(const DrawState& state)
+        : MiddleEndDraw({}, vertex_layout_for(state.input)), state_(state) {}
 
     // Shades the segment's vertices per instance, then keeps the counter-clockwise triangles
     // of its primitives as a triangle list. Reads only its arguments and the per-draw state.
-    void run(const Segment& seg, Scratch*, ShadedBatch& out) const override {
-        const uint32_t stride = layout_.stride();
+    void shade(const Segment& seg, MiddleEndScratch*, ShadedBatch& out) const override {
+        const uint32_t stride = layout().stride();
         for (uint32_t i = 0; i < seg.instance_count; ++i) {
             const uint32_t base = out.vertex_count;
             uint32_t* v = out.append_vertices(seg.fetch_count, stride);
             for (uint32_t f = 0; f < seg.fetch_count; ++f)
-                shade_vertex(state_, layout_, seg.vertex_id(f), seg.instance_first + i,
+                shade_vertex(state_, layout(), seg.vertex_id(f), seg.instance_first + i,
                              v + f * stride);
             const uint32_t first = uint32_t(out.elts.size());
             for_each_decomposed(
-                seg.prim, state_.draw->provoking, seg.draw_count, [&](uint32_t, const uint32_t* p) {
+                seg.prim, state_.draw.provoking, seg.draw_count, [&](uint32_t, const uint32_t* p) {
                     const uint32_t e[3] = {base + seg.draw_elt(p[0]), base + seg.draw_elt(p[1]),
                                            base + seg.draw_elt(p[2])};
                     if (signed_area(out, stride, e) > 0)
@@ -50,10 +44,6 @@ class CullBack final : public MiddleEnd {
                 {Prim::triangles, seg.flags, first, uint32_t(out.elts.size()) - first});
         }
     }
-    std::span<const std::string_view> counter_names() const override {
-        static const std::string_view names[] = {"culled"};
-        return names;
-    }
 
   private:
     static float signed_area(const ShadedBatch& b, uint32_t stride, const uint32_t e[3]) {
@@ -64,7 +54,25 @@ class CullBack final : public MiddleEnd {
                (xy(2, 0) - xy(0, 0)) * (xy(1, 1) - xy(0, 1));
     }
     DrawState state_;
-    VertexLayout layout_;
+};
+
+// The middle end itself holds nothing per draw: prepare() checks the draw and hands back
+// the CullBackDraw that shades it.
+class CullBack final : public MiddleEnd {
+  public:
+    std::string_view name() const override { return "cull_back"; }
+
+    std::shared_ptr<const MiddleEndDraw> prepare(const DrawState& state) const override {
+        const PrimShape shape = prim_shape(state.draw.prim);
+        if (state.gs || shape.first < 3 || state.draw.prim >= Prim::lines_adjacency)
+            throw Error(ErrorCode::unsupported,
+                        "prim: cull_back draws triangles, quads and polygons only");
+        return std::make_shared<CullBackDraw>(state);
+    }
+    std::span<const std::string_view> counters() const override {
+        static const std::string_view names[] = {"culled"};
+        return names;
+    }
 };
 
 // Counts what arrives: triangles and an order-sensitive hash of their vertex ids.
@@ -82,7 +90,7 @@ class TallyBackend final : public Backend {
 int main() {
     // The one registration line: the middle end is now bindable by name, like the built-ins.
     MiddleEndRegistry::global().add("cull_back", "drops clockwise triangles",
-                                    [] { return std::make_unique<CullBack>(); });
+                                    std::make_shared<CullBack>());
 
     // A 300 x 300 vertex grid drawn twice as one triangle strip per row: first walking each
     // column bottom-up (clockwise triangles, all culled), then top-down (all kept).
@@ -122,8 +130,8 @@ int main() {
         draw.restart_index = ~0u;
         ctx.draw(draw);
         culled += ctx.flush().counters[0];
-        CullBack middle; // the one-thread reference (draw/run.hpp)
-        draw_serial({&draw, {{&buffer, 1}, {&position, 1}}, nullptr, nullptr}, middle, reference);
+        CullBack middle; // the one-thread reference (drawpipe/serial.hpp)
+        draw_serial({draw, {{&buffer, 1}, {&position, 1}}, nullptr, nullptr}, middle, reference);
     }
     const uint64_t per_draw = 2ull * (n - 1) * (n - 1);
     std::printf("%u threads: %llu triangles kept, %llu culled\n", ctx.threads(),

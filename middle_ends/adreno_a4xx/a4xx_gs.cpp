@@ -38,9 +38,10 @@ uint32_t LocalMemory::load(uint32_t byte_addr) const {
 
 namespace {
 
-// The run's view of the shader: ir3's lowering (vertex_count / vertex_flags, reference
-// §4.2) with the A4xx inputs. A naive run stops at its vertex (later calls do nothing); a
-// switch-rewritten run executes only the calls between the previous emit and its own.
+// The run's view of the shader: ir3's lowering (vertex_count / vertex_flags; README.md,
+// "ir3's lowering") with the A4xx inputs. A naive run stops at its vertex (later calls do
+// nothing); a switch-rewritten run executes only the calls between the previous emit and
+// its own.
 class RunContext final : public GsContext {
   public:
     RunContext(Mode mode, const LocalMemory& lm, uint32_t r0x, uint32_t r0y, int stream)

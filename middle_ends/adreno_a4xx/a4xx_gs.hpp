@@ -1,5 +1,5 @@
 // The Adreno A4xx geometry-shader execution model (freedreno wiki, A4xx-Geometry-Shaders;
-// ../shared/docs/reference.md §4.1, with ir3's flag handling from §4.2).
+// README.md beside this file, with ir3's flag handling from its "ir3's lowering").
 //
 // The hardware cannot emit several vertices from one run: it launches the GS once per
 // output vertex k (r0.x bits 15-24), the run computes only vertex k's outputs and a

@@ -2,9 +2,9 @@
 
 #include "drawpipe/error.hpp"
 #include "drawpipe/gs_executor.hpp"
+#include "drawpipe/shading.hpp"
 
-#include <algorithm>
-#include <vector>
+#include <array>
 
 namespace drawpipe::a4xx {
 
@@ -14,109 +14,112 @@ enum Counter : uint32_t { INVOCATIONS, KILLS, VERTICES, STEPS_NAIVE, STEPS_SWITC
 constexpr std::string_view kCounters[] = {"invocations", "kills", "vertices", "steps_naive",
                                           "steps_switch"};
 
-struct A4xxScratch final : MiddleEnd::Scratch {
-    std::vector<uint32_t> shaded; // the segment's VS outputs
-    LocalMemory lm;
+struct A4xxScratch final : GsScratch {
+    LocalMemory lm; // the staged input primitives of the group being run
 };
+
+// Without a GS: the reference's fetch and shade.
+class PlainDraw final : public MiddleEndDraw {
+  public:
+    PlainDraw(const DrawState& state, uint32_t max_vertices)
+        : MiddleEndDraw({max_vertices, false, std::nullopt}, vertex_layout_for(state.input)),
+          state_(state) {}
+    void shade(const Segment& seg, MiddleEndScratch*, ShadedBatch& out) const override {
+        shade_segment(state_, layout(), seg, out);
+    }
+
+  private:
+    DrawState state_;
+};
+
+// Launches the runs of the staged primitives [p0, p1) of one instance (local-memory slots
+// 0 .. p1 - p0 - 1), primitive by primitive, and assembles what stream 0 leaves as strips.
+void run_group(const GeometryShader& gs, Mode mode, const LocalMemory& lm, uint32_t instance,
+               uint32_t prim_id_first, uint32_t p0, uint32_t p1, GsStripWriter& writer,
+               std::array<uint64_t, kMaxCounters>& c) {
+    // ir3 runs a non-point shader once per stream (strips cannot mix streams); points
+    // carry the stream in prim_info instead.
+    const bool clone = gs.streams > 1 && gs.output != Prim::points;
+    const int clones = clone ? int(gs.streams) : 1;
+    for (uint32_t p = p0; p < p1; ++p) {
+        const uint32_t prim_id = prim_id_first + p;
+        for (uint32_t inv = 0; inv < gs.invocations; ++inv) {
+            for (int s = 0; s < clones; ++s) {
+                // Launch runs for vertex 0, 1, ... until one kills or max_vertices.
+                for (uint32_t k = 0; k < gs.max_vertices; ++k) {
+                    const uint32_t r0x = pack_r0x({p - p0, inv, k});
+                    const RunResult r = run_once(gs, mode, lm, r0x, prim_id, clone ? s : -1);
+                    ++c[INVOCATIONS];
+                    c[STEPS_NAIVE] += r.steps_naive;
+                    if (gs.independent_vertices) c[STEPS_SWITCH] += r.steps_switch;
+                    if (r.killed) {
+                        ++c[KILLS];
+                        break;
+                    }
+                    ++c[VERTICES];
+                    // Fixed function: only stream 0 is rasterized; prim_info's
+                    // new-primitive flag starts a strip.
+                    if (prim_info_stream(r.prim_info) != 0) continue;
+                    if (prim_info_new_prim(r.prim_info)) writer.cut();
+                    GsOutput o = r.out;
+                    o.layer = prim_info_layer(r.prim_info);
+                    o.viewport = prim_info_viewport(r.prim_info);
+                    writer.vertex(o, instance, 0);
+                }
+                writer.cut();
+            }
+        }
+    }
+}
 
 } // namespace
 
-A4xxMiddleEnd::A4xxMiddleEnd(std::optional<Mode> mode, uint32_t max_vertices)
-    : forced_(mode), max_vertices_(max_vertices), plain_(max_vertices) {}
+A4xxGsDraw::A4xxGsDraw(const DrawState& state, Mode mode, uint32_t max_vertices)
+    : MiddleEndDraw({gs_segment_vertex_limit(*state.gs, max_vertices), false, state.gs->input},
+                    gs_output_layout(*state.gs)),
+      state_(state), in_layout_(vertex_layout_for(state.input)), mode_(mode) {}
 
-MiddleEndLimits A4xxMiddleEnd::prepare(const DrawState& state) {
-    state_ = state;
-    if (!state.gs) return plain_.prepare(state);
+void A4xxGsDraw::shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatch& out) const {
+    const GeometryShader& gs = *state_.gs;
+    auto& sc = static_cast<A4xxScratch&>(*scratch);
+    const uint32_t V = gs_input_vertices(gs.input);
+    if (sc.lm.vertices() != V || sc.lm.attribs() != in_layout_.attrib_count)
+        sc.lm.configure(V, in_layout_.attrib_count);
+    const uint32_t prims = seg.draw_count / V;
+    GsStripWriter writer(gs, out);
+    // Local memory holds kPrimSlots primitives (r0.x has 5 bits of slot): stage each one,
+    // and run the group once it is full or the instance's primitives are all staged.
+    for_each_gs_input(state_, in_layout_, seg, sc,
+                      [&](uint32_t instance, uint32_t p, std::span<const uint32_t* const> inputs) {
+                          const uint32_t p0 = p - p % kPrimSlots;
+                          sc.lm.stage(p - p0, inputs);
+                          if (p + 1 - p0 == kPrimSlots || p + 1 == prims)
+                              run_group(gs, mode_, sc.lm, instance, seg.prim_id_first, p0, p + 1,
+                                        writer, out.counters);
+                      });
+}
+
+std::shared_ptr<const MiddleEndDraw> A4xxMiddleEnd::prepare(const DrawState& state) const {
+    if (!state.gs) return std::make_shared<PlainDraw>(state, max_vertices_);
     const GeometryShader& gs = *state.gs;
     validate_gs(gs);
-    check_gs_draw(gs, state.draw->prim);
+    check_gs_draw(gs, state.draw.prim);
     if (forced_ == Mode::switch_rewrite && !gs.independent_vertices)
         throw Error(ErrorCode::unsupported,
                     "gs " + gs.name +
                         ": the switch-rewritten A4xx mode needs a shader that declares "
                         "independent_vertices");
-    mode_ = forced_.value_or(gs.independent_vertices ? Mode::switch_rewrite : Mode::naive);
-    in_layout_ = vertex_layout_for(state.input);
-    out_layout_ = gs_output_layout(gs);
-    return {gs_segment_vertex_limit(gs, max_vertices_), false, gs.input};
+    const Mode mode =
+        forced_.value_or(gs.independent_vertices ? Mode::switch_rewrite : Mode::naive);
+    return std::make_shared<A4xxGsDraw>(state, mode, max_vertices_);
 }
 
-const VertexLayout& A4xxMiddleEnd::layout() const {
-    return state_.gs ? out_layout_ : plain_.layout();
-}
-
-std::unique_ptr<MiddleEnd::Scratch> A4xxMiddleEnd::make_scratch() const {
+std::unique_ptr<MiddleEndScratch> A4xxMiddleEnd::make_scratch() const {
     return std::make_unique<A4xxScratch>();
 }
 
-std::span<const std::string_view> A4xxMiddleEnd::counter_names() const {
-    if (!state_.gs) return {};
+std::span<const std::string_view> A4xxMiddleEnd::counters() const {
     return kCounters;
-}
-
-void A4xxMiddleEnd::run(const Segment& seg, Scratch* scratch, ShadedBatch& out) const {
-    if (!state_.gs) return plain_.run(seg, nullptr, out);
-    const GeometryShader& gs = *state_.gs;
-    A4xxScratch local;
-    A4xxScratch& sc = scratch ? static_cast<A4xxScratch&>(*scratch) : local;
-    const uint32_t V = gs_input_vertices(gs.input);
-    if (sc.lm.vertices() != V || sc.lm.attribs() != in_layout_.attrib_count)
-        sc.lm.configure(V, in_layout_.attrib_count);
-    const uint32_t stride = in_layout_.stride();
-    sc.shaded.resize(size_t(seg.fetch_count) * stride);
-    // ir3 runs a non-point shader once per stream (strips cannot mix streams); points
-    // carry the stream in prim_info instead.
-    const bool clone = gs.streams > 1 && gs.output != Prim::points;
-    const int clones = clone ? int(gs.streams) : 1;
-    GsStripWriter writer(gs, out);
-    auto& c = out.counters;
-    const uint32_t prims = seg.draw_count / V;
-    const uint32_t* records[6];
-
-    for (uint32_t i = 0; i < seg.instance_count; ++i) {
-        const uint32_t instance = seg.instance_first + i;
-        for (uint32_t f = 0; f < seg.fetch_count; ++f)
-            shade_vertex(state_, in_layout_, seg.vertex_id(f), instance,
-                         &sc.shaded[size_t(f) * stride]);
-        for (uint32_t p0 = 0; p0 < prims; p0 += kPrimSlots) {
-            const uint32_t p1 = std::min(prims, p0 + kPrimSlots);
-            for (uint32_t p = p0; p < p1; ++p) {
-                for (uint32_t v = 0; v < V; ++v)
-                    records[v] = &sc.shaded[size_t(seg.draw_elt(p * V + v)) * stride];
-                sc.lm.stage(p - p0, {records, V});
-            }
-            for (uint32_t p = p0; p < p1; ++p) {
-                const uint32_t prim_id = seg.prim_id_first + p;
-                for (uint32_t inv = 0; inv < gs.invocations; ++inv) {
-                    for (int s = 0; s < clones; ++s) {
-                        // Launch runs for vertex 0, 1, ... until one kills or max_vertices.
-                        for (uint32_t k = 0; k < gs.max_vertices; ++k) {
-                            const uint32_t r0x = pack_r0x({p - p0, inv, k});
-                            const RunResult r =
-                                run_once(gs, mode_, sc.lm, r0x, prim_id, clone ? s : -1);
-                            ++c[INVOCATIONS];
-                            c[STEPS_NAIVE] += r.steps_naive;
-                            if (gs.independent_vertices) c[STEPS_SWITCH] += r.steps_switch;
-                            if (r.killed) {
-                                ++c[KILLS];
-                                break;
-                            }
-                            ++c[VERTICES];
-                            // Fixed function: only stream 0 is rasterized; prim_info's
-                            // new-primitive flag starts a strip.
-                            if (prim_info_stream(r.prim_info) != 0) continue;
-                            if (prim_info_new_prim(r.prim_info)) writer.cut();
-                            GsOutput o = r.out;
-                            o.layer = prim_info_layer(r.prim_info);
-                            o.viewport = prim_info_viewport(r.prim_info);
-                            writer.vertex(o, instance, 0);
-                        }
-                        writer.cut();
-                    }
-                }
-            }
-        }
-    }
 }
 
 } // namespace drawpipe::a4xx

@@ -7,7 +7,6 @@
 
 #include "drawpipe/middle_end.hpp"
 #include "middle_ends/adreno_a4xx/a4xx_gs.hpp"
-#include "drawpipe/fetch_shade.hpp"
 
 #include <optional>
 
@@ -17,29 +16,39 @@ class A4xxMiddleEnd final : public MiddleEnd {
   public:
     // `mode` forces naive or switch-rewritten runs; by default a shader that declares
     // independent_vertices runs switch-rewritten, any other naive.
-    explicit A4xxMiddleEnd(std::optional<Mode> mode = std::nullopt, uint32_t max_vertices = 4096);
+    explicit A4xxMiddleEnd(std::optional<Mode> mode = std::nullopt, uint32_t max_vertices = 4096)
+        : forced_(mode), max_vertices_(max_vertices) {}
 
     std::string_view name() const override {
         return forced_ == Mode::naive ? "a4xx_naive" : "a4xx";
     }
     // Throws Error(unsupported) when switch mode is forced on a shader that does not
-    // declare independent_vertices, and as fetch_shade does for bad draws.
-    MiddleEndLimits prepare(const DrawState& state) override;
-    const VertexLayout& layout() const override;
-    std::unique_ptr<Scratch> make_scratch() const override;
-    void run(const Segment& seg, Scratch* scratch, ShadedBatch& out) const override;
+    // declare independent_vertices, and as fetch_shade does for bad draws. A draw with a
+    // GS prepares into an A4xxGsDraw.
+    std::shared_ptr<const MiddleEndDraw> prepare(const DrawState& state) const override;
+    std::unique_ptr<MiddleEndScratch> make_scratch() const override;
     // invocations, kills, vertices, steps_naive, steps_switch (0 unless the shader
     // declares independent_vertices); invocations and kills are the same in both modes.
-    std::span<const std::string_view> counter_names() const override;
-    Mode mode() const { return mode_; } // valid after prepare with a GS
+    // A draw without a GS writes none.
+    std::span<const std::string_view> counters() const override;
 
   private:
     std::optional<Mode> forced_;
     uint32_t max_vertices_;
-    FetchShade plain_; // draws without a GS
+};
+
+// A draw with a geometry shader, prepared: the runs of each segment's input primitives,
+// staged kPrimSlots at a time into local memory.
+class A4xxGsDraw final : public MiddleEndDraw {
+  public:
+    A4xxGsDraw(const DrawState& state, Mode mode, uint32_t max_vertices);
+    void shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatch& out) const override;
+    Mode mode() const { return mode_; }
+
+  private:
     DrawState state_;
-    VertexLayout in_layout_, out_layout_;
-    Mode mode_ = Mode::naive;
+    VertexLayout in_layout_;
+    Mode mode_;
 };
 
 } // namespace drawpipe::a4xx

@@ -1,6 +1,6 @@
 // The fixed-function side of a gen7 GS: reads a finished URB entry (the vertex count from the
 // end-of-thread message, the control-data header, the vertex slots) and cuts the vertices
-// into output strips, or into per-stream runs of points (reference.md §5.4, §5.5).
+// into output strips, or into per-stream runs of points (README.md beside this file).
 #pragma once
 
 #include "middle_ends/intel_gen7/gs_compile.hpp"

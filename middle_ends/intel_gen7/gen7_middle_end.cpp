@@ -2,6 +2,7 @@
 
 #include "drawpipe/error.hpp"
 #include "drawpipe/gs.hpp"
+#include "drawpipe/shading.hpp"
 #include "middle_ends/intel_gen7/ff_reader.hpp"
 #include "middle_ends/intel_gen7/gs_thread.hpp"
 
@@ -72,11 +73,24 @@ class ThreadContext final : public GsRecordContext {
     uint32_t instance_ = 0;
 };
 
-struct Gen7Scratch final : MiddleEnd::Scratch {
-    std::vector<uint32_t> shaded; // the segment's vertices before the GS
-    std::vector<uint32_t> vue;    // one output vertex on its way to the URB
+struct Gen7Scratch final : GsScratch {
+    std::vector<uint32_t> vue; // one output vertex on its way to the URB
     UrbEntry entry;
     std::vector<OutputRun> runs;
+};
+
+// Without a GS: the reference's fetch and shade, and no counters.
+class PlainDraw final : public MiddleEndDraw {
+  public:
+    PlainDraw(const DrawState& state, uint32_t max_vertices)
+        : MiddleEndDraw({max_vertices, false, std::nullopt}, vertex_layout_for(state.input)),
+          state_(state) {}
+    void shade(const Segment& seg, MiddleEndScratch*, ShadedBatch& out) const override {
+        shade_segment(state_, layout(), seg, out);
+    }
+
+  private:
+    DrawState state_;
 };
 
 } // namespace
@@ -104,55 +118,43 @@ GsProgram compile_for(const GeometryShader& gs, const VertexLayout& layout, bool
     return compile_gs(d);
 }
 
-MiddleEndLimits Gen7MiddleEnd::prepare(const DrawState& state) {
-    state_ = state;
-    if (!state.gs) return reference_.prepare(state);
+std::shared_ptr<const MiddleEndDraw> Gen7MiddleEnd::prepare(const DrawState& state) const {
+    if (!state.gs) return std::make_shared<PlainDraw>(state, max_vertices_);
     const GeometryShader& gs = *state.gs;
     validate_gs(gs);
-    check_gs_draw(gs, state.draw->prim);
-    in_layout_ = vertex_layout_for(state.input);
-    layout_ = gs_output_layout(gs);
-    program_ = compile_for(gs, layout_, stream_output_);
-    return {gs_segment_vertex_limit(gs, max_vertices_), false, gs.input};
+    check_gs_draw(gs, state.draw.prim);
+    GsProgram program = compile_for(gs, gs_output_layout(gs), stream_output_);
+    return std::make_shared<Gen7GsDraw>(state, std::move(program), max_vertices_, observer_);
 }
 
-const VertexLayout& Gen7MiddleEnd::layout() const {
-    return state_.gs ? layout_ : reference_.layout();
-}
-
-std::unique_ptr<MiddleEnd::Scratch> Gen7MiddleEnd::make_scratch() const {
+std::unique_ptr<MiddleEndScratch> Gen7MiddleEnd::make_scratch() const {
     return std::make_unique<Gen7Scratch>();
 }
 
-std::span<const std::string_view> Gen7MiddleEnd::counter_names() const {
-    if (!state_.gs) return reference_.counter_names();
+std::span<const std::string_view> Gen7MiddleEnd::counters() const {
     return kCounterNames;
 }
 
-void Gen7MiddleEnd::run(const Segment& seg, Scratch* scratch, ShadedBatch& out) const {
-    if (!state_.gs) return reference_.run(seg, nullptr, out);
+Gen7GsDraw::Gen7GsDraw(const DrawState& state, GsProgram program, uint32_t max_vertices,
+                       ThreadObserver observer)
+    : MiddleEndDraw({gs_segment_vertex_limit(*state.gs, max_vertices), false, state.gs->input},
+                    gs_output_layout(*state.gs)),
+      state_(state), in_layout_(vertex_layout_for(state.input)), program_(std::move(program)),
+      observer_(std::move(observer)) {}
+
+void Gen7GsDraw::shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatch& out) const {
     const GeometryShader& gs = *state_.gs;
-    Gen7Scratch local;
-    Gen7Scratch& sc = scratch ? static_cast<Gen7Scratch&>(*scratch) : local;
-    const uint32_t in_stride = in_layout_.stride();
-    const uint32_t out_stride = layout_.stride();
-    const uint32_t per_prim = gs_input_vertices(gs.input);
-    sc.shaded.resize(size_t(seg.fetch_count) * in_stride);
+    auto& sc = static_cast<Gen7Scratch&>(*scratch);
+    const uint32_t out_stride = layout().stride();
     sc.vue.assign(out_stride, 0);
     ThreadContext ctx(gs, program_, sc.vue);
-    const uint32_t* inputs[6];
-    for (uint32_t i = 0; i < seg.instance_count; ++i) {
-        const uint32_t instance = seg.instance_first + i;
-        for (uint32_t f = 0; f < seg.fetch_count; ++f)
-            shade_vertex(state_, in_layout_, seg.vertex_id(f), instance,
-                         &sc.shaded[size_t(f) * in_stride]);
-        for (uint32_t p = 0; p * per_prim < seg.draw_count; ++p) {
-            for (uint32_t v = 0; v < per_prim; ++v)
-                inputs[v] = &sc.shaded[size_t(seg.draw_elt(p * per_prim + v)) * in_stride];
+    for_each_gs_input(
+        state_, in_layout_, seg, sc,
+        [&](uint32_t instance, uint32_t p, std::span<const uint32_t* const> inputs) {
             const uint32_t prim_id = seg.prim_id_first + p;
             for (uint32_t inv = 0; inv < gs.invocations; ++inv) {
                 // One thread: the shader writes the URB entry...
-                ctx.bind({inputs, per_prim}, prim_id, inv);
+                ctx.bind(inputs, prim_id, inv);
                 ctx.start(sc.entry, instance);
                 gs.main(ctx);
                 ctx.finish();
@@ -177,8 +179,7 @@ void Gen7MiddleEnd::run(const Segment& seg, Scratch* scratch, ShadedBatch& out) 
                 out.counters[kUrbBytes] += program_.urb_entry_bytes;
                 if (observer_) observer_({instance, prim_id, inv, &program_, &sc.entry});
             }
-        }
-    }
+        });
 }
 
 } // namespace drawpipe::gen7

@@ -3,12 +3,11 @@
 // cut bits or stream ids, then the vertex slots), and the fixed-function side reads each
 // entry back into the output strips. Only stream 0 reaches the backend.
 //
-// Vertex fetch and shading are the reference's (middle_ends/fetch_shade); without a
-// geometry shader the middle end is fetch_shade.
+// Vertex fetch and shading are the reference's (drawpipe/shading.hpp); without a geometry
+// shader the middle end draws as fetch_shade does.
 #pragma once
 
 #include "drawpipe/middle_end.hpp"
-#include "drawpipe/fetch_shade.hpp"
 #include "middle_ends/intel_gen7/gs_compile.hpp"
 #include "middle_ends/intel_gen7/urb_entry.hpp"
 
@@ -43,7 +42,7 @@ using ThreadObserver = std::function<void(const ThreadReport&)>;
 
 // Whether `gs` calls end_primitive() on synthetic input primitives (ids 0-7, every
 // invocation): a cross-check of the shader's declared uses_end_primitive, which is what
-// compile_for uses. run() reports a shader that cuts against its declaration as a
+// compile_for uses. shade() reports a shader that cuts against its declaration as a
 // middle_end_failure.
 bool probe_uses_end_primitive(const GeometryShader& gs);
 
@@ -53,30 +52,42 @@ GsProgram compile_for(const GeometryShader& gs, const VertexLayout& layout, bool
 class Gen7MiddleEnd final : public MiddleEnd {
   public:
     // `stream_output`: compile as if transform feedback captured the non-zero streams, so
-    // their vertices are written to the URB and told apart by stream-id bits (§5.5);
-    // false drops them in the thread, as Haswell's compiler does without stream output.
-    explicit Gen7MiddleEnd(uint32_t max_vertices = 4096, bool stream_output = true)
-        : max_vertices_(max_vertices), stream_output_(stream_output), reference_(max_vertices) {}
+    // their vertices are written to the URB and told apart by stream-id bits (README.md, "Stream
+    // ids"); false drops them in the thread, as Haswell's compiler does without stream output.
+    // `observer`, when set, is called after every GS thread with what it left behind, from
+    // the thread shading the segment: in draw order under draw_serial, concurrently (so it
+    // must then be thread-safe) when a context shades segments on several threads.
+    explicit Gen7MiddleEnd(uint32_t max_vertices = 4096, bool stream_output = true,
+                           ThreadObserver observer = {})
+        : max_vertices_(max_vertices), stream_output_(stream_output),
+          observer_(std::move(observer)) {}
 
     std::string_view name() const override { return "gen7"; }
-    MiddleEndLimits prepare(const DrawState& state) override;
-    const VertexLayout& layout() const override;
-    std::unique_ptr<Scratch> make_scratch() const override;
-    void run(const Segment& seg, Scratch* scratch, ShadedBatch& out) const override;
-    std::span<const std::string_view> counter_names() const override;
-
-    // Called after every thread from run(), on run()'s thread; set before the draw.
-    void set_thread_observer(ThreadObserver observer) { observer_ = std::move(observer); }
-    // The compiled program of the prepared draw (valid after prepare with a GS bound).
-    const GsProgram& program() const { return program_; }
+    // Validates the GS and compiles it (compile_for); a draw with a GS prepares into a
+    // Gen7GsDraw. Without a GS the draw is the reference's fetch and shade.
+    std::shared_ptr<const MiddleEndDraw> prepare(const DrawState& state) const override;
+    std::unique_ptr<MiddleEndScratch> make_scratch() const override;
+    // Gen7Counter order; a draw without a GS writes none.
+    std::span<const std::string_view> counters() const override;
 
   private:
     uint32_t max_vertices_;
     bool stream_output_;
-    FetchShade reference_; // the draw without a geometry shader
+    ThreadObserver observer_;
+};
+
+// A draw with a geometry shader, prepared: its compiled program, and one GS thread per
+// (input primitive, invocation) of each segment.
+class Gen7GsDraw final : public MiddleEndDraw {
+  public:
+    Gen7GsDraw(const DrawState& state, GsProgram program, uint32_t max_vertices,
+               ThreadObserver observer);
+    void shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatch& out) const override;
+    const GsProgram& program() const { return program_; }
+
+  private:
     DrawState state_;
     VertexLayout in_layout_;
-    VertexLayout layout_;
     GsProgram program_;
     ThreadObserver observer_;
 };

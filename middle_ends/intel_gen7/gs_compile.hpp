@@ -1,6 +1,6 @@
 // What Intel's gen7 (Ivy Bridge / Haswell) GS compiler decides before a thread runs: the
 // control-data format and header size, the output vertex size and the URB entry size
-// (../shared/docs/reference.md §5.1, §5.6).
+// (README.md beside this file: "Compile time", "Worked sizes").
 #pragma once
 
 #include "drawpipe/types.hpp"
@@ -57,7 +57,8 @@ struct GsProgram {
     uint32_t vertex_offset(uint32_t n) const {
         return kHwordBytes * (header_hwords + n * vertex_hwords);
     }
-    // Whether a vertex to `stream` reaches the URB (§5.5: dropped without stream output).
+    // Whether a vertex to `stream` reaches the URB (without stream output, streams > 0 are
+    // dropped: README.md, "Stream ids").
     bool keeps_stream(uint32_t stream) const { return stream == 0 || desc.stream_output; }
 };
 

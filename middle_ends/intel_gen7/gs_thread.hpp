@@ -1,6 +1,7 @@
 // The thread side of a gen7 vec4 geometry shader: what the compiled code around EmitVertex(),
 // EndPrimitive() and the thread end does with its vertex_count and control-data registers,
-// and the URB writes it sends (reference.md §5.3-§5.5).
+// and the URB writes it sends (README.md beside this file: "Accumulating and writing control
+// bits").
 #pragma once
 
 #include "middle_ends/intel_gen7/gs_compile.hpp"
@@ -24,7 +25,7 @@ class GsThread {
     void emit_vertex(uint32_t stream, std::span<const uint32_t> vue);
     // EndPrimitive / EndStreamPrimitive: sets cut bit (vertex_count - 1) mod 32 (CUT format
     // with a header only; a no-op otherwise). Before the first vertex this sets bit 31, which
-    // is harmless (§5.4).
+    // is harmless (README.md, "Cut bits").
     void end_primitive(uint32_t stream);
     // Writes the last (partial) batch of control bits when any vertex was emitted, then sends
     // the end-of-thread message carrying the vertex count. Call once.

@@ -1,6 +1,6 @@
 // A model of one gen7 GS thread's URB output entry: the bytes the thread writes (control-data
-// header, then vertex slots, reference.md §5.2), every URB write message it issued, and the
-// vertex count its end-of-thread message carried.
+// header, then vertex slots, README.md beside this file), every URB write message it issued, and
+// the vertex count its end-of-thread message carried.
 #pragma once
 
 #include "middle_ends/intel_gen7/gs_compile.hpp"

@@ -1,17 +1,20 @@
 #include "middle_ends/mali/mali_middle_end.hpp"
 
 #include "drawpipe/error.hpp"
+#include "drawpipe/shading.hpp"
 #include "drawpipe/vertex_fetch.hpp"
-#include "drawpipe/fetch_shade.hpp"
 #include "middle_ends/mali/jobs.hpp"
 #include "middle_ends/mali/padded_count.hpp"
 
 #include <algorithm>
+#include <array>
 #include <string>
 
 namespace drawpipe::mali {
 
 namespace {
+
+constexpr std::string_view kCounterNames[] = {"threads", "wasted_threads", "quads"};
 
 // What one segment's dispatch writes: its vertices (instance-major, n per instance) and
 // the dispatch counters.
@@ -51,91 +54,82 @@ struct Dispatch {
         }
     }
 
-    // The thread's vertex: ids from the system-value records, attributes from their
-    // descriptors, then the same position rule and shader as fetch_shade.
+    // The thread's vertex. The attribute unit finds each attribute's element from the
+    // job's descriptors alone; those must be the elements GL reads (anything else is a bug
+    // of the model, reported rather than drawn), so the fetch, position rule and shader
+    // are then the shared shade_vertex.
     void shade(const Job& job, uint32_t L, uint32_t slot, uint32_t instance) {
-        const uint32_t stride = layout.stride();
-        uint32_t* v =
-            vertices + (size_t(instance - first_instance) * job.vertex_count + slot) * stride;
-        v[SLOT_VERTEX_ID] = seg.vertex_id(slot);
-        v[SLOT_INSTANCE_ID] = instance;
-        v[SLOT_GS_ID] = 0;
-        v[SLOT_GS_LAYER] = 0;
+        const uint32_t vertex_id = seg.vertex_id(slot);
+        if (instance != gl_instance) set_gl_instance(instance);
         for (uint32_t a = 0; a < layout.attrib_count; ++a) {
             const AttributeDescriptor& d = job.attribs[a];
             const uint32_t index = attribute_index(d, L);
-            uint64_t element;
+            uint64_t element, gl;
             if (divisors[a] == 0) {
                 if (index >= job.vertex_count)
                     throw Error(ErrorCode::middle_end_failure,
                                 "mali: per-vertex index out of the job");
                 element = seg.vertex_id(index);
+                gl = vertex_id;
             } else {
                 element = job.base_element[a] + (d.zero_stride ? 0 : index);
+                gl = gl_element[a];
             }
-            const VertexAttrib& attrib = state.input.attribs[a];
-            fetch_attrib(state.input.buffers[attrib.buffer], attrib, element,
-                         v + kVertexHeaderDwords + 4 * a);
+            if (element != gl)
+                throw Error(ErrorCode::middle_end_failure,
+                            "mali: attribute " + std::to_string(a) + " of linear id " +
+                                std::to_string(L) + " reads element " + std::to_string(element) +
+                                ", GL reads " + std::to_string(gl));
         }
-        if (layout.attrib_count > 0) {
-            std::copy_n(v + kVertexHeaderDwords, 4, v + SLOT_POSITION);
-        } else {
-            v[SLOT_POSITION] = v[SLOT_POSITION + 1] = v[SLOT_POSITION + 2] = 0;
-            v[SLOT_POSITION + 3] = float_dword(1.0f);
-        }
-        if (state.vs) (*state.vs)(v, layout);
+        const size_t at = size_t(instance - first_instance) * job.vertex_count + slot;
+        shade_vertex(state, layout, vertex_id, instance, vertices + at * layout.stride());
     }
+
+    // GL's per-instance elements, computed once per instance: threads run instance by
+    // instance, and the division is what the descriptors exist to avoid.
+    void set_gl_instance(uint32_t instance) {
+        gl_instance = instance;
+        for (uint32_t a = 0; a < layout.attrib_count; ++a)
+            if (divisors[a] != 0)
+                gl_element[a] =
+                    attrib_element(state.input.attribs[a], 0, instance, state.draw.base_instance);
+    }
+    uint32_t gl_instance = ~0u; // no instance is ~0u: instance_count is at most ~0u
+    std::array<uint64_t, kMaxAttribs> gl_element{};
 };
 
-constexpr std::array<std::string_view, 3> kCounterNames = {"threads", "wasted_threads", "quads"};
-
-} // namespace
-
-MaliMiddleEnd::MaliMiddleEnd(const MaliOptions& options) : options_(options) {}
-
-MiddleEndLimits MaliMiddleEnd::prepare(const DrawState& state) {
-    if (state.gs)
-        throw Error(ErrorCode::unsupported, "gs: the mali middle end models vertex fetch only");
-    if (options_.linear_id_bits < 1 || options_.linear_id_bits > 32)
-        throw Error(ErrorCode::invalid_value, "linear_id_bits: must be 1-32");
-    state_ = state;
-    layout_ = vertex_layout_for(state.input);
-    for (uint32_t a = 0; a < layout_.attrib_count; ++a)
-        divisors_[a] = state.input.attribs[a].divisor;
-
-    const DrawInfo& d = *state.draw;
-    if (d.count > 0 && d.instance_count > 0) {
-        // No segment fetches more than the draw's count or the u16 element limit.
-        const uint32_t n_max = std::min(d.count, kMaxSegmentVertices);
-        const uint32_t padded = job_vertex_count(n_max, d.instance_count, options_.idvs);
-        if (max_job_instances(padded, options_.linear_id_bits) == 0)
-            throw Error(ErrorCode::count_overflow,
-                        "instance_count: one instance of a " + std::to_string(n_max) +
-                            "-vertex job pads to " + std::to_string(padded) +
-                            " threads, more than the " + std::to_string(options_.linear_id_bits) +
-                            "-bit linear id holds");
+// A draw as the driver sets it up: its state and attribute divisors, from which every
+// job's descriptors follow once the job's size and instance range are known.
+class MaliDraw final : public MiddleEndDraw {
+  public:
+    MaliDraw(const DrawState& state, const MaliOptions& options, const MiddleEndLimits& limits)
+        : MiddleEndDraw(limits, vertex_layout_for(state.input)), state_(state), idvs_(options.idvs),
+          linear_id_bits_(options.linear_id_bits) {
+        for (uint32_t a = 0; a < layout().attrib_count; ++a)
+            divisors_[a] = state.input.attribs[a].divisor;
     }
-    MiddleEndLimits lim;
-    lim.max_vertices = options_.max_vertices;
-    lim.handles_instancing =
-        d.instance_count > 1 && uint64_t(d.count) * d.instance_count <= options_.max_batch_vertices;
-    lim.instancing_single_segment_only = true;
-    return lim;
-}
 
-void MaliMiddleEnd::run(const Segment& seg, Scratch*, ShadedBatch& out) const {
+    void shade(const Segment& seg, MiddleEndScratch*, ShadedBatch& out) const override;
+
+  private:
+    DrawState state_;
+    bool idvs_;
+    uint32_t linear_id_bits_;
+    std::array<uint32_t, kMaxAttribs> divisors_{};
+};
+
+void MaliDraw::shade(const Segment& seg, MiddleEndScratch*, ShadedBatch& out) const {
+    const VertexLayout& layout = this->layout();
     const uint32_t n = seg.fetch_count, k = seg.instance_count;
-    const uint32_t stride = layout_.stride();
     const uint32_t base = out.vertex_count;
-    uint32_t* vertices = out.append_vertices(n * k, stride);
-    const std::span<const uint32_t> divisors(divisors_.data(), layout_.attrib_count);
-    Dispatch dispatch{state_, layout_, seg, divisors, vertices, seg.instance_first};
+    uint32_t* vertices = out.append_vertices(n * k, layout.stride());
+    const std::span<const uint32_t> divisors(divisors_.data(), layout.attrib_count);
+    Dispatch dispatch{state_, layout, seg, divisors, vertices, seg.instance_first};
 
     if (n > 0 && k > 0) {
-        const DrawInfo& draw = *state_.draw;
-        const uint32_t total = draw.instance_count;
-        const uint32_t padded = job_vertex_count(n, total, options_.idvs);
-        const uint64_t cap = max_job_instances(padded, options_.linear_id_bits);
+        const uint32_t total = state_.draw.instance_count;
+        const uint32_t padded = job_vertex_count(n, total, idvs_);
+        const uint64_t cap = max_job_instances(padded, linear_id_bits_);
         if (cap == 0)
             throw Error(ErrorCode::count_overflow,
                         "mali: a " + std::to_string(n) + "-vertex segment overflows the linear id");
@@ -145,7 +139,7 @@ void MaliMiddleEnd::run(const Segment& seg, Scratch*, ShadedBatch& out) const {
         for (uint32_t c0 = 0; c0 < fend;) {
             const uint32_t c1 = total <= cap ? total : job_end(c0, total, cap, divisors);
             if (c1 > f)
-                dispatch.run(make_job(n, c0, c1 - c0, divisors, draw.base_instance, options_.idvs),
+                dispatch.run(make_job(n, c0, c1 - c0, divisors, state_.draw.base_instance, idvs_),
                              std::max(f, c0), std::min(fend, c1));
             c0 = c1;
         }
@@ -171,13 +165,47 @@ void MaliMiddleEnd::run(const Segment& seg, Scratch*, ShadedBatch& out) const {
     out.counters[COUNTER_QUADS] += dispatch.quads;
 }
 
-std::span<const std::string_view> MaliMiddleEnd::counter_names() const {
+} // namespace
+
+std::shared_ptr<const MiddleEndDraw> MaliMiddleEnd::prepare(const DrawState& state) const {
+    if (state.gs)
+        throw Error(ErrorCode::unsupported, "gs: the mali middle end models vertex fetch only");
+    if (options_.linear_id_bits < 1 || options_.linear_id_bits > 32)
+        throw Error(ErrorCode::invalid_value, "linear_id_bits: must be 1-32");
+
+    const DrawInfo& d = state.draw;
+    if (d.count > 0 && d.instance_count > 0) {
+        // No segment fetches more than the draw's count or the u16 element limit.
+        const uint32_t n_max = std::min(d.count, kMaxSegmentVertices);
+        const uint32_t padded = job_vertex_count(n_max, d.instance_count, options_.idvs);
+        if (max_job_instances(padded, options_.linear_id_bits) == 0)
+            throw Error(ErrorCode::count_overflow,
+                        "instance_count: one instance of a " + std::to_string(n_max) +
+                            "-vertex job pads to " + std::to_string(padded) +
+                            " threads, more than the " + std::to_string(options_.linear_id_bits) +
+                            "-bit linear id holds");
+    }
+    MiddleEndLimits lim;
+    lim.max_vertices = options_.max_vertices;
+    lim.handles_instancing =
+        d.instance_count > 1 && uint64_t(d.count) * d.instance_count <= options_.max_batch_vertices;
+    lim.instancing_single_segment_only = true;
+    return std::make_shared<MaliDraw>(state, options_, lim);
+}
+
+std::span<const std::string_view> MaliMiddleEnd::counters() const {
     return kCounterNames;
 }
 
-DispatchStats dispatch_stats(const DrawStats& stats) {
-    return {stats.counters[COUNTER_THREADS], stats.counters[COUNTER_WASTED],
-            stats.counters[COUNTER_QUADS]};
+std::vector<DerivedFigure> MaliMiddleEnd::derived(std::span<const uint64_t> counters) const {
+    const DispatchStats s = dispatch_stats(counters);
+    if (s.threads == 0) return {};
+    return {{"waste_ratio", s.waste_ratio()}};
+}
+
+DispatchStats dispatch_stats(std::span<const uint64_t> counters) {
+    if (counters.size() <= COUNTER_QUADS) return {};
+    return {counters[COUNTER_THREADS], counters[COUNTER_WASTED], counters[COUNTER_QUADS]};
 }
 
 } // namespace drawpipe::mali

@@ -13,10 +13,10 @@
 // same L), so output stays in GL order: all of instance 0, then instance 1, ...
 #pragma once
 
+#include "drawpipe/limits.hpp"
 #include "drawpipe/middle_end.hpp"
-#include "drawpipe/serial.hpp"
 
-#include <array>
+#include <span>
 #include <string_view>
 
 namespace drawpipe::mali {
@@ -30,7 +30,7 @@ struct MaliOptions {
     uint64_t max_batch_vertices = uint64_t(1) << 18;
 };
 
-// Indices of the counters run() writes into ShadedBatch::counters.
+// Indices of the counters shade() writes into ShadedBatch::counters.
 enum DispatchCounter : uint32_t {
     COUNTER_THREADS = 0, // threads dispatched: padded * instances per job
     COUNTER_WASTED = 1,  // of those, threads discarded because their vertex slot >= n
@@ -39,31 +39,30 @@ enum DispatchCounter : uint32_t {
 
 class MaliMiddleEnd final : public MiddleEnd {
   public:
-    explicit MaliMiddleEnd(const MaliOptions& options = {});
+    explicit MaliMiddleEnd(const MaliOptions& options = {}) : options_(options) {}
 
     std::string_view name() const override { return "mali"; }
     // Accepts any draw without a geometry shader. Throws Error when one padded instance
-    // exceeds the linear id width (only possible with a narrowed linear_id_bits).
-    MiddleEndLimits prepare(const DrawState& state) override;
-    const VertexLayout& layout() const override { return layout_; }
-    // Dispatches the segment's jobs (see jobs.hpp) and emits instance by instance.
-    void run(const Segment& seg, Scratch* scratch, ShadedBatch& out) const override;
-    std::span<const std::string_view> counter_names() const override;
+    // exceeds the linear id width (only possible with a narrowed linear_id_bits). The
+    // prepared draw dispatches each segment's jobs (see jobs.hpp) and emits instance by
+    // instance.
+    std::shared_ptr<const MiddleEndDraw> prepare(const DrawState& state) const override;
+    // threads, wasted_threads, quads (DispatchCounter order).
+    std::span<const std::string_view> counters() const override;
+    // waste_ratio: the share of dispatched threads padding wasted (none when no thread ran).
+    std::vector<DerivedFigure> derived(std::span<const uint64_t> counters) const override;
 
   private:
     MaliOptions options_;
-    DrawState state_;
-    VertexLayout layout_;
-    std::array<uint32_t, kMaxAttribs> divisors_{};
 };
 
-// Per-draw dispatch totals from draw_serial's summed counters.
+// Dispatch totals from summed counters (DrawStats::counters of a mali draw).
 struct DispatchStats {
     uint64_t threads = 0;
     uint64_t wasted = 0;
     uint64_t quads = 0;
     double waste_ratio() const { return threads ? double(wasted) / double(threads) : 0.0; }
 };
-DispatchStats dispatch_stats(const DrawStats& stats);
+DispatchStats dispatch_stats(std::span<const uint64_t> counters);
 
 } // namespace drawpipe::mali

@@ -1,4 +1,5 @@
-// Registers drawpipe's own middle ends in MiddleEndRegistry::global(). Idempotent.
+// Registers drawpipe's hardware middle ends ("gen7", "a4xx", "a4xx_naive", "mali") in
+// MiddleEndRegistry::global(), beside the "fetch_shade" it always has. Idempotent.
 #pragma once
 
 namespace drawpipe {

@@ -1,8 +1,9 @@
 // Golden checks of the A4xx GS model's hardware-facing words: the r0.x header, the
-// prim_info words of library shaders, and local-memory addresses (reference.md §4.1).
-#include "tools/common/gs_library.hpp"
+// prim_info words of library shaders, and local-memory addresses
+// (middle_ends/adreno_a4xx/README.md).
 #include "drawpipe/limits.hpp"
 #include "middle_ends/adreno_a4xx/a4xx_gs.hpp"
+#include "tools/common/gs_library.hpp"
 
 #include <gtest/gtest.h>
 

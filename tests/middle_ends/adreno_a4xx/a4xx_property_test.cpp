@@ -2,13 +2,14 @@
 // draws of each primitive type that can feed it (strips, fans, loops, restart, instancing,
 // splitting), in both the naive and the switch-rewritten mode.
 #include "drawpipe/error.hpp"
-#include "tools/common/gs_library.hpp"
+#include "drawpipe/fetch_shade.hpp"
+#include "drawpipe/middle_ends.hpp"
 #include "drawpipe/registry.hpp"
 #include "middle_ends/adreno_a4xx/a4xx_middle_end.hpp"
-#include "drawpipe/middle_ends.hpp"
 #include "support/gs_oracle.hpp"
 #include "support/gs_trace_util.hpp"
 #include "support/random_draw.hpp"
+#include "tools/common/gs_library.hpp"
 
 #include <gtest/gtest.h>
 
@@ -84,7 +85,7 @@ TEST(A4xxMiddleEnd, KillsEndSequences) {
 
 TEST(A4xxMiddleEnd, RegisteredAndChecked) {
     register_builtin_middle_ends();
-    auto m = MiddleEndRegistry::global().create("a4xx");
+    const auto m = MiddleEndRegistry::global().find("a4xx");
     EXPECT_EQ(m->name(), "a4xx");
     const DrawDesc quads = parse_draw_text("prim quads\ncount 4\ngs passthrough_tri\n");
     EXPECT_THROW(gs_trace_with(quads, *m), Error);
@@ -93,17 +94,18 @@ TEST(A4xxMiddleEnd, RegisteredAndChecked) {
     dep.independent_vertices = false;
     const DrawDesc d = parse_draw_text("prim triangles\ncount 3\n");
     const auto bound = bind_draw(d);
-    DrawState state{&bound->info, bound->input(), nullptr, &dep};
-    A4xxMiddleEnd sw(Mode::switch_rewrite);
+    DrawState state{bound->info, bound->input(), nullptr, &dep};
+    const A4xxMiddleEnd sw(Mode::switch_rewrite);
     try {
         sw.prepare(state);
         FAIL();
     } catch (const Error& e) {
         EXPECT_EQ(e.code(), ErrorCode::unsupported);
     }
-    A4xxMiddleEnd automatic;
-    automatic.prepare(state);
-    EXPECT_EQ(automatic.mode(), Mode::naive);
+    const A4xxMiddleEnd automatic;
+    const auto prepared = std::dynamic_pointer_cast<const A4xxGsDraw>(automatic.prepare(state));
+    ASSERT_TRUE(prepared);
+    EXPECT_EQ(prepared->mode(), Mode::naive);
 }
 
 // Without a GS the middle end draws as fetch_shade does.

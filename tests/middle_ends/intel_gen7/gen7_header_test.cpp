@@ -1,6 +1,6 @@
-// Golden gen7 control-data headers, computed by hand from reference.md §5.3-§5.6: the DWORDs
-// bit by bit, the URB writes that carry them (DWORD index, channel mask, slot offset) and the
-// strips the fixed-function side reads back.
+// Golden gen7 control-data headers, computed by hand from middle_ends/intel_gen7/README.md: the
+// DWORDs bit by bit, the URB writes that carry them (DWORD index, channel mask, slot offset) and
+// the strips the fixed-function side reads back.
 #include "support/gen7_urb_script.hpp"
 
 #include "drawpipe/error.hpp"
@@ -90,7 +90,8 @@ std::vector<uint32_t> range(uint32_t first, uint32_t last) { // inclusive
 }
 
 TEST(Gen7Compile, WorkedSizesTable) {
-    // §5.6: vertices_out, format, bits, header hwords, batching, masks, slot offsets.
+    // README.md, "Worked sizes": vertices_out, format, bits, header hwords, batching, masks, slot
+    // offsets.
     struct Row {
         GsProgram p;
         ControlDataFormat format;
@@ -221,7 +222,8 @@ TEST(Gen7Header, MaxVertices33) {
 }
 
 TEST(Gen7Header, WorkedExample40) {
-    // reference.md §5.6: 40 vertices, DWORD 0 at index 0 mask 0b0001, then index 1 mask 0b0010.
+    // README.md, "Worked sizes": 40 vertices, DWORD 0 at index 0 mask 0b0001, then index 1 mask
+    // 0b0010.
     const GsProgram p = cut_program(40);
     UrbEntry e;
     run_script(p, Script().emits(40).events, e);

@@ -2,13 +2,13 @@
 // independent GS oracle: every library shader, random draws with restart, instancing and
 // splitting; plus the headers real library shaders leave in their URB entries.
 #include "drawpipe/error.hpp"
-#include "tools/common/gs_library.hpp"
-#include "drawpipe/serial.hpp"
 #include "drawpipe/fetch_shade.hpp"
+#include "drawpipe/serial.hpp"
 #include "middle_ends/intel_gen7/gen7_middle_end.hpp"
 #include "support/gs_oracle.hpp"
 #include "support/gs_trace_util.hpp"
 #include "support/random_draw.hpp"
+#include "tools/common/gs_library.hpp"
 
 #include <gtest/gtest.h>
 
@@ -104,9 +104,8 @@ struct ThreadLog {
 ThreadLog run_logged(const char* gs_name, const char* draw_text, bool stream_output = true) {
     DrawDesc d = parse_draw_text(draw_text);
     d.gs = gs_name;
-    Gen7MiddleEnd gen7(4096, stream_output);
     ThreadLog log;
-    gen7.set_thread_observer([&](const gen7::ThreadReport& r) {
+    const Gen7MiddleEnd gen7(4096, stream_output, [&](const gen7::ThreadReport& r) {
         std::vector<uint32_t> h;
         for (uint32_t i = 0; i < r.program->header_dwords(); ++i) h.push_back(r.entry->dword(i));
         log.headers.push_back(h);
@@ -167,7 +166,7 @@ TEST(Gen7MiddleEnd, Counters) {
     Gen7MiddleEnd gen7;
     DrawStats s;
     gs_trace_with(d, gen7, 0, {}, &s);
-    ASSERT_EQ(gen7.counter_names().size(), size_t(gen7::kGen7CounterCount));
+    ASSERT_EQ(gen7.counters().size(), size_t(gen7::kGen7CounterCount));
     EXPECT_EQ(s.counters[gen7::kThreads], 6u);
     EXPECT_EQ(s.counters[gen7::kVertexWrites], 6u * 43u);
     EXPECT_EQ(s.counters[gen7::kHeaderWrites], 6u * 2u);
@@ -181,7 +180,7 @@ TEST(Gen7MiddleEnd, RejectsWhatGen7CannotCompile) {
     big.max_vertices = 300; // legal in the model, above gen7's 256
     DrawDesc d = parse_draw_text("prim triangles\ncount 3\n");
     const auto bound = bind_draw(d);
-    DrawState state{&bound->info, bound->input(), nullptr, &big};
+    DrawState state{bound->info, bound->input(), nullptr, &big};
     Gen7MiddleEnd gen7;
     try {
         gen7.prepare(state);
@@ -199,7 +198,7 @@ TEST(Gen7MiddleEnd, RejectsWhatGen7CannotCompile) {
     };
     DrawDesc lines = parse_draw_text("prim lines\ncount 202\n");
     const auto bound_lines = bind_draw(lines);
-    DrawState lstate{&bound_lines->info, bound_lines->input(), nullptr, &sneaky};
+    DrawState lstate{bound_lines->info, bound_lines->input(), nullptr, &sneaky};
     TraceBackend trace;
     try {
         draw_serial(lstate, gen7, trace);

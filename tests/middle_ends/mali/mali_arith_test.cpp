@@ -1,6 +1,6 @@
 // Mali attribute arithmetic, checked exhaustively: padded vertex counts against a plain
-// reading of the rule (../shared/docs/reference.md §3.2), magic divisors against integer
-// division, the gl_VertexID / gl_InstanceID records, and the record bit layouts.
+// reading of the rule (middle_ends/mali/README.md, "Padded vertex count"), magic divisors against
+// integer division, the gl_VertexID / gl_InstanceID records, and the record bit layouts.
 #include "drawpipe/error.hpp"
 #include "middle_ends/mali/descriptors.hpp"
 #include "middle_ends/mali/padded_count.hpp"
@@ -49,7 +49,7 @@ AttributeDescriptor divide_by(uint32_t d) {
 // ---- padded vertex count ----
 
 TEST(MaliPadded, WorkedValues) {
-    // n, padded, shift, odd (reference.md §3.2).
+    // n, padded, shift, odd (README.md, "Padded vertex count").
     const uint32_t table[][4] = {
         {3, 3, 0, 1},     {9, 9, 0, 4},     {11, 12, 2, 1},      {13, 14, 1, 3},
         {17, 18, 1, 4},   {19, 20, 2, 2},   {20, 24, 3, 1},      {24, 28, 2, 3},
@@ -145,7 +145,7 @@ TEST(MaliPadded, FieldEncoding) {
 // ---- magic divisors ----
 
 TEST(MaliMagic, WorkedDivisors) {
-    // d, shift, stored magic, extra_flags (reference.md §3.5).
+    // d, shift, stored magic, extra_flags (README.md, "Magic divisor").
     const uint32_t table[][4] = {
         {3, 1, 0x2AAAAAAA, 1},   {5, 2, 0x4CCCCCCC, 1},    {7, 2, 0x12492492, 1},
         {11, 3, 0x3A2E8BA3, 0},  {72, 6, 0x638E38E3, 1},   {144, 7, 0x638E38E3, 1},
@@ -337,7 +337,7 @@ TEST(MaliRecords, VertexAndInstanceIdsDecodeEveryPaddedCount) {
 }
 
 TEST(MaliRecords, DriverChoicesForADraw) {
-    // 70 vertices, 3 instances (reference.md §3.5): padded 72.
+    // 70 vertices, 3 instances (README.md, "Magic divisor"): padded 72.
     const uint32_t padded = padded_vertex_count(70);
     const AttributeDescriptor per_vertex = per_vertex_descriptor(padded, true);
     EXPECT_EQ(per_vertex.mode, AttributeMode::modulus);
