@@ -1,0 +1,83 @@
+// What the fuzz targets share: a cost bound on descriptions (one execution must stay cheap,
+// thousands a second), tracing a bound description, and trace comparison helpers.
+#pragma once
+
+#include "drawpipe/backends/trace.hpp"
+#include "drawpipe/serial.hpp"
+#include "tools/common/draw_text.hpp"
+#include "tools/common/gs_library.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace drawpipe::fuzz {
+
+// Rejects descriptions that would cost more than `max_work` vertices (count x instances) or
+// make bind_draw fill more than `max_elements` attribute elements. Rejected inputs are not
+// bugs; they are just too slow to be worth an execution.
+inline bool cheap_enough(const DrawDesc& d, uint64_t max_work, uint64_t max_elements) {
+    if (uint64_t(d.count) * std::max<uint32_t>(d.instances, 1) > max_work) return false;
+    if (d.attrib_divisors.empty()) return true;
+    // The same bound bind_draw computes for its attribute buffer.
+    uint64_t last = 0;
+    if (d.index_type == IndexType::none) {
+        last = d.count ? uint64_t(d.start) + d.count - 1 : 0;
+    } else {
+        const uint64_t end = std::min<uint64_t>(d.indices.size(), uint64_t(d.start) + d.count);
+        for (uint64_t i = d.start; i < end; ++i)
+            last = std::max<int64_t>(int64_t(last), int64_t(d.indices[i]) + d.base_vertex);
+    }
+    for (uint32_t div : d.attrib_divisors)
+        if (div != 0)
+            last = std::max<uint64_t>(last, uint64_t(d.base_instance) + d.instances / div);
+    return last < max_elements;
+}
+
+// The geometry shader a description names (Error(not_found) for an unknown name), or null.
+inline const GeometryShader* gs_of(const DrawDesc& d) {
+    return d.gs.empty() ? nullptr : &find_gs(d.gs);
+}
+
+// One-thread trace of a bound description through `middle`.
+inline std::string trace_serial(const BoundDraw& b, const GeometryShader* gs,
+                                const MiddleEnd& middle, const DrawOptions& options = {}) {
+    TraceBackend trace;
+    draw_serial({b.info, b.input(), nullptr, gs}, middle, trace, options);
+    return trace.take();
+}
+
+// A trace's lines in sorted order: what a strategy that reorders independent primitives
+// must preserve.
+inline std::string sorted_lines(std::string_view text) {
+    std::vector<std::string_view> lines;
+    while (!text.empty()) {
+        const size_t nl = text.find('\n');
+        lines.push_back(text.substr(0, nl));
+        text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+    }
+    std::sort(lines.begin(), lines.end());
+    std::string out;
+    for (std::string_view l : lines) (out += l) += '\n';
+    return out;
+}
+
+// Prints what differed and aborts, so libFuzzer keeps the input as a crash. Long traces are
+// cut: the description reproduces them.
+[[noreturn]] inline void report_mismatch(const DrawDesc& d, const std::string& variant,
+                                         const std::string& expected, const std::string& got) {
+    constexpr size_t kShow = 2000;
+    std::fprintf(stderr,
+                 "\n=== split invariant broken: %s ===\n--- description ---\n%s"
+                 "--- expected (unsplit, %zu bytes) ---\n%.*s\n--- got (%zu bytes) ---\n%.*s\n",
+                 variant.c_str(), format_draw_text(d).c_str(), expected.size(),
+                 int(std::min(expected.size(), kShow)), expected.c_str(), got.size(),
+                 int(std::min(got.size(), kShow)), got.c_str());
+    std::abort();
+}
+
+} // namespace drawpipe::fuzz
