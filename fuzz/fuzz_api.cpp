@@ -34,9 +34,12 @@ using fuzz::hostile_u32;
 
 namespace {
 
-constexpr size_t kVertexArena = 4096;   // bytes every vertex buffer points into
-constexpr size_t kIndexArena = 2048;    // bytes of indices, filled from the input
-constexpr uint64_t kMaxDrawWork = 8192; // vertices x instances of a draw that would be drawn
+constexpr size_t kVertexArena = 4096; // bytes every vertex buffer points into
+constexpr size_t kIndexArena = 2048;  // bytes of indices, filled from the input
+// Vertices x instances of a draw that would be drawn: enough to split at every small limit;
+// less with a GS bound (the A4xx models re-run a shader per output vertex).
+constexpr uint64_t kMaxDrawWork = 2048;
+constexpr uint64_t kMaxGsDrawWork = 256;
 constexpr int kMaxOps = 48;
 constexpr size_t kMaxRegistered = 8; // per context: SplitCache keeps every id it hands out
 
@@ -113,7 +116,8 @@ class Driver {
   public:
     Driver(FuzzedDataProvider& in, Harness& h, Ctx& c) : in_(in), h_(h), c_(c), ctx_(*c.context) {}
 
-    // Back to a known state, so an input behaves the same whatever ran before it.
+    // Back to a known state, so an input behaves the same whatever ran before it; the
+    // bumps drop the cached splits of the arena's buffers.
     void reset() {
         bound_ = {};
         bound_.middle = MiddleEndRegistry::global().find("fetch_shade");
@@ -243,16 +247,17 @@ class Driver {
     // Keeps a draw that would be drawn under kMaxDrawWork, leaving alone the fields that make
     // it an error (the errors are what is under test, and cost nothing).
     void bound_work(DrawInfo& d) {
-        if (uint64_t(d.count) * std::max<uint32_t>(d.instance_count, 1) <= kMaxDrawWork) return;
+        const uint64_t cap = bound_.gs ? kMaxGsDrawWork : kMaxDrawWork;
+        if (uint64_t(d.count) * std::max<uint32_t>(d.instance_count, 1) <= cap) return;
         const bool overflows =
             uint64_t(d.start) + d.count > UINT32_MAX ||
             uint64_t(d.base_instance) + d.instance_count > uint64_t(UINT32_MAX) + 1;
         const bool overruns =
             d.index_type != IndexType::none && uint64_t(d.start) + d.count > d.index_buffer_count;
         if (overflows || overruns) return;
-        if (d.count > kMaxDrawWork) d.count %= kMaxDrawWork;
+        if (d.count > cap) d.count = uint32_t(d.count % cap);
         d.instance_count =
-            std::min<uint64_t>(d.instance_count, kMaxDrawWork / std::max(d.count, 1u));
+            uint32_t(std::min<uint64_t>(d.instance_count, cap / std::max(d.count, 1u)));
     }
 
     // 0, a registered buffer, or an id nobody registered.
@@ -350,5 +355,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         c.context->flush(); // every queued draw is drawn before its buffers go
     } catch (const Error&) {
     }
+    // Release what the input made (cached splits, a middle end it bound): an input that ends
+    // with more allocated than it started makes libFuzzer re-run it under a full leak scan.
+    driver.reset();
     return 0;
 }
