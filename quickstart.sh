@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # drawpipe set-up: `./quickstart.sh demo` builds and runs the demo; `./quickstart.sh test`
-# builds and runs the test suite (also under ThreadSanitizer for the pipeline tests).
+# builds and runs the test suite, then again under ASan+UBSan, the threaded tests under
+# ThreadSanitizer, and a short run of each libFuzzer target (fuzz/README.md).
 # Missing Debian packages are installed when run as root; otherwise the exact
 # apt-get line is printed and the script stops.
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# The last line is for tests/mesa: real OpenGL (Mesa's llvmpipe, headless EGL) as an oracle.
+# The GL packages are for tests/mesa (real OpenGL: Mesa's llvmpipe, headless EGL); clang
+# and its runtime build the libFuzzer targets of fuzz/.
 PACKAGES=(cmake ninja-build g++ pkg-config libboost-dev libtbb-dev libgtest-dev libgmock-dev
           libbenchmark-dev libcli11-dev libmeshoptimizer-dev libassimp-dev libfmt-dev
           nlohmann-json3-dev libstb-dev glmark2-data
-          python3 libegl-dev libgl-dev libopengl-dev libegl-mesa0 libgl1-mesa-dri)
+          python3 libegl-dev libgl-dev libopengl-dev libegl-mesa0 libgl1-mesa-dri
+          clang libclang-rt-14-dev)
 
 ensure_packages() {
     local missing=()
@@ -50,6 +53,10 @@ test)
     # builds only the threaded tests in this preset).
     build tsan
     ctest --preset tsan -j 2
+    # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer (a Debug build,
+    # so the debug-only index-range check runs too).
+    build asan
+    ctest --preset asan -j 2
     ;;
 *)
     echo "usage: $0 demo|test" >&2
