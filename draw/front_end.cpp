@@ -1,10 +1,10 @@
 #include "draw/front_end.hpp"
 
+#include "draw/dedup_table.hpp"
 #include "draw/error.hpp"
 #include "draw/limits.hpp"
 #include "draw/prim.hpp"
 #include "draw/reorder.hpp"
-#include "draw/segment_cache.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -150,9 +150,9 @@ class LinearSplitter final : public Splitter {
 
 // ---- indexed draws that fit one segment: the vertex range, fetched linearly ----
 // As Mesa's vsplit_primitive: the range [min, max] of the indices is fetched once and the
-// draw elements are the indices rebased to min; no cache, no lookups. FrontEnd::begin takes
+// draw elements are the indices rebased to min; no dedup table, no lookups. FrontEnd::begin takes
 // it only for a draw that is one run whose range is no wider than its index count (so no
-// more vertices are shaded than the cache would shade for a run without reuse) and fits the
+// more vertices are shaded than a dedup table would shade for a run without reuse) and fits the
 // fetch limit.
 template <class T> class RangeSplitter final : public Splitter {
   public:
@@ -181,7 +181,7 @@ template <class T> class RangeSplitter final : public Splitter {
     IndexRange range_;
 };
 
-// ---- indexed draws (and assembled GS input): the segment cache ----
+// ---- indexed draws (and assembled GS input): the dedup table ----
 template <class T> struct BufferIndex {
     static constexpr bool kBuffer = true;
     const T* data;
@@ -192,35 +192,35 @@ struct LinearIndex { // assembled non-indexed draws: the vertex id is the positi
     uint32_t operator()(uint32_t pos) const { return pos; }
 };
 
-// Splits indexed runs (and assembled GS input) through a segment cache. A segment grows
+// Splits indexed runs (and assembled GS input) through a dedup table. A segment grows
 // primitive by primitive until the next one might exceed the fetch limit; that check runs
 // once per chunk of primitives that is sure to fit (a primitive adds at most `first`, or
 // `incr`, new vertices), so the per-index path is just load, look up, store. First is the
 // list's vertices per primitive when known at compile time (3: triangles), else 0.
-template <class Index, class Cache, Shape S, uint32_t First = 0>
-class CachedSplitter final : public Splitter {
+template <class Index, class Table, Shape S, uint32_t First = 0>
+class DedupSplitter final : public Splitter {
   public:
-    CachedSplitter(const SplitParams& p, Index index, Cache cache)
-        : p_(p), index_(index), cache_(std::move(cache)) {}
+    DedupSplitter(const SplitParams& p, Index index, Table table)
+        : p_(p), index_(index), table_(std::move(table)) {}
 
     uint32_t build(const Run& run, uint32_t k0, SegmentStorage& st, Segment& seg) override {
         const uint32_t fetch_cap = p_.fetch_limit, draw_cap = p_.index_cap;
         if (st.fetch.size() < fetch_cap) st.fetch.resize(fetch_cap);
         // One element of slack: packed triangle stores write a u16 past the last one.
         if (st.draw.size() < draw_cap + 1) st.draw.resize(draw_cap + 1);
-        cache_.reset();
+        table_.reset();
         // Locals, so the hot loops keep everything in registers whatever the stores alias.
-        const Cache cache = cache_;
+        const Table table = table_;
         const Index index = index_;
         uint32_t* const fetch = st.fetch.data();
         uint16_t* const draw = st.draw.data();
         size_t n = 0; // fetched so far
         uint32_t nd = 0;
-        // The cache keys on raw index values; the base vertex is added to the fetch list
+        // The table keys on raw index values; the base vertex is added to the fetch list
         // once the segment is complete, off the per-index path.
         const uint32_t begin = run.begin;
         auto add = [&](uint32_t pos) {
-            draw[nd++] = uint16_t(cache.lookup(index(begin + pos), fetch, n));
+            draw[nd++] = uint16_t(table.lookup(index(begin + pos), fetch, n));
         };
 
         // Loops keep one slot free for the closing vertex.
@@ -234,7 +234,7 @@ class CachedSplitter final : public Splitter {
             return std::min(kend, k + (flimit - uint32_t(n)) / grow);
         };
         uint32_t k = k0;
-        if constexpr (S == Shape::list && First == 3 && Index::kBuffer && Cache::kDirect) {
+        if constexpr (S == Shape::list && First == 3 && Index::kBuffer && Table::kDirect) {
             // Triangle lists through a direct-mapped table, triangle at a time. The loop is
             // chosen per chunk from the previous chunk's misses: above one in two, stores are
             // the bottleneck and the draw elements are packed.
@@ -247,7 +247,7 @@ class CachedSplitter final : public Splitter {
                 const auto loop = bypass    ? detail::TriangleLoop::copy
                                   : packed_ ? detail::TriangleLoop::packed
                                             : detail::TriangleLoop::plain;
-                detail::run_triangle_loop(loop, cache, src, tris, fetch, n, draw + nd);
+                detail::dedup_triangles(loop, table, src, tris, fetch, n, draw + nd);
                 nd += uint32_t(3 * tris);
                 packed_ = (n - n0) * 2 > 3 * tris;
             }
@@ -263,7 +263,7 @@ class CachedSplitter final : public Splitter {
                 uint16_t* dst = draw + nd;
                 for (; src != src_end; src += first, dst += first)
                     for (uint32_t i = 0; i < first; ++i)
-                        dst[i] = uint16_t(cache.lookup(src[i], fetch, n));
+                        dst[i] = uint16_t(table.lookup(src[i], fetch, n));
                 nd = uint32_t(dst - draw);
             }
         } else if constexpr (S == Shape::list) {
@@ -293,7 +293,7 @@ class CachedSplitter final : public Splitter {
                     const auto* src = index.data + begin + k + 2;
                     uint16_t* dst = draw + nd;
                     for (const auto* const end = src + (stop - k); src != end; ++src, ++dst)
-                        *dst = uint16_t(cache.lookup(*src, fetch, n));
+                        *dst = uint16_t(table.lookup(*src, fetch, n));
                     nd = uint32_t(dst - draw);
                 }
             } else {
@@ -328,31 +328,31 @@ class CachedSplitter final : public Splitter {
   private:
     SplitParams p_;
     Index index_;
-    Cache cache_;
+    Table table_;
     bool packed_ = false;      // the last chunk missed more than it hit
     uint32_t bypass_left_ = 0; // segments still to split without lookups
 };
 
-template <class Index, class Cache>
-std::unique_ptr<Splitter> make_cached(const SplitParams& p, Index index, Cache cache) {
+template <class Index, class Table>
+std::unique_ptr<Splitter> make_dedup(const SplitParams& p, Index index, Table table) {
     switch (p.shape) {
     case Shape::list:
         if (p.ps.first == 3)
-            return std::make_unique<CachedSplitter<Index, Cache, Shape::list, 3>>(p, index, cache);
-        return std::make_unique<CachedSplitter<Index, Cache, Shape::list>>(p, index, cache);
+            return std::make_unique<DedupSplitter<Index, Table, Shape::list, 3>>(p, index, table);
+        return std::make_unique<DedupSplitter<Index, Table, Shape::list>>(p, index, table);
     case Shape::strip:
         if (p.prim == Prim::triangle_strip)
-            return std::make_unique<CachedSplitter<Index, Cache, Shape::strip, 3>>(p, index, cache);
-        return std::make_unique<CachedSplitter<Index, Cache, Shape::strip>>(p, index, cache);
+            return std::make_unique<DedupSplitter<Index, Table, Shape::strip, 3>>(p, index, table);
+        return std::make_unique<DedupSplitter<Index, Table, Shape::strip>>(p, index, table);
     case Shape::fan:
-        return std::make_unique<CachedSplitter<Index, Cache, Shape::fan>>(p, index, cache);
+        return std::make_unique<DedupSplitter<Index, Table, Shape::fan>>(p, index, table);
     case Shape::loop:
-        return std::make_unique<CachedSplitter<Index, Cache, Shape::loop>>(p, index, cache);
+        return std::make_unique<DedupSplitter<Index, Table, Shape::loop>>(p, index, table);
     case Shape::assembled:
         if (p.ps.first == 3)
-            return std::make_unique<CachedSplitter<Index, Cache, Shape::assembled, 3>>(p, index,
-                                                                                       cache);
-        return std::make_unique<CachedSplitter<Index, Cache, Shape::assembled>>(p, index, cache);
+            return std::make_unique<DedupSplitter<Index, Table, Shape::assembled, 3>>(p, index,
+                                                                                      table);
+        return std::make_unique<DedupSplitter<Index, Table, Shape::assembled>>(p, index, table);
     }
     return nullptr;
 }
@@ -362,32 +362,32 @@ constexpr uint32_t kDistinctEntriesPerVertex = 4;
 
 template <class Index>
 std::unique_ptr<Splitter> make_for_strategy(const SplitParams& p, const Strategy& s, Index index,
-                                            detail::CacheArena& arena, uint32_t count) {
+                                            detail::DedupArena& arena, uint32_t count) {
     // No segment fetches more than the draw has indices, so small draws get small tables.
     const uint32_t max_fetch = std::min(p.fetch_limit, std::max(count, 1u));
     switch (s.kind) {
     case Strategy::Kind::vsplit: {
-        detail::DirectCache<detail::ModHash> cache;
-        cache.configure(arena, kVsplitCacheEntries, p.fetch_limit);
-        return make_cached(p, index, cache);
+        detail::DirectDedup<detail::ModHash> table;
+        table.configure(arena, kVsplitTableEntries, p.fetch_limit);
+        return make_dedup(p, index, table);
     }
     case Strategy::Kind::direct: {
-        detail::DirectCache<detail::ModHash> cache;
-        cache.configure(arena, s.entries, p.fetch_limit);
-        return make_cached(p, index, cache);
+        detail::DirectDedup<detail::ModHash> table;
+        table.configure(arena, s.entries, p.fetch_limit);
+        return make_dedup(p, index, table);
     }
     case Strategy::Kind::distinct: {
-        detail::DirectCache<detail::FibHash> cache;
-        cache.configure(arena, std::bit_ceil(max_fetch) * kDistinctEntriesPerVertex, p.fetch_limit);
-        return make_cached(p, index, cache);
+        detail::DirectDedup<detail::FibHash> table;
+        table.configure(arena, std::bit_ceil(max_fetch) * kDistinctEntriesPerVertex, p.fetch_limit);
+        return make_dedup(p, index, table);
     }
     case Strategy::Kind::exact: {
-        detail::ExactCache cache;
-        cache.configure(arena, max_fetch);
-        return make_cached(p, index, cache);
+        detail::ExactDedup table;
+        table.configure(arena, max_fetch);
+        return make_dedup(p, index, table);
     }
     case Strategy::Kind::none:
-        return make_cached(p, index, detail::NoCache{});
+        return make_dedup(p, index, detail::NoDedup{});
     case Strategy::Kind::reorder:
         break; // begin() has swapped in the reordered buffer
     }
@@ -448,11 +448,11 @@ std::unique_ptr<Splitter> range_splitter(const SplitParams& p, const DrawInfo& d
 }
 
 // An indexed draw's splitter: Mesa's fast path when the draw qualifies (never for GS
-// assembly, nor for `none`, which promises a fetch per index), else the strategy's cache.
+// assembly, nor for `none`, which promises a fetch per index), else the strategy's dedup table.
 template <class T>
 std::unique_ptr<Splitter> indexed_splitter(const SplitParams& p, const Strategy& s,
                                            const DrawInfo& draw, bool assembled,
-                                           detail::CacheArena& arena) {
+                                           detail::DedupArena& arena) {
     if (!assembled && s.kind != Strategy::Kind::none)
         if (auto range = range_splitter<T>(p, draw, std::min(p.index_cap, kMaxSegmentVertices)))
             return range;
@@ -486,7 +486,7 @@ IndexRange scan_index_range(const DrawInfo& draw) {
 
 std::optional<Strategy> Strategy::parse(std::string_view name) {
     if (name == "distinct" || name == "default") return Strategy{Kind::distinct, 0};
-    if (name == "vsplit") return Strategy{Kind::vsplit, kVsplitCacheEntries};
+    if (name == "vsplit") return Strategy{Kind::vsplit, kVsplitTableEntries};
     if (name == "exact") return Strategy{Kind::exact, 0};
     if (name == "none") return Strategy{Kind::none, 0};
     if (name == "reorder") return Strategy{Kind::reorder, 0};
@@ -550,7 +550,7 @@ struct FrontEnd::Impl {
     DrawInfo draw;
     SplitParams params{};
     std::unique_ptr<Splitter> splitter;
-    detail::CacheArena arena;        // kept across draws
+    detail::DedupArena arena;        // kept across draws
     std::vector<uint32_t> reordered; // the reorder strategy's index buffer
     FrontEndStats stats;
     bool instancing = false;          // the middle end takes every instance in one segment

@@ -3,7 +3,7 @@
 // Restart runs are split independently; at each split the pieces overlap by what the
 // primitive needs (strips repeat vertices and keep even triangle counts, fans and polygons
 // repeat their centre, a line loop becomes strip pieces closed once at the real end).
-// Indexed draws go through a segment cache that turns indices into fetch elements (vertex
+// Indexed draws go through a dedup table that turns indices into fetch elements (vertex
 // ids to fetch once per segment) and draw elements (u16 positions into the fetched set);
 // the strategy chooses how.
 #pragma once
