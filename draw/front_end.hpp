@@ -48,13 +48,6 @@ struct FrontEndStats {
     uint64_t fetched = 0; // vertices the middle end must fetch and shade
 };
 
-// Checks a draw for bad input, throwing Error with a message naming the field.
-void validate_draw(const DrawInfo& draw);
-
-// Bounds of the raw index values of a validated indexed draw, restart indices excluded
-// (min > max when no index counts). One pass over the indices.
-IndexRange scan_index_range(const DrawInfo& draw);
-
 class FrontEnd {
   public:
     FrontEnd();

@@ -3,6 +3,7 @@
 #include "draw/error.hpp"
 #include "draw/front_end.hpp"
 #include "draw/split_cache.hpp"
+#include "draw/validate.hpp"
 #include "draw/vertex_fetch.hpp"
 
 #include <oneapi/tbb/enumerable_thread_specific.h>

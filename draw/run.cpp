@@ -1,6 +1,7 @@
 #include "draw/run.hpp"
 
 #include "draw/split_cache.hpp"
+#include "draw/validate.hpp"
 #include "draw/vertex_fetch.hpp"
 
 namespace drawpipe {

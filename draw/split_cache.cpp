@@ -1,6 +1,8 @@
 #include "draw/split_cache.hpp"
 
 #include "draw/error.hpp"
+#include "draw/index_scan.hpp"
+#include "draw/validate.hpp"
 
 #include <boost/container/flat_map.hpp>
 #include <boost/intrusive/list.hpp>

@@ -2,6 +2,7 @@
 #include "draw/draw_text.hpp"
 #include "draw/error.hpp"
 #include "draw/front_end.hpp"
+#include "draw/validate.hpp"
 #include "draw/vertex_fetch.hpp"
 #include "support/trace_util.hpp"
 
