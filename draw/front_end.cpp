@@ -7,7 +7,6 @@
 #include "draw/prim.hpp"
 #include "draw/reorder.hpp"
 #include "draw/splitter.hpp"
-#include "draw/validate.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -83,7 +82,6 @@ FrontEnd::FrontEnd(FrontEnd&&) noexcept = default;
 FrontEnd& FrontEnd::operator=(FrontEnd&&) noexcept = default;
 
 void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options) {
-    validate_draw(input);
     Impl& m = *impl_;
     m.draw = input;
     FrontEndOptions options = input_options;
@@ -103,8 +101,6 @@ void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options
     m.stats = {};
     m.sequence = 0;
     m.run_open = false;
-    check_split(draw, options);
-    check_indices(draw, std::nullopt);
 
     const MiddleEndLimits& lim = options.limits;
     const bool assembled = lim.assemble_as.has_value();

@@ -329,21 +329,17 @@ void DrawPipeline::validate(const DrawInfo& draw, const PipelineBinding& binding
     const DrawState state{&draw, binding.input, binding.vs, binding.gs};
     const MiddleEndLimits limits = m.prototype_middle().prepare(state);
     const FrontEndOptions fo = front_end_options(limits, binding.run);
-    // A cached split checks base vertex against its recorded index range in O(1); anything
-    // else gets the front end's full check (the split itself happens in the source).
+    check_split(draw, fo);
+    // A cached split bounds base vertex by its recorded index range in O(1); anything else
+    // is scanned (the split itself happens in the source).
     const auto cached =
         uses_split_cache(draw, binding.run) ? binding.run.split_cache->peek(draw, fo) : nullptr;
-    if (cached) {
-        validate_draw(draw);
-        SplitReplay(cached, draw, fo.limits);
-    } else {
-        if (uses_split_cache(draw, binding.run) &&
-            !binding.run.split_cache->is_registered(draw.index_buffer_id))
-            throw Error(ErrorCode::not_found,
-                        "index_buffer_id: " + std::to_string(draw.index_buffer_id) +
-                            " is not registered (Context::register_index_buffer)");
-        m.front.begin(draw, fo);
-    }
+    if (!cached && uses_split_cache(draw, binding.run) &&
+        !binding.run.split_cache->is_registered(draw.index_buffer_id))
+        throw Error(ErrorCode::not_found,
+                    "index_buffer_id: " + std::to_string(draw.index_buffer_id) +
+                        " is not registered (Context::register_index_buffer)");
+    check_indices(draw, cached ? cached->range : std::nullopt);
 }
 
 DrawStats DrawPipeline::run(std::span<const DrawInfo> draws, const PipelineBinding& binding,

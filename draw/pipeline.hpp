@@ -55,8 +55,9 @@ class DrawPipeline {
     void bind(std::unique_ptr<MiddleEnd> middle);
     bool bound() const;
 
-    // Checks `draw` as the source will begin it (middle end prepare, front end begin) on the
-    // calling thread. Throws Error. Not concurrent with run().
+    // Checks `draw` once, when it is queued, on the calling thread: validate_draw, the
+    // middle end's prepare, check_split and check_indices (draw/validate.hpp); the source
+    // checks nothing again. Throws Error. Not concurrent with run().
     void validate(const DrawInfo& draw, const PipelineBinding& binding);
     // Delivers `draws` in order to binding.backend: through the pipeline when `parallel`,
     // else on the calling thread. Returns the draws' summed statistics; rethrows (after the

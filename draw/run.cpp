@@ -18,19 +18,22 @@ bool uses_split_cache(const DrawInfo& draw, const RunOptions& options) {
 
 DrawStats run_draw(const DrawState& state, MiddleEnd& middle, Backend& backend,
                    const RunOptions& options) {
-    validate_draw(*state.draw);
+    const DrawInfo& draw = *state.draw;
+    validate_draw(draw);
     validate_vertex_input(state.input);
     const MiddleEndLimits limits = middle.prepare(state);
     const FrontEndOptions fo = front_end_options(limits, options);
+    check_split(draw, fo);
     FrontEnd front;
     std::optional<SplitReplay> replay;
     std::shared_ptr<const SplitEntry> cached;
-    if (uses_split_cache(*state.draw, options))
-        cached = options.split_cache->acquire(*state.draw, fo);
+    if (uses_split_cache(draw, options)) cached = options.split_cache->acquire(draw, fo);
+    // A cached split's recorded range bounds the indices without scanning them again.
+    check_indices(draw, cached ? cached->range : std::nullopt);
     if (cached)
-        replay.emplace(std::move(cached), *state.draw, fo.limits);
+        replay.emplace(std::move(cached), draw, fo.limits);
     else
-        front.begin(*state.draw, fo);
+        front.begin(draw, fo);
 
     const VertexLayout& layout = middle.layout();
     auto scratch = middle.make_scratch();
@@ -38,7 +41,7 @@ DrawStats run_draw(const DrawState& state, MiddleEnd& middle, Backend& backend,
     Segment seg;
     ShadedBatch batch;
     DrawStats stats;
-    backend.begin_draw(*state.draw, layout);
+    backend.begin_draw(draw, layout);
     while (replay ? replay->next(seg) : front.next(storage, seg)) {
         batch.clear();
         middle.run(seg, scratch.get(), batch);

@@ -54,8 +54,10 @@ class SplitCache {
 
     // The split of `draw` (indexed, draw.index_buffer_id registered) under `options`:
     // from the cache, or recorded now and cached. Null when the split is larger than the
-    // whole budget: split that draw with a FrontEnd instead. Throws Error for bad input
-    // exactly as FrontEnd::begin does. Thread-safe; entries are shared read-only.
+    // whole budget: split that draw with a FrontEnd instead. The draw must have passed
+    // validate_draw and check_split (draw/validate.hpp); throws Error only for a draw that
+    // is not indexed or a buffer that is not registered. Thread-safe; entries are shared
+    // read-only.
     std::shared_ptr<const SplitEntry> acquire(const DrawInfo& draw, const FrontEndOptions& options);
 
     // The cached split of `draw`, or null: no recording, no statistics, no LRU change.
@@ -73,14 +75,15 @@ class SplitCache {
 };
 
 // Records the split of one instance of `draw` with base vertex 0 (no caching); null as soon
-// as the entry would hold more than `max_bytes`.
+// as the entry would hold more than `max_bytes`. The draw must have passed validate_draw and
+// check_split.
 std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOptions& options,
                                          size_t max_bytes = SIZE_MAX);
 
 // Replays a recorded split as the segments of `draw`: every instance in turn (or all at
 // once when the middle end instances, under the same GL-order rule as FrontEnd), base
-// vertex as fetch_bias, sequence numbers in draw order. Checks base vertex overflow against
-// the entry's recorded index range; throws Error.
+// vertex as fetch_bias, sequence numbers in draw order. The draw must have passed
+// check_indices with the entry's recorded range: nothing is checked here.
 class SplitReplay {
   public:
     SplitReplay(std::shared_ptr<const SplitEntry> entry, const DrawInfo& draw,
