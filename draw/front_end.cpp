@@ -3,6 +3,7 @@
 #include "draw/front_end.hpp"
 
 #include "draw/index_scan.hpp"
+#include "draw/instance_order.hpp"
 #include "draw/limits.hpp"
 #include "draw/prim.hpp"
 #include "draw/reorder.hpp"
@@ -24,9 +25,8 @@ struct FrontEnd::Impl {
     detail::DedupArena arena;             // kept across draws
     std::vector<uint32_t> reordered;      // the reorder strategy's index buffer
     FrontEndStats stats;
-    bool instancing = false;          // the middle end takes every instance in one segment
-    bool single_segment_only = false; // ... but only when the draw is one segment (GL order)
-    uint32_t instance = 0, instance_end = 0;
+    InstanceOrder order;
+    uint32_t instance = 0, instance_end = 0; // passes of InstanceOrder
     uint32_t cursor = 0, end = 0; // absolute index positions of the current instance pass
     bool run_open = false;
     Run run;
@@ -135,12 +135,9 @@ void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options
                          ? &detail::dedup_splitter(m.splitters, p, s, draw, m.arena)
                          : &detail::linear_splitter(m.splitters, p);
 
-    m.instancing = lim.handles_instancing;
-    m.single_segment_only = lim.instancing_single_segment_only;
+    m.order = InstanceOrder(lim, draw.instance_count);
     m.instance = 0;
-    m.instance_end = draw.count == 0
-                         ? 0
-                         : (m.instancing ? std::min(draw.instance_count, 1u) : draw.instance_count);
+    m.instance_end = draw.count == 0 ? 0 : m.order.passes();
     m.cursor = draw.start;
     m.end = draw.start + draw.count;
     m.prim_id_base = 0;
@@ -162,13 +159,12 @@ bool FrontEnd::next(SegmentStorage& storage, Segment& seg) {
     assert(k1 > k0);
     seg.flags = (k0 > 0 ? SPLIT_BEFORE : 0) | (k1 < m.run.prims ? SPLIT_AFTER : 0);
     seg.prim_id_first = m.prim_id_base + k0;
-    if (m.instancing && m.single_segment_only && m.sequence == 0 &&
-        (k1 < m.run.prims || m.cursor < m.end)) {
-        m.instancing = false; // the draw splits: one pass per instance keeps GL order
-        m.instance_end = m.draw.instance_count;
+    if (m.sequence == 0) { // the first segment shows whether the draw is one segment
+        m.order.settle(k1 >= m.run.prims && m.cursor >= m.end);
+        m.instance_end = m.order.passes();
     }
-    seg.instance_first = m.instancing ? 0 : m.instance;
-    seg.instance_count = m.instancing ? m.draw.instance_count : 1;
+    seg.instance_first = m.order.first(m.instance);
+    seg.instance_count = m.order.count();
     seg.sequence = m.sequence++;
     seg.fetch_bias = 0; // `seg` may last have carried a cached split's replay
     m.k = k1;

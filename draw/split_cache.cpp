@@ -100,18 +100,16 @@ std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOpt
 SplitReplay::SplitReplay(std::shared_ptr<const SplitEntry> entry, const DrawInfo& draw,
                          const MiddleEndLimits& limits)
     : entry_(std::move(entry)), bias_(uint32_t(draw.base_vertex)),
-      all_instances_(limits.handles_instancing &&
-                     !(limits.instancing_single_segment_only && entry_->segments.size() > 1)) {
-    if (entry_->segments.empty() || draw.instance_count == 0) return;
-    instance_end_ = all_instances_ ? 1 : draw.instance_count;
-    instance_count_ = all_instances_ ? draw.instance_count : 1;
+      order_(limits, draw.instance_count) {
+    order_.settle(entry_->segments.size() <= 1);
+    if (!entry_->segments.empty()) instance_end_ = order_.passes();
 }
 
 bool SplitReplay::next(Segment& seg) {
     if (instance_ >= instance_end_) return false;
     seg = entry_->segments[index_];
-    seg.instance_first = all_instances_ ? 0 : instance_;
-    seg.instance_count = instance_count_;
+    seg.instance_first = order_.first(instance_);
+    seg.instance_count = order_.count();
     // Base vertex: on the listed fetch elements, or on the start of a linear vertex range.
     seg.fetch_bias = seg.linear_fetch() ? 0 : bias_;
     if (seg.linear_fetch()) seg.fetch_start += bias_;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "draw/front_end.hpp"
+#include "draw/instance_order.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -81,7 +82,7 @@ std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOpt
                                          size_t max_bytes = SIZE_MAX);
 
 // Replays a recorded split as the segments of `draw`: every instance in turn (or all at
-// once when the middle end instances, under the same GL-order rule as FrontEnd), base
+// once when the middle end instances, under the same InstanceOrder as FrontEnd), base
 // vertex as fetch_bias, sequence numbers in draw order. The draw must have passed
 // check_indices with the entry's recorded range: nothing is checked here.
 class SplitReplay {
@@ -96,10 +97,10 @@ class SplitReplay {
     FrontEndStats stats_;
     std::shared_ptr<const SplitEntry> entry_;
     uint32_t bias_;
-    uint32_t instance_ = 0, instance_end_ = 0, instance_count_ = 1;
+    InstanceOrder order_;
+    uint32_t instance_ = 0, instance_end_ = 0; // passes of order_
     size_t index_ = 0;
     uint64_t sequence_ = 0;
-    bool all_instances_;
 };
 
 } // namespace drawpipe
