@@ -7,6 +7,7 @@
 #include "draw/registry.hpp"
 #include "draw/run.hpp"
 #include "draw/split_cache.hpp"
+#include "draw/validate.hpp"
 #include "tools/commands.hpp"
 
 #include <oneapi/tbb/global_control.h>
@@ -52,8 +53,12 @@ const char* flags_name(uint8_t flags) {
 
 void print_segments(const DrawState& state, MiddleEnd& middle, const RunOptions& ro) {
     const MiddleEndLimits limits = middle.prepare(state);
+    const FrontEndOptions fo = front_end_options(limits, ro);
+    validate_draw(*state.draw); // FrontEnd::begin checks nothing
+    check_split(*state.draw, fo);
+    check_indices(*state.draw, std::nullopt);
     FrontEnd front;
-    front.begin(*state.draw, front_end_options(limits, ro));
+    front.begin(*state.draw, fo);
     SegmentStorage storage;
     Segment seg;
     std::printf("# seq instance prim flags fetch draw prim_id_first\n");
