@@ -2,7 +2,7 @@
 // (draw/dedup_table.hpp), one kernel per primitive class, as Mesa's draw_split_tmp.h.
 //
 // A segment grows primitive by primitive until the next one might exceed the fetch limit;
-// that check runs once per chunk of primitives that is sure to fit (a primitive adds at
+// that check is made once per chunk of primitives that is sure to fit (a primitive adds at
 // most `first`, or `incr`, new vertices), so the per-index path is just load, look up,
 // store. The table keys on raw index values; the base vertex is added to the fetch list once
 // the segment is complete, off the per-index path.
