@@ -57,6 +57,10 @@ test)
     # so the debug-only index-range check runs too).
     build asan
     ctest --preset asan -j 2
+    # Each libFuzzer target for DRAWPIPE_FUZZ_SECONDS (a minute) and its saved regressions,
+    # under ASan + UBSan with debug checks off (fuzz/README.md runs them for hours).
+    build fuzz
+    ctest --preset fuzz -j 2
     ;;
 *)
     echo "usage: $0 demo|test" >&2

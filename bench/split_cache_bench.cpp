@@ -8,7 +8,7 @@
 // same draw split by a plain FrontEnd with no cache (what recording adds to a miss).
 #include "bench/bench_main.hpp"
 #include "bench/workloads.hpp"
-#include "drawpipe/split_cache.hpp"
+#include "draw/internal/split_replay.hpp"
 
 #include <benchmark/benchmark.h>
 

@@ -1,5 +1,6 @@
 #include "draw/internal/reorder.hpp"
 
+#include "draw/internal/index_scan.hpp"
 #include "drawpipe/prim.hpp"
 
 #include <meshoptimizer.h>
@@ -10,10 +11,12 @@
 namespace drawpipe {
 namespace {
 
-// Raw indices [start, start + n) as u32, and their range; false if a restart index occurs.
+// The draw's `count` raw indices from src as u32, and their range; false if a restart index
+// occurs.
 template <class T>
-bool gather(const DrawInfo& d, uint32_t n, std::vector<uint32_t>& out, uint32_t& lo, uint32_t& hi) {
-    const T* src = static_cast<const T*>(d.indices) + d.start;
+bool gather(const T* src, const DrawInfo& d, std::vector<uint32_t>& out, uint32_t& lo,
+            uint32_t& hi) {
+    const uint32_t n = d.count;
     const bool restart = d.primitive_restart && d.restart_index <= std::numeric_limits<T>::max();
     out.resize(n);
     lo = UINT32_MAX, hi = 0;
@@ -37,20 +40,8 @@ bool reorder_for_vertex_cache(const DrawInfo& draw, std::vector<uint32_t>& out) 
     // anywhere splits the draw into runs, which reordering would merge.
     std::vector<uint32_t> raw;
     uint32_t lo = 0, hi = 0;
-    bool clean = false;
-    switch (draw.index_type) {
-    case IndexType::u8:
-        clean = gather<uint8_t>(draw, draw.count, raw, lo, hi);
-        break;
-    case IndexType::u16:
-        clean = gather<uint16_t>(draw, draw.count, raw, lo, hi);
-        break;
-    case IndexType::u32:
-        clean = gather<uint32_t>(draw, draw.count, raw, lo, hi);
-        break;
-    case IndexType::none:
-        break;
-    }
+    const bool clean = with_indices(
+        draw, [&](const auto* idx) { return gather(idx + draw.start, draw, raw, lo, hi); });
     raw.resize(n);
     const uint64_t range = uint64_t(hi) - lo + 1;
     if (!clean || range > kReorderMaxRange || range > uint64_t(n) * 4 + 65536) return false;

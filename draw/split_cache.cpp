@@ -1,5 +1,7 @@
 #include "drawpipe/split_cache.hpp"
 
+#include "draw/internal/index_scan.hpp"
+#include "draw/internal/split_replay.hpp"
 #include "drawpipe/error.hpp"
 
 #include <boost/container/flat_map.hpp>
@@ -99,27 +101,16 @@ std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOpt
 SplitReplay::SplitReplay(std::shared_ptr<const SplitEntry> entry, const DrawInfo& draw,
                          const MiddleEndLimits& limits)
     : entry_(std::move(entry)), bias_(uint32_t(draw.base_vertex)),
-      all_instances_(limits.handles_instancing &&
-                     !(limits.instancing_single_segment_only && entry_->segments.size() > 1)) {
-    if (draw.base_vertex != 0 && entry_->range && entry_->range->min <= entry_->range->max) {
-        const int64_t lo = int64_t(entry_->range->min) + draw.base_vertex;
-        const int64_t hi = int64_t(entry_->range->max) + draw.base_vertex;
-        if (lo < 0 || hi > int64_t(UINT32_MAX))
-            throw Error(ErrorCode::base_vertex_overflow,
-                        "base_vertex: " + std::to_string(draw.base_vertex) + " takes index " +
-                            std::to_string(lo < 0 ? entry_->range->min : entry_->range->max) +
-                            " outside [0, 2^32)");
-    }
-    if (entry_->segments.empty() || draw.instance_count == 0) return;
-    instance_end_ = all_instances_ ? 1 : draw.instance_count;
-    instance_count_ = all_instances_ ? draw.instance_count : 1;
+      order_(limits, draw.instance_count) {
+    order_.settle(entry_->segments.size() <= 1);
+    if (!entry_->segments.empty()) instance_end_ = order_.passes();
 }
 
 bool SplitReplay::next(Segment& seg) {
     if (instance_ >= instance_end_) return false;
     seg = entry_->segments[index_];
-    seg.instance_first = all_instances_ ? 0 : instance_;
-    seg.instance_count = instance_count_;
+    seg.instance_first = order_.first(instance_);
+    seg.instance_count = order_.count();
     // Base vertex: on the listed fetch elements, or on the start of a linear vertex range.
     seg.fetch_bias = seg.linear_fetch() ? 0 : bias_;
     if (seg.linear_fetch()) seg.fetch_start += bias_;
@@ -192,7 +183,6 @@ void SplitCache::bump_version(uint64_t buffer_id) {
 
 std::shared_ptr<const SplitEntry> SplitCache::acquire(const DrawInfo& draw,
                                                       const FrontEndOptions& options) {
-    validate_draw(draw);
     if (draw.index_type == IndexType::none)
         throw Error(ErrorCode::invalid_value, "index_type: only indexed draws have cached splits");
     uint64_t version;

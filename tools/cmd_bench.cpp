@@ -9,14 +9,14 @@
 // --repeat N draws each indexed row N more times from a registered index buffer through one
 // SplitCache shared by the run: the first draw records the split (a miss), the others
 // replay it (hits); the table gains both times and the cache's statistics follow it.
-#include "drawpipe/backends/counting.hpp"
 #include "bench/measure.hpp"
 #include "bench/mesh.hpp"
+#include "draw/internal/reorder.hpp"
+#include "draw/internal/split_replay.hpp"
+#include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/prim.hpp"
-#include "draw/internal/reorder.hpp"
-#include "drawpipe/split_cache.hpp"
 #include "tools/bench_report.hpp"
 #include "tools/commands.hpp"
 

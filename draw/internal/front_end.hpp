@@ -3,7 +3,7 @@
 // Restart runs are split independently; at each split the pieces overlap by what the
 // primitive needs (strips repeat vertices and keep even triangle counts, fans and polygons
 // repeat their centre, a line loop becomes strip pieces closed once at the real end).
-// Indexed draws go through a segment cache that turns indices into fetch elements (vertex
+// Indexed draws go through a dedup table that turns indices into fetch elements (vertex
 // ids to fetch once per segment) and draw elements (u16 positions into the fetched set);
 // the strategy chooses how.
 #pragma once
@@ -21,19 +21,10 @@
 
 namespace drawpipe {
 
-
 struct FrontEndOptions {
     MiddleEndLimits limits;
     Strategy strategy;
 };
-
-
-// Checks a draw for bad input, throwing Error with a message naming the field.
-void validate_draw(const DrawInfo& draw);
-
-// Bounds of the raw index values of a validated indexed draw, restart indices excluded
-// (min > max when no index counts). One pass over the indices.
-IndexRange scan_index_range(const DrawInfo& draw);
 
 class FrontEnd {
   public:
@@ -42,8 +33,10 @@ class FrontEnd {
     FrontEnd(FrontEnd&&) noexcept;
     FrontEnd& operator=(FrontEnd&&) noexcept;
 
-    // Validates the draw and prepares to split it. The draw's index buffer must stay valid
-    // until next() returns false. Throws Error on bad input or a limit too small.
+    // Prepares to split the draw, which must have passed validate_draw, check_split and
+    // check_indices (draw/internal/validate.hpp): nothing is checked here. The draw's index buffer
+    // must stay valid until next() returns false. Allocates nothing once a draw of the same
+    // shape has been split (the reorder strategy excepted: it reorders a copy).
     void begin(const DrawInfo& draw, const FrontEndOptions& options);
     // Writes the next segment, in draw order, with its lists in `storage` (grown as needed
     // on first use only). Returns false when the draw is done.
@@ -56,10 +49,4 @@ class FrontEnd {
     std::unique_ptr<Impl> impl_;
 };
 
-} // namespace drawpipe
-
-namespace drawpipe {
-// TEMPORARY until the front-end split lands (FrontEnd::begin still checks everything).
-inline void check_split(const DrawInfo&, const FrontEndOptions&) {}
-inline void check_indices(const DrawInfo&, const std::optional<IndexRange>&) {}
 } // namespace drawpipe

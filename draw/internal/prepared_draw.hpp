@@ -3,9 +3,10 @@
 #pragma once
 
 #include "draw/internal/front_end.hpp"
+#include "draw/internal/split_replay.hpp"
+#include "draw/internal/validate.hpp"
 #include "drawpipe/middle_end.hpp"
 #include "drawpipe/serial.hpp"
-#include "drawpipe/split_cache.hpp"
 
 #include <memory>
 #include <optional>

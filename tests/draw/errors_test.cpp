@@ -1,9 +1,10 @@
 // Every bad input gets a clear error with a code and a message naming the field.
-#include "tools/common/draw_text.hpp"
-#include "drawpipe/error.hpp"
 #include "draw/internal/front_end.hpp"
+#include "draw/internal/validate.hpp"
+#include "drawpipe/error.hpp"
 #include "drawpipe/vertex_fetch.hpp"
 #include "support/trace_util.hpp"
+#include "tools/common/draw_text.hpp"
 
 #include <gtest/gtest.h>
 

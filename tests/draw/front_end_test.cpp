@@ -1,8 +1,9 @@
-// Segment structure: flags, sizes, cache uniqueness, draw elements resolving to indices.
-#include "tools/common/draw_text.hpp"
+// Segment structure: flags, sizes, de-duplication, draw elements resolving to indices.
 #include "draw/internal/front_end.hpp"
+#include "draw/internal/validate.hpp"
 #include "drawpipe/prim.hpp"
 #include "support/random_draw.hpp"
+#include "tools/common/draw_text.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,13 +20,21 @@ struct Collected {
     FrontEndStats stats;
 };
 
+// FrontEnd::begin checks nothing: the draw is checked first, as a draw entering drawpipe is.
+void begin_checked(FrontEnd& fe, const DrawInfo& info, const FrontEndOptions& options) {
+    validate_draw(info);
+    check_split(info, options);
+    check_indices(info, std::nullopt);
+    fe.begin(info, options);
+}
+
 Collected split(const DrawInfo& info, uint32_t limit, Strategy strategy = {},
                 bool instancing = false) {
     FrontEnd fe;
     MiddleEndLimits lim;
     lim.max_vertices = limit;
     lim.handles_instancing = instancing;
-    fe.begin(info, {lim, strategy});
+    begin_checked(fe, info, {lim, strategy});
     Collected c;
     SegmentStorage st;
     Segment seg;

@@ -3,7 +3,10 @@
 // triangles (each with its vertex order) as the original, only in another order.
 #include "draw/internal/front_end.hpp"
 #include "draw/internal/reorder.hpp"
+#include "drawpipe/middle_ends.hpp"
+#include "drawpipe/registry.hpp"
 #include "support/gl_oracle.hpp"
+#include "support/gs_trace_util.hpp"
 #include "support/random_draw.hpp"
 #include "support/trace_util.hpp"
 
@@ -138,6 +141,26 @@ TEST(Reorder, NameRoundTrips) {
     ASSERT_TRUE(s.has_value());
     EXPECT_EQ(s->kind, Strategy::Kind::reorder);
     EXPECT_EQ(s->name(), "reorder");
+}
+
+// Issue 18: a geometry shader sees primitive ids, so `reorder` must not reorder the
+// triangles it reads; through every middle end that runs geometry shaders, split or not.
+TEST(Reorder, GeometryShaderSeesTheDrawsOrder) {
+    register_builtin_middle_ends();
+    const DrawDesc d = parse_draw_text("prim triangles\nindex u8\nindices 0 1 2 3 4 5 0 1 3\n"
+                                       "gs passthrough_tri\n");
+    const Strategy reorder = *Strategy::parse("reorder");
+    // What OpenGL draws (docs/gl-order.md): triangle p's vertices come out as 1000 p + i.
+    const std::string expected = "tri 0 1 2\ntri 1003 1004 1005\ntri 2000 2001 2003\n";
+    int middles = 0;
+    for (const auto& entry : MiddleEndRegistry::global().entries()) {
+        if (entry.name == "mali") continue; // no geometry shaders
+        ++middles;
+        for (const uint32_t limit : {0u, 3u, 6u})
+            EXPECT_EQ(test::gs_trace_with(d, *entry.middle, limit, reorder), expected)
+                << entry.name << ", limit " << limit;
+    }
+    EXPECT_GE(middles, 3);
 }
 
 } // namespace

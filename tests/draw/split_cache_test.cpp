@@ -1,11 +1,11 @@
 // Cached splits across draws: a cached redraw traces exactly like an uncached draw, a
 // version bump invalidates, eviction under a tiny budget stays correct, a draw larger than
 // the budget is drawn uncached, and threads sharing the cache are race-free.
+#include "draw/internal/split_replay.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
-#include "drawpipe/registry.hpp"
-#include "drawpipe/split_cache.hpp"
 #include "drawpipe/middle_ends.hpp"
+#include "drawpipe/registry.hpp"
 #include "support/gl_oracle.hpp"
 #include "support/random_draw.hpp"
 #include "support/trace_util.hpp"

@@ -7,10 +7,10 @@ namespace drawpipe {
 
 // Draw elements are u16 positions into a segment's fetched vertices.
 inline constexpr uint32_t kMaxSegmentVertices = 65536;
-// Mesa's vsplit caps a cached segment at this many indices.
+// Mesa's vsplit caps a de-duplicated segment at this many indices.
 inline constexpr uint32_t kVsplitSegmentIndices = 1024;
-// Mesa's vsplit de-duplicates through a direct-mapped map of this many entries.
-inline constexpr uint32_t kVsplitCacheEntries = 256;
+// Mesa's vsplit de-duplicates through a direct-mapped table of this many entries.
+inline constexpr uint32_t kVsplitTableEntries = 256;
 // Every attribute reaches the middle end as four 32-bit components.
 inline constexpr uint32_t kMaxAttribs = 16;
 // Dwords before the attributes in a shaded vertex: 4 system values + position.

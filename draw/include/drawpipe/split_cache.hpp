@@ -10,23 +10,16 @@
 // never pulls lists out from under segments in flight.
 #pragma once
 
-#include "draw/internal/front_end.hpp"
+#include "drawpipe/types.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 
 namespace drawpipe {
 
-// An immutable recorded split: segments whose lists point into this entry.
-struct SplitEntry {
-    std::vector<Segment> segments; // instance 0, base vertex 0, sequence from 0
-    std::vector<uint32_t> fetch;
-    std::vector<uint16_t> draw;
-    std::optional<IndexRange> range; // raw index bounds (restart excluded), for base vertex checks
-    size_t bytes = 0;
-};
+struct FrontEndOptions; // draw/internal/front_end.hpp
+struct SplitEntry;      // draw/internal/split_replay.hpp
 
 struct SplitCacheStats {
     uint64_t hits = 0;
@@ -54,8 +47,10 @@ class SplitCache {
 
     // The split of `draw` (indexed, draw.index_buffer_id registered) under `options`:
     // from the cache, or recorded now and cached. Null when the split is larger than the
-    // whole budget: split that draw with a FrontEnd instead. Throws Error for bad input
-    // exactly as FrontEnd::begin does. Thread-safe; entries are shared read-only.
+    // whole budget: split that draw with a FrontEnd instead. The draw must have passed
+    // validate_draw and check_split (draw/internal/validate.hpp); throws Error only for a draw that
+    // is not indexed or a buffer that is not registered. Thread-safe; entries are shared
+    // read-only.
     std::shared_ptr<const SplitEntry> acquire(const DrawInfo& draw, const FrontEndOptions& options);
 
     // The cached split of `draw`, or null: no recording, no statistics, no LRU change.
@@ -70,33 +65,6 @@ class SplitCache {
   private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
-};
-
-// Records the split of one instance of `draw` with base vertex 0 (no caching); null as soon
-// as the entry would hold more than `max_bytes`.
-std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOptions& options,
-                                         size_t max_bytes = SIZE_MAX);
-
-// Replays a recorded split as the segments of `draw`: every instance in turn (or all at
-// once when the middle end instances, under the same GL-order rule as FrontEnd), base
-// vertex as fetch_bias, sequence numbers in draw order. Checks base vertex overflow against
-// the entry's recorded index range; throws Error.
-class SplitReplay {
-  public:
-    SplitReplay(std::shared_ptr<const SplitEntry> entry, const DrawInfo& draw,
-                const MiddleEndLimits& limits);
-    bool next(Segment& seg);
-    // Totals of the segments replayed so far, as FrontEnd::stats() counts them.
-    const FrontEndStats& stats() const { return stats_; }
-
-  private:
-    FrontEndStats stats_;
-    std::shared_ptr<const SplitEntry> entry_;
-    uint32_t bias_;
-    uint32_t instance_ = 0, instance_end_ = 0, instance_count_ = 1;
-    size_t index_ = 0;
-    uint64_t sequence_ = 0;
-    bool all_instances_;
 };
 
 } // namespace drawpipe

@@ -1,11 +1,12 @@
-// Segment caches: turn a segment's indices into fetch elements (each index once) and draw
-// elements (its position in the fetch list). They key on raw index values; the front end
-// adds the base vertex to the finished fetch list.
+// De-duplication tables: within one segment, turn indices into fetch elements (each index
+// once) and draw elements (its position in the fetch list). They key on raw index values;
+// the splitter adds the base vertex to the finished fetch list. Not to be confused with the
+// split cache (draw/split_cache.hpp), which keeps whole splits across draws.
 //
-// Every cache is reset per segment in O(1). The direct-mapped ones store only a fetch-list
+// Every table is reset per segment in O(1). The direct-mapped ones store only a fetch-list
 // position per entry and trust it when the fetch list holds the same vertex there (a
 // "sparse set"): a stale entry from an earlier segment or draw simply misses, so nothing is
-// cleared, no epoch wraps, and a vertex id of 0xFFFFFFFF needs no sentinel. The exact cache
+// cleared, no epoch wraps, and a vertex id of 0xFFFFFFFF needs no sentinel. The exact table
 // keeps keys and epoch tags, because open addressing must tell a free slot from a used one.
 #pragma once
 
@@ -19,16 +20,16 @@
 
 namespace drawpipe::detail {
 
-// An exact-cache entry: the vertex id and (epoch << 16 | position in the fetch list).
+// An exact-table entry: the vertex id and (epoch << 16 | position in the fetch list).
 struct ExactEntry {
     uint32_t key;
     uint32_t tag;
 };
 
-// Table storage shared by the caches of one front end, kept across draws: a new draw
+// Table storage shared by the dedup tables of one front end, kept across draws: a new draw
 // configures a prefix of it.
-struct CacheArena {
-    std::vector<uint16_t> slots; // direct-mapped caches: a fetch-list position per entry
+struct DedupArena {
+    std::vector<uint16_t> slots; // direct-mapped tables: a fetch-list position per entry
     uint32_t slot_bound = 0;     // every position stored in `slots` is below this
     std::vector<ExactEntry> exact;
     uint32_t epoch = 0;
@@ -47,11 +48,11 @@ struct FibHash {
 
 // Direct-mapped on a hash of the vertex id; a collision evicts (costs a refetch, never a
 // wrong vertex). Mesa's vsplit is ModHash over 256 entries.
-template <class Hash> class DirectCache {
+template <class Hash> class DirectDedup {
   public:
     static constexpr bool kDirect = true;
-    // `entries` is a power of two; fetch lists this cache sees hold at least `fetch_cap`.
-    void configure(CacheArena& arena, uint32_t entries, uint32_t fetch_cap) {
+    // `entries` is a power of two; fetch lists this table sees hold at least `fetch_cap`.
+    void configure(DedupArena& arena, uint32_t entries, uint32_t fetch_cap) {
         if (arena.slots.size() < entries) arena.slots.resize(entries, 0);
         // Stale positions must stay inside this draw's fetch lists, which may be shorter.
         if (arena.slot_bound > fetch_cap) std::fill(arena.slots.begin(), arena.slots.end(), 0);
@@ -63,7 +64,7 @@ template <class Hash> class DirectCache {
             hash_.mask = entries - 1;
     }
     void reset() {}
-    // Position of vertex v in fetch[0, n), appending it (n grows) when it is not cached.
+    // Position of vertex v in fetch[0, n), appending it (n grows) when it is not in the table.
     [[gnu::always_inline]] size_t lookup(uint32_t v, uint32_t* fetch, size_t& n) const {
         uint16_t* const e = table_ + hash_(v);
         const size_t s = *e; // 64-bit positions: no zero-extension on the per-index path
@@ -109,7 +110,7 @@ template <class Hash> class DirectCache {
 };
 
 // Whole triangles with no de-duplication (every index its own fetch), draw elements packed
-// as in DirectCache::triangles_packed (dst needs one element of slack).
+// as in DirectDedup::triangles_packed (dst needs one element of slack).
 template <class T>
 [[gnu::always_inline]] inline void copy_triangles(const T* src, size_t tris, uint32_t* fetch,
                                                   size_t& n, uint16_t* dst) {
@@ -123,10 +124,10 @@ template <class T>
 }
 
 // Exact de-duplication: open addressing with linear probing, at most half full.
-class ExactCache {
+class ExactDedup {
   public:
     static constexpr bool kDirect = false;
-    void configure(CacheArena& arena, uint32_t max_fetch) {
+    void configure(DedupArena& arena, uint32_t max_fetch) {
         const uint32_t entries = std::bit_ceil(std::max(max_fetch, 8u)) * 2;
         if (arena.exact.size() < entries) {
             arena.exact.assign(entries, ExactEntry{0, 0});
@@ -159,13 +160,13 @@ class ExactCache {
     }
 
   private:
-    CacheArena* arena_ = nullptr;
+    DedupArena* arena_ = nullptr;
     ExactEntry* table_ = nullptr;
     uint32_t mask_ = 0, shift_ = 32, want_ = 0;
 };
 
 // No de-duplication: every index is its own fetch.
-class NoCache {
+class NoDedup {
   public:
     static constexpr bool kDirect = false;
     void reset() {}
@@ -175,44 +176,44 @@ class NoCache {
     }
 };
 
-// The triangle loops of a direct-mapped cache, by kind, and one compiled copy of them per
+// The triangle loops of a direct-mapped table, by kind, and one compiled copy of them per
 // instruction set: x86-64 CPUs with BMI2 (Haswell and later) get a one-uop variable shift
 // for the Fibonacci hash; the choice is made once per process.
 enum class TriangleLoop : uint8_t { copy, packed, plain };
 
-template <class Cache, class T>
-[[gnu::always_inline]] inline void triangle_loop(TriangleLoop kind, const Cache& cache,
+template <class Table, class T>
+[[gnu::always_inline]] inline void triangle_loop(TriangleLoop kind, const Table& table,
                                                  const T* src, size_t tris, uint32_t* fetch,
                                                  size_t& n, uint16_t* dst) {
     // Locals: through the references, every store to the lists would reload them.
-    const Cache c = cache;
+    const Table t = table;
     size_t count = n;
     switch (kind) {
     case TriangleLoop::copy:
         copy_triangles(src, tris, fetch, count, dst);
         break;
     case TriangleLoop::packed:
-        c.triangles_packed(src, tris, fetch, count, dst);
+        t.triangles_packed(src, tris, fetch, count, dst);
         break;
     case TriangleLoop::plain:
-        c.triangles(src, tris, fetch, count, dst);
+        t.triangles(src, tris, fetch, count, dst);
         break;
     }
     n = count;
 }
 
-template <class Cache, class T>
-[[gnu::noinline]] void triangle_loop_base(TriangleLoop kind, const Cache& cache, const T* src,
+template <class Table, class T>
+[[gnu::noinline]] void triangle_loop_base(TriangleLoop kind, const Table& table, const T* src,
                                           size_t tris, uint32_t* fetch, size_t& n, uint16_t* dst) {
-    triangle_loop(kind, cache, src, tris, fetch, n, dst);
+    triangle_loop(kind, table, src, tris, fetch, n, dst);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-template <class Cache, class T>
+template <class Table, class T>
 [[gnu::noinline, gnu::target("bmi2")]] void
-triangle_loop_bmi2(TriangleLoop kind, const Cache& cache, const T* src, size_t tris,
+triangle_loop_bmi2(TriangleLoop kind, const Table& table, const T* src, size_t tris,
                    uint32_t* fetch, size_t& n, uint16_t* dst) {
-    triangle_loop(kind, cache, src, tris, fetch, n, dst);
+    triangle_loop(kind, table, src, tris, fetch, n, dst);
 }
 
 inline bool cpu_has_bmi2() {
@@ -224,14 +225,14 @@ inline bool cpu_has_bmi2() {
 }
 #endif
 
-// Runs triangles src[0, 3 * tris) through `cache` with loop `kind` (see triangle_loop).
-template <class Cache, class T>
-void run_triangle_loop(TriangleLoop kind, const Cache& cache, const T* src, size_t tris,
-                       uint32_t* fetch, size_t& n, uint16_t* dst) {
+// Looks up triangles src[0, 3 * tris) in `table` with loop `kind` (see triangle_loop).
+template <class Table, class T>
+void dedup_triangles(TriangleLoop kind, const Table& table, const T* src, size_t tris,
+                     uint32_t* fetch, size_t& n, uint16_t* dst) {
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (cpu_has_bmi2()) return triangle_loop_bmi2(kind, cache, src, tris, fetch, n, dst);
+    if (cpu_has_bmi2()) return triangle_loop_bmi2(kind, table, src, tris, fetch, n, dst);
 #endif
-    triangle_loop_base(kind, cache, src, tris, fetch, n, dst);
+    triangle_loop_base(kind, table, src, tris, fetch, n, dst);
 }
 
 } // namespace drawpipe::detail

@@ -1,0 +1,67 @@
+// Index buffer scans: typed access to a draw's indices, the search for restart indices and
+// the bounds of the index values.
+#pragma once
+
+#include "drawpipe/types.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cstdint>
+#include <limits>
+
+namespace drawpipe {
+
+// Calls f with the indexed draw's index buffer as a typed pointer (const uint8_t*,
+// const uint16_t* or const uint32_t*) and returns what f returns: the one switch on the
+// index type.
+template <class F> decltype(auto) with_indices(const DrawInfo& draw, F&& f) {
+    assert(draw.index_type != IndexType::none);
+    if (draw.index_type == IndexType::u8) return f(static_cast<const uint8_t*>(draw.indices));
+    if (draw.index_type == IndexType::u16) return f(static_cast<const uint16_t*>(draw.indices));
+    return f(static_cast<const uint32_t*>(draw.indices));
+}
+
+// Position of the first `restart` value in idx[from, end), or end.
+template <class T>
+uint32_t find_restart(const T* idx, uint32_t from, uint32_t end, uint32_t restart) {
+    if (restart > std::numeric_limits<T>::max()) return end; // can never match this type
+    const T r = T(restart);
+    uint32_t i = from;
+    // Blocks of 16 compared without an early exit, which compilers vectorise; then the exact
+    // position within the block that matched.
+    for (; i + 16 <= end; i += 16) {
+        bool any = false;
+        for (uint32_t j = 0; j < 16; ++j) any |= idx[i + j] == r;
+        if (any) break;
+    }
+    for (; i < end; ++i)
+        if (idx[i] == r) return i;
+    return end;
+}
+
+// Bounds of idx[begin, end), the value `rvalue` skipped when `restart` (min > max when no
+// value counts).
+template <class T>
+IndexRange scan_range(const T* idx, uint32_t begin, uint32_t end, bool restart, uint32_t rvalue) {
+    uint32_t lo = UINT32_MAX, hi = 0;
+    if (restart && rvalue <= std::numeric_limits<T>::max()) {
+        for (uint32_t i = begin; i < end; ++i) {
+            const uint32_t v = idx[i];
+            if (v == rvalue) continue;
+            lo = std::min(lo, v), hi = std::max(hi, v);
+        }
+    } else {
+        for (uint32_t i = begin; i < end; ++i) {
+            const uint32_t v = idx[i];
+            lo = std::min(lo, v), hi = std::max(hi, v);
+        }
+    }
+    return {lo, hi};
+}
+
+// Bounds of the raw index values of a validated indexed draw, restart indices excluded
+// (min > max when no index counts); for a non-indexed draw, its vertex ids. One pass over
+// the indices.
+IndexRange scan_index_range(const DrawInfo& draw);
+
+} // namespace drawpipe

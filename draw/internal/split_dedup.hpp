@@ -1,0 +1,241 @@
+// The de-duplicating splitter: indexed runs (and assembled GS input) through a dedup table
+// (draw/internal/dedup_table.hpp), one kernel per primitive class, as Mesa's draw_split_tmp.h.
+//
+// A segment grows primitive by primitive until the next one might exceed the fetch limit;
+// that check is made once per chunk of primitives that is sure to fit (a primitive adds at
+// most `first`, or `incr`, new vertices), so the per-index path is just load, look up,
+// store. The table keys on raw index values; the base vertex is added to the fetch list once
+// the segment is complete, off the per-index path.
+#pragma once
+
+#include "draw/internal/splitter.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+namespace drawpipe::detail {
+
+// Where a segment's indices come from.
+template <class T> struct BufferIndex {
+    static constexpr bool kBuffer = true;
+    const T* data;
+    uint32_t operator()(uint32_t pos) const { return data[pos]; }
+};
+struct LinearIndex { // assembled non-indexed draws: the vertex id is the position
+    static constexpr bool kBuffer = false;
+    uint32_t operator()(uint32_t pos) const { return pos; }
+};
+
+// The default strategy stops looking up indices for kBypassSegments segments when a segment
+// of at least kBypassMinIndices found fewer than one repeated index in kBypassReuse: below
+// that, a lookup costs more than the refetch it saves (a vertex fetch and shade is tens of
+// lookups), and random index buffers are the only ones that low. Extra fetches stay below
+// 1/kBypassReuse of the indices.
+inline constexpr uint32_t kBypassReuse = 256;
+inline constexpr uint32_t kBypassSegments = 7;
+inline constexpr uint32_t kBypassMinIndices = 1024;
+
+// Splits runs of shape S with indices from Index through a Table. First is the list's
+// vertices per primitive when known at compile time (3: triangles), else 0.
+template <class Index, class Table, Shape S, uint32_t First = 0>
+class DedupSplitter final : public Splitter {
+  public:
+    DedupSplitter(const SplitParams& p, Index index, Table table)
+        : p_(p), index_(index), table_(table) {}
+
+    uint32_t build(const Run& run, uint32_t k0, SegmentStorage& st, Segment& seg) override {
+        const uint32_t fetch_cap = p_.fetch_limit, draw_cap = p_.index_cap;
+        if (st.fetch.size() < fetch_cap) st.fetch.resize(fetch_cap);
+        // One element of slack: packed triangle stores write a u16 past the last one.
+        if (st.draw.size() < draw_cap + 1) st.draw.resize(draw_cap + 1);
+        table_.reset();
+        // Loops keep one slot free for the closing vertex.
+        constexpr uint32_t reserve = S == Shape::loop ? 1 : 0;
+        // Copies, so the kernels keep everything in registers whatever the stores alias.
+        const Lists l{table_,
+                      index_,
+                      st.fetch.data(),
+                      st.draw.data(),
+                      run.begin,
+                      fetch_cap - reserve,
+                      std::min(run.prims, k0 + prims_fitting(S, p_.ps, draw_cap - reserve))};
+        size_t n = 0; // fetched so far
+        uint32_t nd = 0;
+        seg.prim = p_.out_prim;
+        uint32_t k;
+        if constexpr (S == Shape::list)
+            k = split_list(l, k0, n, nd);
+        else if constexpr (S == Shape::strip)
+            k = split_strip(l, run, k0, n, nd);
+        else if constexpr (S == Shape::fan)
+            k = split_fan(l, k0, n, nd);
+        else if constexpr (S == Shape::loop)
+            k = split_loop(l, run, k0, n, nd, seg);
+        else
+            k = split_assembled(l, run, k0, n, nd);
+        if (const uint32_t bias = p_.base_vertex)
+            for (size_t i = 0; i < n; ++i) l.fetch[i] += bias;
+        seg.fetch_start = 0;
+        seg.fetch_count = uint32_t(n);
+        seg.fetch_elts = {l.fetch, n};
+        seg.draw_count = nd;
+        seg.draw_elts = {l.draw, nd};
+        return k;
+    }
+
+  private:
+    // One segment's constants: its lists, and how far its primitives may go.
+    struct Lists {
+        Table table;
+        Index index;
+        uint32_t* fetch;
+        uint16_t* draw;
+        uint32_t begin;  // the run's first position
+        uint32_t flimit; // fetch elements the primitives may use
+        uint32_t kend;   // primitives end here at the latest
+    };
+
+    static constexpr uint32_t first_of(PrimShape ps) { return First ? First : ps.first; }
+
+    // Primitives from k that fit for sure when each adds at most `grow` new vertices.
+    [[gnu::always_inline]] static uint32_t chunk_end(const Lists& l, size_t n, uint32_t k,
+                                                     uint32_t grow) {
+        return std::min(l.kend, k + (l.flimit - uint32_t(n)) / grow);
+    }
+
+    // Appends the vertex at run position `pos` as the next draw element.
+    [[gnu::always_inline]] static void add(const Lists& l, size_t& n, uint32_t& nd, uint32_t pos) {
+        l.draw[nd++] = uint16_t(l.table.lookup(l.index(l.begin + pos), l.fetch, n));
+    }
+
+    // Lists: whole primitives of `first` positions each.
+    [[gnu::always_inline]] uint32_t split_list(const Lists& l, uint32_t k0, size_t& n,
+                                               uint32_t& nd) {
+        if constexpr (First == 3 && Index::kBuffer && Table::kDirect) {
+            return split_triangles(l, k0, n, nd);
+        } else {
+            const uint32_t first = first_of(p_.ps);
+            uint32_t k = k0;
+            if constexpr (Index::kBuffer) {
+                for (uint32_t stop; (stop = chunk_end(l, n, k, first)) > k; k = stop) {
+                    // Pointer walks: no 32-bit position arithmetic on the per-index path.
+                    const auto* src = l.index.data + l.begin + size_t(k) * first;
+                    const auto* const src_end = src + size_t(stop - k) * first;
+                    uint16_t* dst = l.draw + nd;
+                    for (; src != src_end; src += first, dst += first)
+                        for (uint32_t i = 0; i < first; ++i)
+                            dst[i] = uint16_t(l.table.lookup(src[i], l.fetch, n));
+                    nd = uint32_t(dst - l.draw);
+                }
+            } else {
+                for (uint32_t stop; (stop = chunk_end(l, n, k, first)) > k;)
+                    for (; k < stop; ++k)
+                        for (uint32_t i = 0; i < first; ++i) add(l, n, nd, k * first + i);
+            }
+            return k;
+        }
+    }
+
+    // Triangle lists from an index buffer through a direct-mapped table, triangle at a time.
+    // The loop is chosen per chunk from the previous chunk's misses: above one in two,
+    // stores are the bottleneck and the draw elements are packed.
+    [[gnu::always_inline]] uint32_t split_triangles(const Lists& l, uint32_t k0, size_t& n,
+                                                    uint32_t& nd) {
+        const auto* const base = l.index.data + l.begin;
+        const bool bypass = bypass_left_ > 0;
+        if (bypass) --bypass_left_;
+        uint32_t k = k0;
+        for (uint32_t stop; (stop = chunk_end(l, n, k, 3)) > k; k = stop) {
+            const size_t tris = stop - k, n0 = n;
+            const auto* const src = base + size_t(k) * 3;
+            const auto loop = bypass    ? TriangleLoop::copy
+                              : packed_ ? TriangleLoop::packed
+                                        : TriangleLoop::plain;
+            dedup_triangles(loop, l.table, src, tris, l.fetch, n, l.draw + nd);
+            nd += uint32_t(3 * tris);
+            packed_ = (n - n0) * 2 > 3 * tris;
+        }
+        // Reuse below one index in kBypassReuse: the lookups cost more than the refetches
+        // they save, so the next segments skip them; then one segment looks again.
+        if (p_.adaptive && !bypass && nd >= kBypassMinIndices && (nd - n) * kBypassReuse < nd)
+            bypass_left_ = kBypassSegments;
+        return k;
+    }
+
+    // Strips (and a loop's line strip): the first primitive in full, then `incr` new
+    // positions each; pieces of strips with parity keep an even triangle count.
+    [[gnu::always_inline]] uint32_t split_strip(const Lists& l, const Run& run, uint32_t k0,
+                                                size_t& n, uint32_t& nd) {
+        const uint32_t first = first_of(p_.ps), incr = p_.ps.incr;
+        for (uint32_t i = 0; i < first; ++i) add(l, n, nd, k0 * incr + i);
+        uint32_t k = k0 + 1;
+        if constexpr (S == Shape::strip && First == 3 && Index::kBuffer) {
+            // Triangle strips: one new index per triangle, walked by pointer.
+            for (uint32_t stop; (stop = chunk_end(l, n, k, 1)) > k; k = stop) {
+                const auto* src = l.index.data + l.begin + k + 2;
+                uint16_t* dst = l.draw + nd;
+                for (const auto* const end = src + (stop - k); src != end; ++src, ++dst)
+                    *dst = uint16_t(l.table.lookup(*src, l.fetch, n));
+                nd = uint32_t(dst - l.draw);
+            }
+        } else {
+            for (uint32_t stop; (stop = chunk_end(l, n, k, incr)) > k;)
+                for (; k < stop; ++k)
+                    for (uint32_t i = 0; i < incr; ++i) add(l, n, nd, (k - 1) * incr + first + i);
+        }
+        if (has_strip_parity(p_.prim) && k < run.prims && ((k - k0) & 1)) {
+            --k; // keep an even triangle count so the next piece starts on even parity
+            nd -= incr;
+        }
+        return k;
+    }
+
+    // Fans and polygons: every piece starts with the centre, then the rim from k0 + 1.
+    [[gnu::always_inline]] uint32_t split_fan(const Lists& l, uint32_t k0, size_t& n,
+                                              uint32_t& nd) {
+        add(l, n, nd, 0);
+        add(l, n, nd, k0 + 1);
+        add(l, n, nd, k0 + 2);
+        uint32_t k = k0 + 1;
+        for (uint32_t stop; (stop = chunk_end(l, n, k, 1)) > k;)
+            for (; k < stop; ++k) add(l, n, nd, k + 2);
+        return k;
+    }
+
+    // Line loops: a whole loop stays one (closed downstream); pieces are line strips, the
+    // last one closed with the loop's first vertex (in the slot build() kept free).
+    [[gnu::always_inline]] uint32_t split_loop(const Lists& l, const Run& run, uint32_t k0,
+                                               size_t& n, uint32_t& nd, Segment& seg) {
+        const uint32_t k = split_strip(l, run, k0, n, nd);
+        if (k0 == 0 && k == run.prims) {
+            seg.prim = Prim::line_loop;
+        } else {
+            seg.prim = Prim::line_strip;
+            if (k == run.prims) add(l, n, nd, 0);
+        }
+        return k;
+    }
+
+    // Geometry-shader input: each primitive's vertices in full, in the GS's input order.
+    [[gnu::always_inline]] uint32_t split_assembled(const Lists& l, const Run& run, uint32_t k0,
+                                                    size_t& n, uint32_t& nd) {
+        const uint32_t first = first_of(p_.ps);
+        uint32_t v[6];
+        uint32_t k = k0;
+        for (uint32_t stop; (stop = chunk_end(l, n, k, first)) > k;)
+            for (; k < stop; ++k) {
+                gs_input_prim(p_.prim, p_.pv, run.count, k, v);
+                for (uint32_t i = 0; i < first; ++i) add(l, n, nd, v[i]);
+            }
+        return k;
+    }
+
+    SplitParams p_;
+    Index index_;
+    Table table_;
+    bool packed_ = false;      // the last chunk missed more than it hit
+    uint32_t bypass_left_ = 0; // segments still to split without lookups
+};
+
+} // namespace drawpipe::detail

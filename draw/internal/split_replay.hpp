@@ -1,0 +1,53 @@
+// A recorded split and its replay: the private half of the split cache
+// (drawpipe/split_cache.hpp).
+#pragma once
+
+#include "draw/internal/front_end.hpp"
+#include "draw/internal/instance_order.hpp"
+#include "drawpipe/split_cache.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace drawpipe {
+
+// An immutable recorded split: segments whose lists point into this entry.
+struct SplitEntry {
+    std::vector<Segment> segments; // instance 0, base vertex 0, sequence from 0
+    std::vector<uint32_t> fetch;
+    std::vector<uint16_t> draw;
+    std::optional<IndexRange> range; // raw index bounds (restart excluded), for base vertex checks
+    size_t bytes = 0;
+};
+
+// Records the split of one instance of `draw` with base vertex 0 (no caching); null as soon
+// as the entry would hold more than `max_bytes`. The draw must have passed validate_draw and
+// check_split.
+std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOptions& options,
+                                         size_t max_bytes = SIZE_MAX);
+
+// Replays a recorded split as the segments of `draw`: every instance in turn (or all at
+// once when the middle end instances, under the same InstanceOrder as FrontEnd), base
+// vertex as fetch_bias, sequence numbers in draw order. The draw must have passed
+// check_indices with the entry's recorded range: nothing is checked here.
+class SplitReplay {
+  public:
+    SplitReplay(std::shared_ptr<const SplitEntry> entry, const DrawInfo& draw,
+                const MiddleEndLimits& limits);
+    bool next(Segment& seg);
+    // Totals of the segments replayed so far, as FrontEnd::stats() counts them.
+    const FrontEndStats& stats() const { return stats_; }
+
+  private:
+    FrontEndStats stats_;
+    std::shared_ptr<const SplitEntry> entry_;
+    uint32_t bias_;
+    InstanceOrder order_;
+    uint32_t instance_ = 0, instance_end_ = 0; // passes of order_
+    size_t index_ = 0;
+    uint64_t sequence_ = 0;
+};
+
+} // namespace drawpipe

@@ -1,0 +1,83 @@
+// The de-duplicating splitter's instances: the strategy picks the dedup table, the shape
+// and the primitive pick the kernel (draw/internal/split_dedup.hpp).
+#include "draw/internal/split_dedup.hpp"
+
+#include "draw/internal/index_scan.hpp"
+#include "drawpipe/limits.hpp"
+
+#include <bit>
+#include <type_traits>
+
+namespace drawpipe::detail {
+
+namespace {
+
+// Table entries per vertex a segment may fetch, for the default strategy.
+constexpr uint32_t kDistinctEntriesPerVertex = 4;
+
+template <class Index, class Table>
+Splitter& for_shape(SplitterPool& pool, const SplitParams& p, Index index, Table table) {
+    switch (p.shape) {
+    case Shape::list:
+        if (p.ps.first == 3)
+            return pool.make<DedupSplitter<Index, Table, Shape::list, 3>>(p, index, table);
+        return pool.make<DedupSplitter<Index, Table, Shape::list>>(p, index, table);
+    case Shape::strip:
+        if (p.prim == Prim::triangle_strip)
+            return pool.make<DedupSplitter<Index, Table, Shape::strip, 3>>(p, index, table);
+        return pool.make<DedupSplitter<Index, Table, Shape::strip>>(p, index, table);
+    case Shape::fan:
+        return pool.make<DedupSplitter<Index, Table, Shape::fan>>(p, index, table);
+    case Shape::loop:
+        return pool.make<DedupSplitter<Index, Table, Shape::loop>>(p, index, table);
+    case Shape::assembled:
+        break;
+    }
+    if (p.ps.first == 3)
+        return pool.make<DedupSplitter<Index, Table, Shape::assembled, 3>>(p, index, table);
+    return pool.make<DedupSplitter<Index, Table, Shape::assembled>>(p, index, table);
+}
+
+template <class Index>
+Splitter& for_strategy(SplitterPool& pool, const SplitParams& p, const Strategy& s, Index index,
+                       DedupArena& arena, uint32_t count) {
+    // No segment fetches more than the draw has indices, so small draws get small tables.
+    const uint32_t max_fetch = std::min(p.fetch_limit, std::max(count, 1u));
+    switch (s.kind) {
+    case Strategy::Kind::vsplit:
+    case Strategy::Kind::direct: {
+        DirectDedup<ModHash> table;
+        table.configure(arena, s.kind == Strategy::Kind::vsplit ? kVsplitTableEntries : s.entries,
+                        p.fetch_limit);
+        return for_shape(pool, p, index, table);
+    }
+    case Strategy::Kind::distinct: {
+        DirectDedup<FibHash> table;
+        table.configure(arena, std::bit_ceil(max_fetch) * kDistinctEntriesPerVertex, p.fetch_limit);
+        return for_shape(pool, p, index, table);
+    }
+    case Strategy::Kind::exact:
+    case Strategy::Kind::reorder: { // begin() has swapped in the reordered buffer
+        ExactDedup table;
+        table.configure(arena, max_fetch);
+        return for_shape(pool, p, index, table);
+    }
+    case Strategy::Kind::none:
+        break;
+    }
+    return for_shape(pool, p, index, NoDedup{});
+}
+
+} // namespace
+
+Splitter& dedup_splitter(SplitterPool& pool, const SplitParams& p, const Strategy& s,
+                         const DrawInfo& draw, DedupArena& arena) {
+    if (draw.index_type == IndexType::none)
+        return for_strategy(pool, p, s, LinearIndex{}, arena, draw.count);
+    return with_indices(draw, [&](const auto* idx) -> Splitter& {
+        using Index = std::remove_cv_t<std::remove_pointer_t<decltype(idx)>>;
+        return for_strategy(pool, p, s, BufferIndex<Index>{idx}, arena, draw.count);
+    });
+}
+
+} // namespace drawpipe::detail
