@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <new>
@@ -120,9 +121,9 @@ struct Fixture {
     Grid grid;
     CountingBackend backend;
     Context ctx;
-    const VertexShader vs = [](uint32_t* v, const VertexLayout&) {
-        for (int i = 0; i < 4; ++i) v[SLOT_POSITION + i] ^= 1; // touch the position
-    };
+    const VertexShader vs = per_vertex_shader({}, [](const float* in, float* out, uint32_t, uint32_t) {
+        for (int i = 0; i < 4; ++i) out[i] = in[i] + 1.0f; // touch the position
+    });
     explicit Fixture(uint32_t threads, uint64_t inline_below = 0)
         : ctx(ContextOptions{threads, {}, inline_below}) {
         ctx.bind_middle_end(std::make_shared<FetchShade>(256));
@@ -135,14 +136,19 @@ struct Fixture {
         ctx.draw(d);
         return ctx.flush().front.segments;
     }
-    // Allocations of one flush of `d`, after a warm-up flush of the same draw.
+    // Allocations of one flush of `d` once warm: the fewest of a few flushes, after a few
+    // warm-up flushes of the same draw. Which thread takes which segment varies from flush
+    // to flush, so one flush may still warm a thread's scratch; one per segment would show
+    // in every flush.
     uint64_t steady_flush(const DrawInfo& d) {
-        ctx.draw(d);
-        ctx.flush();
-        return allocations_in([&] {
+        auto flush = [&] {
             ctx.draw(d);
             ctx.flush();
-        });
+        };
+        for (int i = 0; i < 3; ++i) flush();
+        uint64_t fewest = UINT64_MAX;
+        for (int i = 0; i < 3; ++i) fewest = std::min(fewest, allocations_in(flush));
+        return fewest;
     }
 };
 
