@@ -16,11 +16,11 @@ void append_u32(std::string& s, uint32_t v) {
     s.append(buf, r.ptr);
 }
 
-void append_component(std::string& s, Format f, uint32_t bits) {
-    if (f >= Format::uint32x1 && f <= Format::uint32x4) return append_u32(s, bits);
+void append_component(std::string& s, ValueType t, uint32_t bits) {
+    if (t == ValueType::uint32) return append_u32(s, bits);
     char buf[32];
     std::to_chars_result r;
-    if (f >= Format::sint32x1 && f <= Format::sint32x4)
+    if (t == ValueType::sint32)
         r = std::to_chars(buf, buf + sizeof buf, int32_t(bits));
     else
         r = std::to_chars(buf, buf + sizeof buf, dword_float(bits));
@@ -30,7 +30,7 @@ void append_component(std::string& s, Format f, uint32_t bits) {
 void append_vertex_to(std::string& s, const uint32_t* v, const VertexLayout& layout) {
     if (layout.gs_output) {
         append_u32(s, v[SLOT_GS_ID]);
-        if (layout.gs_writes_layer) {
+        if (layout.outputs.layer) {
             s += '@';
             append_u32(s, v[SLOT_GS_LAYER]);
         }
@@ -39,14 +39,13 @@ void append_vertex_to(std::string& s, const uint32_t* v, const VertexLayout& lay
     append_u32(s, v[SLOT_VERTEX_ID]);
     s += '/';
     append_u32(s, v[SLOT_INSTANCE_ID]);
-    if (layout.attrib_count == 0) return;
+    if (layout.varying_count() == 0) return;
     s += '[';
-    for (uint32_t a = 0; a < layout.attrib_count; ++a) {
-        const Format f = layout.formats[a];
-        const uint32_t comps = format_components(f);
-        for (uint32_t c = 0; c < comps; ++c) {
+    for (uint32_t a = 0; a < layout.varying_count(); ++a) {
+        const Varying& var = layout.varying(a);
+        for (uint32_t c = 0; c < var.components; ++c) {
             if (a + c > 0) s += ',';
-            append_component(s, f, v[kVertexHeaderDwords + 4 * a + c]);
+            append_component(s, var.type, v[layout.varying_slot(a) + c]);
         }
     }
     s += ']';

@@ -12,12 +12,12 @@
 // `--compare ROUNDS` prints the README's table instead (configurations interleaved) and
 // `--crossover ROUNDS` the measurements behind kInlineDrawWork; `--single` runs one
 // configuration alone (for valgrind).
-#include "drawpipe/backends/counting.hpp"
 #include "bench/bench_main.hpp"
 #include "bench/workloads.hpp"
-#include "drawpipe/context.hpp"
 #include "draw/internal/front_end.hpp"
 #include "draw/internal/submit.hpp"
+#include "drawpipe/backends/counting.hpp"
+#include "drawpipe/context.hpp"
 #include "drawpipe/fetch_shade.hpp"
 
 #include <benchmark/benchmark.h>
@@ -49,14 +49,14 @@ const VertexAttrib g_attrib{0, 0, Format::float32x4, 0};
 // The vertex shader: position = M * attribute 0, M a fixed perspective-like 4x4 matrix.
 constexpr float kMatrix[16] = {1.2f, 0.0f, 0.1f,  0.0f,  0.0f, 1.6f, 0.2f,  0.0f,
                                0.0f, 0.0f, -1.0f, -0.2f, 0.0f, 0.0f, -1.0f, 1.0f};
-const VertexShader g_vs = [](uint32_t* v, const VertexLayout&) {
-    float in[4], out[4];
-    for (int i = 0; i < 4; ++i) in[i] = dword_float(v[kVertexHeaderDwords + i]);
-    for (int r = 0; r < 4; ++r)
-        out[r] = kMatrix[4 * r] * in[0] + kMatrix[4 * r + 1] * in[1] + kMatrix[4 * r + 2] * in[2] +
-                 kMatrix[4 * r + 3] * in[3];
-    for (int i = 0; i < 4; ++i) v[SLOT_POSITION + i] = float_dword(out[i]);
-};
+const VertexShader g_vs{{}, [](const ShaderBlock& b) {
+                            for (int r = 0; r < 4; ++r)
+                                for (uint32_t l = 0; l < b.count; ++l)
+                                    b.out[r][l] = kMatrix[4 * r] * b.in[0][l] +
+                                                  kMatrix[4 * r + 1] * b.in[1][l] +
+                                                  kMatrix[4 * r + 2] * b.in[2][l] +
+                                                  kMatrix[4 * r + 3] * b.in[3][l];
+                        }};
 
 VertexInput input() {
     return {{&g_buffer, 1}, {&g_attrib, 1}};

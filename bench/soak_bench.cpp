@@ -27,6 +27,7 @@
 #include "drawpipe/split_cache.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -311,11 +312,19 @@ class Soak {
     std::vector<VertexAttrib> attribs_;
     std::vector<IndexBuffer> index_buffers_;
     bool vs_on_ = false;
-    const VertexShader vs_ = [](uint32_t* v, const VertexLayout& layout) {
-        // Position from the first attribute, scaled; the attributes stay as fetched.
-        for (uint32_t c = 0; c < 4; ++c)
-            v[SLOT_POSITION + c] = layout.attrib_count ? v[kVertexHeaderDwords + c] * 3 + 1 : c;
-    };
+    // Position and one varying from the first attribute's bits, scaled.
+    const VertexShader vs_{
+        [] {
+            ShaderOutputs o;
+            o.add_varying({ValueType::uint32, Interp::flat, 4});
+            return o;
+        }(),
+        [](const ShaderBlock& b) {
+            for (uint32_t c = 0; c < 8; ++c)
+                for (uint32_t l = 0; l < b.count; ++l)
+                    b.out[c][l] = std::bit_cast<float>(
+                        b.in_count ? std::bit_cast<uint32_t>(b.in[c % 4][l]) * 3 + 1 : c);
+        }};
     CountingBackend counting_;
     TraceBackend trace_;
     std::vector<DrawInfo> recorded_;

@@ -13,7 +13,7 @@ constexpr std::string_view kGsCounters[] = {"gs_invocations", "gs_emitted", "gs_
 class PlainDraw final : public MiddleEndDraw {
   public:
     PlainDraw(const DrawState& state, uint32_t max_vertices)
-        : MiddleEndDraw({max_vertices, false, std::nullopt}, vertex_layout_for(state.input)),
+        : MiddleEndDraw({max_vertices, false, std::nullopt}, vertex_layout_for(state)),
           state_(state) {}
 
     void shade(const Segment& seg, MiddleEndScratch*, ShadedBatch& out) const override {
@@ -31,7 +31,7 @@ class GsDraw final : public MiddleEndDraw {
     GsDraw(const DrawState& state, uint32_t max_vertices)
         : MiddleEndDraw({gs_segment_vertex_limit(*state.gs, max_vertices), false, state.gs->input},
                         gs_output_layout(*state.gs)),
-          state_(state), in_layout_(vertex_layout_for(state.input)) {}
+          state_(state), in_layout_(vertex_layout_for(state)) {}
 
     void shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatch& out) const override {
         const GeometryShader& gs = *state_.gs;

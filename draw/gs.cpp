@@ -60,6 +60,11 @@ void validate_gs(const GeometryShader& gs) {
         bad(gs, "streams: " + std::to_string(gs.streams) + " is outside 1.." +
                     std::to_string(kGsMaxStreams));
     if (!gs.main) bad(gs, "main: no shader function");
+    try {
+        validate_outputs(gs.outputs);
+    } catch (const Error& e) {
+        bad(gs, e.what());
+    }
 }
 
 void check_gs_draw(const GeometryShader& gs, Prim prim) {
@@ -71,24 +76,26 @@ void check_gs_draw(const GeometryShader& gs, Prim prim) {
 
 VertexLayout gs_output_layout(const GeometryShader& gs) {
     VertexLayout layout;
-    layout.attrib_count = 1;
-    layout.formats[0] = Format::uint32x4;
+    layout.outputs = gs.outputs;
     layout.gs_output = true;
-    layout.gs_writes_layer = gs.writes_layer;
     return layout;
 }
 
-void write_gs_vertex(uint32_t* v, const GsOutput& out, uint32_t instance, uint32_t stream) {
+void write_gs_vertex(uint32_t* v, const GsOutput& out, uint32_t instance,
+                     const VertexLayout& layout) {
     v[SLOT_VERTEX_ID] = 0; // an output vertex has no vertex id of its own
     v[SLOT_INSTANCE_ID] = instance;
     v[SLOT_GS_ID] = out.id;
-    v[SLOT_GS_LAYER] = out.layer;
+    v[SLOT_GS_LAYER] = layout.outputs.layer ? out.layer : 0;
     for (uint32_t c = 0; c < 4; ++c) v[SLOT_POSITION + c] = float_dword(out.position[c]);
-    uint32_t* a = v + kVertexHeaderDwords;
-    a[0] = out.id;
-    a[1] = out.layer;
-    a[2] = out.viewport;
-    a[3] = stream;
+    const ShaderOutputs& o = layout.outputs;
+    for (uint32_t i = 0; i < o.varying_count; ++i)
+        for (uint32_t c = 0; c < 4; ++c) v[layout.varying_slot(i) + c] = out.varyings[i][c];
+    if (o.point_size) v[layout.point_size_slot()] = float_dword(out.point_size);
+    for (uint32_t i = 0; i < o.clip_distances; ++i)
+        v[layout.clip_distance_slot() + i] = float_dword(out.clip_distance[i]);
+    if (o.layer) v[layout.layer_slot()] = out.layer;
+    if (o.viewport_index) v[layout.viewport_slot()] = out.viewport;
 }
 
 } // namespace drawpipe

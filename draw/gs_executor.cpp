@@ -6,10 +6,10 @@ namespace drawpipe {
 
 GsStripWriter::GsStripWriter(const GeometryShader& gs, ShadedBatch& out)
     : out_(out), prim_(gs.output), min_(gs_min_strip_vertices(gs.output)),
-      stride_(gs_output_layout(gs).stride()), strip_first_(out.vertex_count) {}
+      layout_(gs_output_layout(gs)), stride_(layout_.stride()), strip_first_(out.vertex_count) {}
 
-void GsStripWriter::vertex(const GsOutput& o, uint32_t instance, uint32_t stream) {
-    write_gs_vertex(out_.append_vertices(1, stride_), o, instance, stream);
+void GsStripWriter::vertex(const GsOutput& o, uint32_t instance) {
+    write_gs_vertex(out_.append_vertices(1, stride_), o, instance, layout_);
 }
 
 void GsStripWriter::cut() {
@@ -45,7 +45,7 @@ class ReferenceContext final : public GsRecordContext {
         }
         ++emitted_;
         ++stats_.emitted;
-        if (stream == 0) writer_.vertex(out, instance_, 0);
+        if (stream == 0) writer_.vertex(out, instance_);
     }
     void end_stream_primitive(uint32_t stream) override {
         if (stream == 0) writer_.cut();
@@ -62,7 +62,7 @@ class ReferenceContext final : public GsRecordContext {
 } // namespace
 
 void execute_gs_reference(const GeometryShader& gs, std::span<const uint32_t* const> inputs,
-                      uint32_t primitive_id, GsStripWriter& writer, GsStats& stats) {
+                          uint32_t primitive_id, GsStripWriter& writer, GsStats& stats) {
     ReferenceContext ctx(gs, writer, stats, inputs[0][SLOT_INSTANCE_ID]);
     for (uint32_t inv = 0; inv < gs.invocations; ++inv) {
         ctx.bind(inputs, primitive_id, inv);

@@ -22,14 +22,18 @@ PreparedDraw prepare_draw(const DrawState& state, const MiddleEnd& middle,
     const DrawInfo& draw = state.draw;
     validate_draw(draw);
     validate_vertex_input(state.input);
+    if (state.vs) {
+        if (!state.vs->run) throw Error(ErrorCode::invalid_value, "vs: no run function");
+        validate_outputs(state.vs->outputs);
+    }
     PreparedDraw p{state, middle.prepare(state), {}, nullptr};
     if (!p.middle)
         throw Error(ErrorCode::middle_end_failure,
                     "middle end '" + std::string(middle.name()) + "': prepare returned null");
     p.split = split_options(p.middle->limits(), options);
     check_split(draw, p.split);
-    const bool cacheable = options.split_cache && draw.index_buffer_id != 0 &&
-                           draw.index_type != IndexType::none;
+    const bool cacheable =
+        options.split_cache && draw.index_buffer_id != 0 && draw.index_type != IndexType::none;
     if (cacheable) {
         if (!options.split_cache->is_registered(draw.index_buffer_id))
             throw Error(ErrorCode::not_found,

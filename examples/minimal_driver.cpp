@@ -62,10 +62,13 @@ int main() {
     ctx.set_vertex_buffers({&buffer, 1});
     ctx.set_vertex_attribs({&position, 1});
     // Halve x and y: each instance then covers an area of 1.
-    ctx.bind_vertex_shader([](uint32_t* v, const VertexLayout&) {
-        for (int c = 0; c < 2; ++c)
-            v[SLOT_POSITION + c] = float_dword(0.5f * dword_float(v[SLOT_POSITION + c]));
-    });
+    ctx.bind_vertex_shader(
+        per_vertex_shader({}, [](const float* in, float* position, uint32_t, uint32_t) {
+            position[0] = 0.5f * in[0];
+            position[1] = 0.5f * in[1];
+            position[2] = in[2];
+            position[3] = in[3];
+        }));
     ctx.bind_middle_end("fetch_shade");
     ctx.bind_backend(backend);
 

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -76,10 +77,25 @@ struct Harness {
     std::vector<MiddleEndRegistry::Entry> middles;
     std::array<Ctx, 3> contexts;
     CountingBackend backend;
-    VertexShader vs = [](uint32_t* v, const VertexLayout& layout) {
-        // Touches every dword it may write, from what the fetch wrote.
-        for (uint32_t i = SLOT_POSITION; i < layout.stride(); ++i) v[i] = v[i] * 3 + 1;
-    };
+    // Writes every output it declares (a varying and each kind of special output) from
+    // the fetched bits.
+    VertexShader vs{[] {
+                        ShaderOutputs o;
+                        o.add_varying({ValueType::sint32, Interp::flat, 3});
+                        o.point_size = true;
+                        o.clip_distances = 2;
+                        o.layer = o.viewport_index = true;
+                        return o;
+                    }(),
+                    [](const ShaderBlock& b) {
+                        for (uint32_t r = 0; r < b.out_count; ++r)
+                            for (uint32_t l = 0; l < b.count; ++l)
+                                b.out[r][l] = std::bit_cast<float>(
+                                    (b.in_count ? std::bit_cast<uint32_t>(b.in[r % b.in_count][l])
+                                                : b.vertex_id[l]) *
+                                        3 +
+                                    1);
+                    }};
 
     Harness() {
         register_builtin_middle_ends();

@@ -18,7 +18,7 @@ using namespace drawpipe;
 class CullBackDraw final : public MiddleEndDraw {
   public:
     explicit CullBackDraw(const DrawState& state)
-        : MiddleEndDraw({}, vertex_layout_for(state.input)), state_(state) {}
+        : MiddleEndDraw({}, vertex_layout_for(state)), state_(state) {}
 
     // Shades the segment's vertices per instance, then keeps the counter-clockwise triangles
     // of its primitives as a triangle list. Reads only its arguments and the per-draw state.

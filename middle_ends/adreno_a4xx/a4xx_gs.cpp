@@ -18,16 +18,26 @@ void LocalMemory::configure(uint32_t V, uint32_t attribs) {
     V_ = V;
     attribs_ = attribs;
     stride_ = lm_prim_stride(V, attribs);
+    record_dwords_ = kVertexHeaderDwords + 4 * attribs;
+    psize_slot_ = ~0u;
     dwords_.assign(size_t(kPrimSlots) * stride_ / 4, 0);
+}
+
+void LocalMemory::configure(uint32_t V, const VertexLayout& layout) {
+    const uint32_t psize = layout.outputs.point_size ? layout.point_size_slot() : ~0u;
+    if (V == V_ && layout.stride() == record_dwords_ && psize == psize_slot_) return;
+    configure(V, (layout.stride() - kVertexHeaderDwords + 3) / 4);
+    record_dwords_ = layout.stride();
+    psize_slot_ = psize;
 }
 
 void LocalMemory::stage(uint32_t slot, std::span<const uint32_t* const> records) {
     const uint32_t base = slot * stride_;
-    const uint32_t record_dwords = kVertexHeaderDwords + 4 * attribs_;
     for (uint32_t v = 0; v < V_; ++v) {
-        for (uint32_t s = 0; s < record_dwords; ++s)
+        for (uint32_t s = 0; s < record_dwords_; ++s)
             dwords_[(base + lm_record_offset(V_, attribs_, v, s)) / 4] = records[v][s];
-        dwords_[(base + lm_position_offset(v) + 0x10) / 4] = float_dword(1.0f); // point size
+        dwords_[(base + lm_position_offset(v) + 0x10) / 4] =
+            psize_slot_ != ~0u ? records[v][psize_slot_] : float_dword(1.0f); // point size
     }
 }
 

@@ -78,8 +78,11 @@ uint32_t lm_record_offset(uint32_t V, uint32_t attribs, uint32_t v, uint32_t slo
 
 class LocalMemory {
   public:
-    // Sizes the memory for kPrimSlots primitives of V vertices with `attribs` attributes.
+    // Sizes the memory for kPrimSlots primitives of V vertices with `attribs` varyings.
     void configure(uint32_t V, uint32_t attribs);
+    // Sized for records of `layout`: every varying and special output in a varying slot of
+    // its own four dwords, the point size (when declared) also in the system block.
+    void configure(uint32_t V, const VertexLayout& layout);
     // Writes one input primitive's VS-output records (V of them) into slot `slot`.
     void stage(uint32_t slot, std::span<const uint32_t* const> records);
     // ldlw: one dword at a byte address; 0 past the end.
@@ -91,6 +94,7 @@ class LocalMemory {
   private:
     std::vector<uint32_t> dwords_;
     uint32_t V_ = 0, attribs_ = 0, stride_ = 0;
+    uint32_t record_dwords_ = 0, psize_slot_ = ~0u;
 };
 
 // ---- one hardware run ----

@@ -22,7 +22,7 @@ struct A4xxScratch final : GsScratch {
 class PlainDraw final : public MiddleEndDraw {
   public:
     PlainDraw(const DrawState& state, uint32_t max_vertices)
-        : MiddleEndDraw({max_vertices, false, std::nullopt}, vertex_layout_for(state.input)),
+        : MiddleEndDraw({max_vertices, false, std::nullopt}, vertex_layout_for(state)),
           state_(state) {}
     void shade(const Segment& seg, MiddleEndScratch*, ShadedBatch& out) const override {
         shade_segment(state_, layout(), seg, out);
@@ -64,7 +64,7 @@ void run_group(const GeometryShader& gs, Mode mode, const LocalMemory& lm, uint3
                     GsOutput o = r.out;
                     o.layer = prim_info_layer(r.prim_info);
                     o.viewport = prim_info_viewport(r.prim_info);
-                    writer.vertex(o, instance, 0);
+                    writer.vertex(o, instance);
                 }
                 writer.cut();
             }
@@ -77,14 +77,13 @@ void run_group(const GeometryShader& gs, Mode mode, const LocalMemory& lm, uint3
 A4xxGsDraw::A4xxGsDraw(const DrawState& state, Mode mode, uint32_t max_vertices)
     : MiddleEndDraw({gs_segment_vertex_limit(*state.gs, max_vertices), false, state.gs->input},
                     gs_output_layout(*state.gs)),
-      state_(state), in_layout_(vertex_layout_for(state.input)), mode_(mode) {}
+      state_(state), in_layout_(vertex_layout_for(state)), mode_(mode) {}
 
 void A4xxGsDraw::shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatch& out) const {
     const GeometryShader& gs = *state_.gs;
     auto& sc = static_cast<A4xxScratch&>(*scratch);
     const uint32_t V = gs_input_vertices(gs.input);
-    if (sc.lm.vertices() != V || sc.lm.attribs() != in_layout_.attrib_count)
-        sc.lm.configure(V, in_layout_.attrib_count);
+    sc.lm.configure(V, in_layout_);
     const uint32_t prims = seg.draw_count / V;
     GsStripWriter writer(gs, out);
     // Local memory holds kPrimSlots primitives (r0.x has 5 bits of slot): stage each one,

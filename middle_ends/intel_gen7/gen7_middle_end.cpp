@@ -41,8 +41,9 @@ class ProbeContext final : public GsContext {
 // One GS thread's view of the shader: emits become URB writes through GsThread.
 class ThreadContext final : public GsRecordContext {
   public:
-    ThreadContext(const GeometryShader& gs, const GsProgram& program, std::vector<uint32_t>& vue)
-        : gs_(gs), program_(program), vue_(vue) {}
+    ThreadContext(const GeometryShader& gs, const GsProgram& program, const VertexLayout& layout,
+                  std::vector<uint32_t>& vue)
+        : gs_(gs), program_(program), layout_(layout), vue_(vue) {}
 
     void start(UrbEntry& entry, uint32_t instance) {
         thread_.emplace(program_, entry);
@@ -52,7 +53,7 @@ class ThreadContext final : public GsRecordContext {
 
     void emit_stream_vertex(uint32_t stream, const GsOutput& out) override {
         if (stream >= gs_.streams) return; // undeclared stream: GL leaves it undefined
-        write_gs_vertex(vue_.data(), out, instance_, stream);
+        write_gs_vertex(vue_.data(), out, instance_, layout_);
         thread_->emit_vertex(stream, vue_);
     }
     void end_stream_primitive(uint32_t stream) override {
@@ -68,6 +69,7 @@ class ThreadContext final : public GsRecordContext {
   private:
     const GeometryShader& gs_;
     const GsProgram& program_;
+    const VertexLayout& layout_; // of the output vertices: every declared output in the VUE
     std::vector<uint32_t>& vue_;
     std::optional<GsThread> thread_;
     uint32_t instance_ = 0;
@@ -83,7 +85,7 @@ struct Gen7Scratch final : GsScratch {
 class PlainDraw final : public MiddleEndDraw {
   public:
     PlainDraw(const DrawState& state, uint32_t max_vertices)
-        : MiddleEndDraw({max_vertices, false, std::nullopt}, vertex_layout_for(state.input)),
+        : MiddleEndDraw({max_vertices, false, std::nullopt}, vertex_layout_for(state)),
           state_(state) {}
     void shade(const Segment& seg, MiddleEndScratch*, ShadedBatch& out) const override {
         shade_segment(state_, layout(), seg, out);
@@ -139,7 +141,7 @@ Gen7GsDraw::Gen7GsDraw(const DrawState& state, GsProgram program, uint32_t max_v
                        ThreadObserver observer)
     : MiddleEndDraw({gs_segment_vertex_limit(*state.gs, max_vertices), false, state.gs->input},
                     gs_output_layout(*state.gs)),
-      state_(state), in_layout_(vertex_layout_for(state.input)), program_(std::move(program)),
+      state_(state), in_layout_(vertex_layout_for(state)), program_(std::move(program)),
       observer_(std::move(observer)) {}
 
 void Gen7GsDraw::shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatch& out) const {
@@ -147,7 +149,7 @@ void Gen7GsDraw::shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatc
     auto& sc = static_cast<Gen7Scratch&>(*scratch);
     const uint32_t out_stride = layout().stride();
     sc.vue.assign(out_stride, 0);
-    ThreadContext ctx(gs, program_, sc.vue);
+    ThreadContext ctx(gs, program_, layout(), sc.vue);
     for_each_gs_input(
         state_, in_layout_, seg, sc,
         [&](uint32_t instance, uint32_t p, std::span<const uint32_t* const> inputs) {

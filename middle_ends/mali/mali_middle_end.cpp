@@ -61,7 +61,7 @@ struct Dispatch {
     void shade(const Job& job, uint32_t L, uint32_t slot, uint32_t instance) {
         const uint32_t vertex_id = seg.vertex_id(slot);
         if (instance != gl_instance) set_gl_instance(instance);
-        for (uint32_t a = 0; a < layout.attrib_count; ++a) {
+        for (uint32_t a = 0; a < uint32_t(state.input.attribs.size()); ++a) {
             const AttributeDescriptor& d = job.attribs[a];
             const uint32_t index = attribute_index(d, L);
             uint64_t element, gl;
@@ -89,7 +89,7 @@ struct Dispatch {
     // instance, and the division is what the descriptors exist to avoid.
     void set_gl_instance(uint32_t instance) {
         gl_instance = instance;
-        for (uint32_t a = 0; a < layout.attrib_count; ++a)
+        for (uint32_t a = 0; a < uint32_t(state.input.attribs.size()); ++a)
             if (divisors[a] != 0)
                 gl_element[a] =
                     attrib_element(state.input.attribs[a], 0, instance, state.draw.base_instance);
@@ -103,9 +103,9 @@ struct Dispatch {
 class MaliDraw final : public MiddleEndDraw {
   public:
     MaliDraw(const DrawState& state, const MaliOptions& options, const MiddleEndLimits& limits)
-        : MiddleEndDraw(limits, vertex_layout_for(state.input)), state_(state), idvs_(options.idvs),
+        : MiddleEndDraw(limits, vertex_layout_for(state)), state_(state), idvs_(options.idvs),
           linear_id_bits_(options.linear_id_bits) {
-        for (uint32_t a = 0; a < layout().attrib_count; ++a)
+        for (uint32_t a = 0; a < uint32_t(state.input.attribs.size()); ++a)
             divisors_[a] = state.input.attribs[a].divisor;
     }
 
@@ -123,7 +123,8 @@ void MaliDraw::shade(const Segment& seg, MiddleEndScratch*, ShadedBatch& out) co
     const uint32_t n = seg.fetch_count, k = seg.instance_count;
     const uint32_t base = out.vertex_count;
     uint32_t* vertices = out.append_vertices(n * k, layout.stride());
-    const std::span<const uint32_t> divisors(divisors_.data(), layout.attrib_count);
+    const std::span<const uint32_t> divisors(divisors_.data(),
+                                             uint32_t(state_.input.attribs.size()));
     Dispatch dispatch{state_, layout, seg, divisors, vertices, seg.instance_first};
 
     if (n > 0 && k > 0) {

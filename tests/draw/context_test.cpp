@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cstdlib>
 
 using namespace drawpipe;
@@ -102,10 +103,13 @@ TEST(Context, ThreadCountIsCheckedOnce) {
 TEST(Context, StateChangesFlushFirstSoQueuedDrawsKeepTheirState) {
     // A queued draw keeps the shader it was queued with: binding another flushes first.
     Bound b(kStrip);
-    b.ctx.bind_vertex_shader([](uint32_t* v, const VertexLayout& l) {
-        v[kVertexHeaderDwords] += 100; // attribute 0, as the trace prints it
-        (void)l;
-    });
+    ShaderOutputs outputs;
+    outputs.add_varying({ValueType::uint32, Interp::flat, 1});
+    b.ctx.bind_vertex_shader(
+        per_vertex_shader(outputs, [](const float* in, float* out, uint32_t, uint32_t) {
+            // The varying the trace prints: attribute 0's integer + 100.
+            out[4] = std::bit_cast<float>(std::bit_cast<uint32_t>(in[0]) + 100);
+        }));
     b.ctx.draw(b.draw->info);
     b.ctx.bind_vertex_shader({});
     b.ctx.draw(b.draw->info);

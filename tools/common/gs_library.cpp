@@ -47,7 +47,7 @@ std::vector<GeometryShader> build_library() {
             ctx.end_primitive();
         }
     }));
-    lib.back().writes_layer = true;
+    lib.back().outputs.layer = true;
     lib.push_back(shader("strip_cut_middle", tris, strip, 9, [](GsContext& ctx) {
         for (uint32_t n = 0; n < 9; ++n) {
             ctx.emit_vertex({.id = tagn(ctx, n)});
@@ -106,7 +106,7 @@ std::vector<GeometryShader> build_library() {
     }));
     lib.back().uses_end_primitive = false;
     lib.back().invocations = 4;
-    lib.back().writes_layer = true;
+    lib.back().outputs.layer = true;
     lib.push_back(shader("streams2", Prim::points, Prim::points, 2, [](GsContext& ctx) {
         ctx.emit_stream_vertex(0, {.id = tag(ctx, 0)});
         ctx.emit_stream_vertex(1, {.id = tag(ctx, 0) + 500u});

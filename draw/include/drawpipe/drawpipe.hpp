@@ -15,5 +15,6 @@
 #include "drawpipe/error.hpp"
 #include "drawpipe/middle_end.hpp"
 #include "drawpipe/registry.hpp"
+#include "drawpipe/shader.hpp"
 #include "drawpipe/stats.hpp"
 #include "drawpipe/types.hpp"

@@ -17,12 +17,17 @@
 
 namespace drawpipe {
 
-// What a shader writes for one output vertex.
+// What a shader writes for one output vertex. Only the outputs the shader declares
+// (GeometryShader::outputs) reach the vertex record; `id` always does.
 struct GsOutput {
     uint32_t id = 0;       // the integer `id` output the trace prints
     uint32_t layer = 0;    // gl_Layer
     uint32_t viewport = 0; // gl_ViewportIndex
     std::array<float, 4> position{0.0f, 0.0f, 0.0f, 1.0f};
+    float point_size = 0.0f;
+    std::array<float, kMaxClipDistances> clip_distance{};
+    // Generic outputs as dwords (float bits, or integer bits for integer varyings).
+    std::array<std::array<uint32_t, 4>, kMaxVaryings> varyings{};
 };
 
 // The interface a shader runs against, for one input primitive and one invocation.
@@ -32,8 +37,8 @@ class GsContext {
 
     // Input vertices: 1, 2, 3, 4 or 6, in the order GL gives a geometry shader.
     virtual uint32_t vertex_count() const = 0;
-    // Dword `slot` of input vertex `vertex`'s VS-output record (VertexSlot / attributes,
-    // layout of draw/shaded.hpp). vertex < vertex_count(), slot < input layout stride.
+    // Dword `slot` of input vertex `vertex`'s vertex-shader record (VertexSlot, varyings and
+    // special outputs as VertexLayout places them). vertex < vertex_count(), slot < stride.
     virtual uint32_t load(uint32_t vertex, uint32_t slot) = 0;
     virtual uint32_t primitive_id_in() const = 0; // from 0 per instance, across segments
     virtual uint32_t invocation_id() const = 0;   // 0 .. invocations - 1
@@ -55,8 +60,9 @@ class GeometryShader {
     Prim output = Prim::triangle_strip; // points, line_strip, triangle_strip
     uint32_t max_vertices = 1;          // per invocation, all streams together
     uint32_t invocations = 1;
-    uint32_t streams = 1;      // only stream 0 reaches the backend
-    bool writes_layer = false; // the trace prints `@layer`
+    uint32_t streams = 1; // only stream 0 reaches the backend
+    // Declared outputs besides position and id; outputs.layer: the trace prints `@layer`.
+    ShaderOutputs outputs;
     // Each output vertex's values depend only on its own index, not on earlier emits: lets
     // the A4xx model use the switch-rewritten form (one invocation computes one vertex).
     bool independent_vertices = false;
@@ -84,10 +90,11 @@ void validate_gs(const GeometryShader& gs);
 void check_gs_draw(const GeometryShader& gs, Prim prim);
 
 // The layout of GS output vertices: header with SLOT_GS_ID / SLOT_GS_LAYER, the position,
-// then one uint32x4 attribute (id, layer, viewport, stream). Shared by every executor.
+// then the shader's declared outputs. Shared by every executor.
 VertexLayout gs_output_layout(const GeometryShader& gs);
-// Writes one GS output vertex record of gs_output_layout() stride.
-void write_gs_vertex(uint32_t* v, const GsOutput& out, uint32_t instance, uint32_t stream);
+// Writes one GS output vertex record in `layout` (gs_output_layout of its shader).
+void write_gs_vertex(uint32_t* v, const GsOutput& out, uint32_t instance,
+                     const VertexLayout& layout);
 
 // An input side over VS-output records in memory, for executors that need no memory model;
 // they derive from it and implement the two emit calls.

@@ -14,13 +14,13 @@
 
 namespace drawpipe {
 
-// Appends GS output strips to a batch as PrimRuns of the shader's output type, flags 0,
+// Appends GS output strips to a batch as PrimRanges of the shader's output type, flags 0,
 // over vertices in gs_output_layout(). Not thread-safe; one per batch being written.
 class GsStripWriter {
   public:
     GsStripWriter(const GeometryShader& gs, ShadedBatch& out);
     // Appends a vertex to the strip in progress.
-    void vertex(const GsOutput& o, uint32_t instance, uint32_t stream);
+    void vertex(const GsOutput& o, uint32_t instance);
     // Ends the strip in progress; one shorter than the output primitive's minimum leaves
     // nothing in the batch. Cutting with no strip in progress does nothing.
     void cut();
@@ -30,6 +30,7 @@ class GsStripWriter {
     ShadedBatch& out_;
     Prim prim_;
     uint32_t min_;
+    VertexLayout layout_;
     uint32_t stride_;
     uint32_t strip_first_; // first vertex of the strip in progress
     uint64_t strips_ = 0;
@@ -45,6 +46,6 @@ struct GsStats {
 // gs_input_vertices(gs.input) of them) for every invocation in order, appending the stream-0
 // strips to `writer`. The instance id is read from the records.
 void execute_gs_reference(const GeometryShader& gs, std::span<const uint32_t* const> inputs,
-                      uint32_t primitive_id, GsStripWriter& writer, GsStats& stats);
+                          uint32_t primitive_id, GsStripWriter& writer, GsStats& stats);
 
 } // namespace drawpipe

@@ -13,8 +13,19 @@ inline constexpr uint32_t kVsplitSegmentIndices = 1024;
 inline constexpr uint32_t kVsplitTableEntries = 256;
 // Every attribute reaches the middle end as four 32-bit components.
 inline constexpr uint32_t kMaxAttribs = 16;
-// Dwords before the attributes in a shaded vertex: 4 system values + position.
+// Dwords before the varyings in a shaded vertex: 4 system values + position.
 inline constexpr uint32_t kVertexHeaderDwords = 8;
+// Generic vec4 outputs a shader may declare (GL's 128 output components).
+inline constexpr uint32_t kMaxVaryings = 32;
+// gl_ClipDistance entries (GL's minimum GL_MAX_CLIP_DISTANCES).
+inline constexpr uint32_t kMaxClipDistances = 8;
+// Most dwords of a shaded vertex record: header, position, varyings, point size, clip
+// distances, layer, viewport index.
+inline constexpr uint32_t kMaxRecordDwords =
+    kVertexHeaderDwords + 4 * kMaxVaryings + 1 + kMaxClipDistances + 2;
+// Vertices a vertex shader gets per call: a multiple of every SIMD width in use, small
+// enough that one block's inputs and outputs stay in L1.
+inline constexpr uint32_t kShaderLanes = 32;
 // Per-segment counters a middle end may report (MiddleEnd::counters()).
 inline constexpr uint32_t kMaxCounters = 8;
 

@@ -21,17 +21,12 @@ namespace drawpipe {
 
 class GeometryShader; // drawpipe/gs.hpp
 
-// A vertex shader rewrites one shaded vertex in place: on entry the header holds the vertex
-// and instance ids and the attributes hold the fetched values; it may write anything but
-// the ids. It must be safe to call from several threads at once.
-using VertexShader = std::function<void(uint32_t* vertex, const VertexLayout& layout)>;
-
 // Everything a middle end may read about one draw. The spans and pointers stay valid until
 // the draw has reached the backend.
 struct DrawState {
     DrawInfo draw;
     VertexInput input;
-    const VertexShader* vs = nullptr;   // null: pass attributes through, position = attrib 0
+    const VertexShader* vs = nullptr;   // null: attributes pass through, position = attrib 0
     const GeometryShader* gs = nullptr; // null: no geometry stage
 };
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "drawpipe/limits.hpp"
+#include "drawpipe/shader.hpp"
 #include "drawpipe/stats.hpp"
 #include "drawpipe/types.hpp"
 
@@ -13,7 +14,8 @@
 
 namespace drawpipe {
 
-// A shaded vertex is `stride()` dwords: the header, the position, then 4 dwords per attribute.
+// A shaded vertex is `stride()` dwords: the header, the position, 4 dwords per varying, then
+// the special outputs the stage declares, in the order of VertexLayout's slots.
 enum VertexSlot : uint32_t {
     SLOT_VERTEX_ID = 0,   // index + base vertex (or start + position)
     SLOT_INSTANCE_ID = 1, // 0-based within the draw
@@ -22,13 +24,19 @@ enum VertexSlot : uint32_t {
     SLOT_POSITION = 4,    // 4 floats, as bits
 };
 
+// Where each output of the stage that produced a vertex lives in its record.
 struct VertexLayout {
-    uint32_t attrib_count = 0;
-    std::array<Format, kMaxAttribs> formats{}; // how to read each attribute's 4 dwords
-    bool gs_output = false;                    // vertices come from a geometry shader
-    bool gs_writes_layer = false;
+    ShaderOutputs outputs;
+    bool gs_output = false; // vertices come from a geometry shader (the trace prints its id)
 
-    uint32_t stride() const { return kVertexHeaderDwords + 4 * attrib_count; }
+    uint32_t varying_count() const { return outputs.varying_count; }
+    const Varying& varying(uint32_t i) const { return outputs.varyings[i]; }
+    uint32_t varying_slot(uint32_t i) const { return kVertexHeaderDwords + 4 * i; }
+    uint32_t point_size_slot() const { return varying_slot(outputs.varying_count); }
+    uint32_t clip_distance_slot() const { return point_size_slot() + outputs.point_size; }
+    uint32_t layer_slot() const { return clip_distance_slot() + outputs.clip_distances; }
+    uint32_t viewport_slot() const { return layer_slot() + outputs.layer; }
+    uint32_t stride() const { return viewport_slot() + outputs.viewport_index; }
 };
 
 // Primitives of one type over the batch's vertices: `count` elements from `first` in

@@ -11,13 +11,29 @@
 
 namespace drawpipe {
 
-// The layout of fetched and vertex-shaded vertices for a draw's vertex input.
-VertexLayout vertex_layout_for(const VertexInput& input);
+// The outputs of the pass-through vertex stage: one varying per attribute (its format's
+// value type and component count). A shader that keeps the attributes declares these.
+ShaderOutputs attribute_outputs(const VertexInput& input);
 
-// Fills a vertex's header and attributes for (vertex id, instance) and runs the vertex
-// shader, exactly as the GL reference does.
-void shade_vertex(const DrawState& state, const VertexLayout& layout, uint32_t vertex_id,
-                  uint32_t instance, uint32_t* out);
+// The layout of a draw's vertex-stage records: the vertex shader's outputs, or with no
+// shader the attributes passed through, each a varying of its format's value type.
+VertexLayout vertex_layout_for(const DrawState& state);
+
+// Shades vertices `ids[0 .. n)` of one instance into consecutive records at `out`: fetches
+// with GL's rules, runs the vertex shader a block at a time and fills the headers. The
+// reference every faster path is checked against.
+void shade_vertices(const DrawState& state, const VertexLayout& layout, const uint32_t* ids,
+                    uint32_t n, uint32_t instance, uint32_t* out);
+
+// One vertex (for middle ends that compute their own fetch order).
+inline void shade_vertex(const DrawState& state, const VertexLayout& layout, uint32_t vertex_id,
+                         uint32_t instance, uint32_t* out) {
+    shade_vertices(state, layout, &vertex_id, 1, instance, out);
+}
+
+// Every fetched vertex of a segment for one instance, in fetch order.
+void shade_fetched(const DrawState& state, const VertexLayout& layout, const Segment& seg,
+                   uint32_t instance, uint32_t* out);
 
 // Vertices per segment that keep a GS draw's output near 64K vertices per segment (the
 // u16 limit of a backend vertex batch), never below what one input primitive needs and
@@ -44,9 +60,7 @@ void for_each_gs_input(const DrawState& state, const VertexLayout& in_layout, co
     const uint32_t* inputs[6];
     for (uint32_t i = 0; i < seg.instance_count; ++i) {
         const uint32_t instance = seg.instance_first + i;
-        for (uint32_t f = 0; f < seg.fetch_count; ++f)
-            shade_vertex(state, in_layout, seg.vertex_id(f), instance,
-                         &scratch.shaded[size_t(f) * stride]);
+        shade_fetched(state, in_layout, seg, instance, scratch.shaded.data());
         for (uint32_t p = 0; p < prims; ++p) {
             for (uint32_t v = 0; v < per_prim; ++v)
                 inputs[v] = &scratch.shaded[size_t(seg.draw_elt(p * per_prim + v)) * stride];

@@ -91,8 +91,9 @@ TEST(Gen7MiddleEnd, HeaderFormatPerLibraryShader) {
     EXPECT_EQ(program("points_out").header_bits, 0u);   // points, one stream
     EXPECT_EQ(program("streams2").header_bits, 4u);     // points, two streams: 2 × 2
     EXPECT_EQ(program("streams2").format, gen7::ControlDataFormat::sid);
-    EXPECT_EQ(program("many_cuts64").vertex_hwords, 2u); // 12 dwords = 3 slots
-    EXPECT_EQ(program("many_cuts64").urb_entry_bytes, 32u + 64u * 64u);
+    // Header and position: 8 dwords, one 32-byte hword per vertex.
+    EXPECT_EQ(program("many_cuts64").vertex_hwords, 1u);
+    EXPECT_EQ(program("many_cuts64").urb_entry_bytes, 32u + 64u * 32u);
 }
 
 // Header DWORDs and header writes of every thread of a one-primitive draw.
@@ -171,7 +172,7 @@ TEST(Gen7MiddleEnd, Counters) {
     EXPECT_EQ(s.counters[gen7::kVertexWrites], 6u * 43u);
     EXPECT_EQ(s.counters[gen7::kHeaderWrites], 6u * 2u);
     EXPECT_EQ(s.counters[gen7::kHeaderBytes], 6u * 32u);
-    EXPECT_EQ(s.counters[gen7::kUrbBytes], 6u * (32u + 64u * 64u));
+    EXPECT_EQ(s.counters[gen7::kUrbBytes], 6u * (32u + 64u * 32u));
     EXPECT_EQ(s.counters[gen7::kVerticesOut], 6u * 43u); // strips of 5, 5, ..., 5 and 3
 }
 
