@@ -34,11 +34,11 @@ void append_vertex_to(std::string& s, const uint32_t* v, const VertexLayout& lay
             s += '@';
             append_u32(s, v[SLOT_GS_LAYER]);
         }
-        return;
+    } else {
+        append_u32(s, v[SLOT_VERTEX_ID]);
+        s += '/';
+        append_u32(s, v[SLOT_INSTANCE_ID]);
     }
-    append_u32(s, v[SLOT_VERTEX_ID]);
-    s += '/';
-    append_u32(s, v[SLOT_INSTANCE_ID]);
     if (layout.varying_count() == 0) return;
     s += '[';
     for (uint32_t a = 0; a < layout.varying_count(); ++a) {

@@ -39,8 +39,8 @@ class GsDraw final : public MiddleEndDraw {
         GsStats stats;
         for_each_gs_input(state_, in_layout_, seg, static_cast<GsScratch&>(*scratch),
                           [&](uint32_t, uint32_t p, std::span<const uint32_t* const> inputs) {
-                              execute_gs_reference(gs, inputs, seg.prim_id_first + p, writer,
-                                                   stats);
+                              execute_gs_reference(gs, inputs, in_layout_.stride(),
+                                                   seg.prim_id_first + p, writer, stats);
                           });
         out.counters[0] += stats.invocations;
         out.counters[1] += stats.emitted;

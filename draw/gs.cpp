@@ -60,6 +60,9 @@ void validate_gs(const GeometryShader& gs) {
         bad(gs, "streams: " + std::to_string(gs.streams) + " is outside 1.." +
                     std::to_string(kGsMaxStreams));
     if (!gs.main) bad(gs, "main: no shader function");
+    if (gs.input_varyings > kMaxVaryings)
+        bad(gs, "input_varyings: " + std::to_string(gs.input_varyings) + ", at most " +
+                    std::to_string(kMaxVaryings));
     try {
         validate_outputs(gs.outputs);
     } catch (const Error& e) {
@@ -72,6 +75,12 @@ void check_gs_draw(const GeometryShader& gs, Prim prim) {
         throw Error(ErrorCode::invalid_value, "prim: " + std::string(prim_name(prim)) +
                                                   " cannot feed gs " + gs.name + ", which takes " +
                                                   std::string(prim_name(gs.input)));
+}
+
+void check_gs_link(const GeometryShader& gs, const VertexLayout& in) {
+    if (gs.input_varyings > in.varying_count())
+        bad(gs, "reads " + std::to_string(gs.input_varyings) +
+                    " varyings; the vertex stage writes " + std::to_string(in.varying_count()));
 }
 
 VertexLayout gs_output_layout(const GeometryShader& gs) {

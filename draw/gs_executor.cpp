@@ -62,10 +62,11 @@ class ReferenceContext final : public GsRecordContext {
 } // namespace
 
 void execute_gs_reference(const GeometryShader& gs, std::span<const uint32_t* const> inputs,
-                          uint32_t primitive_id, GsStripWriter& writer, GsStats& stats) {
+                          uint32_t stride, uint32_t primitive_id, GsStripWriter& writer,
+                          GsStats& stats) {
     ReferenceContext ctx(gs, writer, stats, inputs[0][SLOT_INSTANCE_ID]);
     for (uint32_t inv = 0; inv < gs.invocations; ++inv) {
-        ctx.bind(inputs, primitive_id, inv);
+        ctx.bind(inputs, stride, primitive_id, inv);
         ctx.start();
         gs.main(ctx);
         writer.cut(); // the strip in progress ends with the invocation

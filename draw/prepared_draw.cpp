@@ -1,6 +1,8 @@
 #include "draw/internal/prepared_draw.hpp"
 
 #include "drawpipe/error.hpp"
+#include "drawpipe/gs.hpp"
+#include "drawpipe/shading.hpp"
 #include "drawpipe/vertex_fetch.hpp"
 
 #include <string>
@@ -25,6 +27,10 @@ PreparedDraw prepare_draw(const DrawState& state, const MiddleEnd& middle,
     if (state.vs) {
         if (!state.vs->run) throw Error(ErrorCode::invalid_value, "vs: no run function");
         validate_outputs(state.vs->outputs);
+    }
+    if (state.gs) {
+        validate_gs(*state.gs);
+        check_gs_link(*state.gs, vertex_layout_for(state));
     }
     PreparedDraw p{state, middle.prepare(state), {}, nullptr};
     if (!p.middle)

@@ -6,6 +6,7 @@
 #include "drawpipe/serial.hpp"
 #include "tools/common/draw_text.hpp"
 #include "tools/common/gs_library.hpp"
+#include "tools/common/vs_library.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -43,11 +44,17 @@ inline const GeometryShader* gs_of(const DrawDesc& d) {
     return d.gs.empty() ? nullptr : &find_gs(d.gs);
 }
 
+// The vertex shader a description names (Error(not_found) for an unknown name), or null.
+inline const VertexShader* vs_of(const DrawDesc& d) {
+    return d.vs.empty() ? nullptr : &find_vs(d.vs);
+}
+
 // One-thread trace of a bound description through `middle`.
-inline std::string trace_serial(const BoundDraw& b, const GeometryShader* gs,
-                                const MiddleEnd& middle, const DrawOptions& options = {}) {
+inline std::string trace_serial(const BoundDraw& b, const VertexShader* vs,
+                                const GeometryShader* gs, const MiddleEnd& middle,
+                                const DrawOptions& options = {}) {
     TraceBackend trace;
-    draw_serial({b.info, b.input(), nullptr, gs}, middle, trace, options);
+    draw_serial({b.info, b.input(), vs, gs}, middle, trace, options);
     return trace.take();
 }
 

@@ -25,7 +25,7 @@ bool same_draw(const DrawDesc& a, const DrawDesc& b) {
            a.restart == b.restart && a.restart_index == b.restart_index && a.start == b.start &&
            a.count == b.count && a.base_vertex == b.base_vertex && a.instances == b.instances &&
            a.base_instance == b.base_instance && a.provoking == b.provoking &&
-           a.attrib_divisors == b.attrib_divisors && a.gs == b.gs;
+           a.attrib_divisors == b.attrib_divisors && a.gs == b.gs && a.vs == b.vs;
 }
 
 void check_round_trip(const DrawDesc& d) {
@@ -61,7 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         const GeometryShader* gs = fuzz::gs_of(d);
         const auto bound = bind_draw(d);
-        fuzz::trace_serial(*bound, gs, middle);
+        fuzz::trace_serial(*bound, fuzz::vs_of(d), gs, middle);
     } catch (const Error&) {
     }
     return 0;

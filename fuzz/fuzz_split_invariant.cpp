@@ -93,14 +93,15 @@ uint64_t fnv1a(std::string_view s) {
 
 class Checker {
   public:
-    Checker(const DrawDesc& d, const BoundDraw& b, const GeometryShader* gs, std::string expected)
-        : desc_(d), bound_(b), gs_(gs), expected_(std::move(expected)) {}
+    Checker(const DrawDesc& d, const BoundDraw& b, const VertexShader* vs, const GeometryShader* gs,
+            std::string expected)
+        : desc_(d), bound_(b), vs_(vs), gs_(gs), expected_(std::move(expected)) {}
 
     // Traces through draw_serial; a variant may refuse the draw only as too small a limit.
     void serial(const MiddleEnd& middle, const DrawOptions& options, const std::string& what) {
         std::string got;
         try {
-            got = fuzz::trace_serial(bound_, gs_, middle, options);
+            got = fuzz::trace_serial(bound_, vs_, gs_, middle, options);
         } catch (const Error& e) {
             if (e.code() == ErrorCode::limit_too_small) return;
             fuzz::report_mismatch(desc_, what + ": threw " + e.what(), expected_, "");
@@ -119,19 +120,22 @@ class Checker {
 
     const DrawDesc& desc() const { return desc_; }
     const BoundDraw& bound() const { return bound_; }
+    const VertexShader* vs() const { return vs_; }
     const GeometryShader* gs() const { return gs_; }
     const std::string& expected() const { return expected_; }
 
   private:
     const DrawDesc& desc_;
     const BoundDraw& bound_;
+    const VertexShader* vs_;
     const GeometryShader* gs_;
     std::string expected_;
 };
 
-bool accepts(const MiddleEnd& middle, const BoundDraw& b, const GeometryShader* gs) {
+bool accepts(const MiddleEnd& middle, const BoundDraw& b, const VertexShader* vs,
+             const GeometryShader* gs) {
     try {
-        return middle.prepare({b.info, b.input(), nullptr, gs}) != nullptr;
+        return middle.prepare({b.info, b.input(), vs, gs}) != nullptr;
     } catch (const Error&) {
         return false;
     }
@@ -149,6 +153,7 @@ void check_context(Checker& c, Context& ctx, uint64_t buffer_id,
         ctx.bind_middle_end(std::move(middle));
         ctx.set_vertex_buffers(b.buffers);
         ctx.set_vertex_attribs(b.attribs);
+        ctx.bind_vertex_shader(c.vs() ? *c.vs() : VertexShader{});
         ctx.bind_geometry_shader(c.gs());
         ctx.draw(b.info);
         ctx.flush();
@@ -170,17 +175,19 @@ void check_context(Checker& c, Context& ctx, uint64_t buffer_id,
 
 void run(const DrawDesc& d, const Params& p) {
     Harness& h = harness();
+    const VertexShader* vs = nullptr;
     const GeometryShader* gs = nullptr;
     std::unique_ptr<BoundDraw> bound;
     std::string expected;
     try {
+        vs = fuzz::vs_of(d);
         gs = fuzz::gs_of(d);
         bound = bind_draw(d);
-        expected = fuzz::trace_serial(*bound, gs, h.unsplit);
+        expected = fuzz::trace_serial(*bound, vs, gs, h.unsplit);
     } catch (const Error&) {
         return; // a bad draw: nothing to compare (fuzz_api covers what errors say)
     }
-    Checker c(d, *bound, gs, std::move(expected));
+    Checker c(d, *bound, vs, gs, std::move(expected));
     const uint32_t min_limit = min_segment_vertices(d.prim);
     const uint32_t limit = min_limit + p.limit % (kMaxForcedLimit + 1 - min_limit);
     const std::string at = ", limit ";
@@ -208,7 +215,7 @@ void run(const DrawDesc& d, const Params& p) {
 
     std::vector<std::shared_ptr<const MiddleEnd>> accepted{h.fetch_shade[limit]};
     for (const auto& e : h.middles) {
-        if (!accepts(*e.middle, *bound, gs)) continue;
+        if (!accepts(*e.middle, *bound, vs, gs)) continue;
         accepted.push_back(e.middle);
         if (p.flags & kMiddleAtLimit)
             c.serial(*e.middle, {Strategy{}, limit}, e.name + at + std::to_string(limit));

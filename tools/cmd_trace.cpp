@@ -8,6 +8,7 @@
 #include "tools/commands.hpp"
 #include "tools/common/draw_text.hpp"
 #include "tools/common/gs_library.hpp"
+#include "tools/common/vs_library.hpp"
 
 #include <oneapi/tbb/global_control.h>
 
@@ -116,7 +117,8 @@ void add_trace_command(CLI::App& app) {
         const auto bound = bind_draw(desc);
         const Strategy strategy = parse_strategy_option(args->strategy);
         const auto middle = MiddleEndRegistry::global().find(args->middle_end);
-        const DrawState state{bound->info, bound->input(), nullptr, gs};
+        const VertexShader* vs = desc.vs.empty() ? nullptr : &find_vs(desc.vs);
+        const DrawState state{bound->info, bound->input(), vs, gs};
         DrawOptions ro{strategy, args->max_vertices};
         if (args->segments) return print_segments(state, *middle, ro);
         TraceBackend trace;
@@ -131,6 +133,7 @@ void add_trace_command(CLI::App& app) {
         ctx.bind_backend(trace);
         ctx.set_vertex_buffers(bound->buffers);
         ctx.set_vertex_attribs(bound->attribs);
+        if (vs) ctx.bind_vertex_shader(*vs);
         ctx.bind_geometry_shader(gs);
         if (bound->info.index_type != IndexType::none)
             bound->info.index_buffer_id = ctx.register_index_buffer();

@@ -156,7 +156,7 @@ void Gen7GsDraw::shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatc
             const uint32_t prim_id = seg.prim_id_first + p;
             for (uint32_t inv = 0; inv < gs.invocations; ++inv) {
                 // One thread: the shader writes the URB entry...
-                ctx.bind(inputs, prim_id, inv);
+                ctx.bind(inputs, in_layout_.stride(), prim_id, inv);
                 ctx.start(sc.entry, instance);
                 gs.main(ctx);
                 ctx.finish();

@@ -187,7 +187,7 @@ TEST(ShaderOutputs, GeometryShaderCarriesVaryings) {
     ShadedBatch out;
     GsStripWriter writer(gs, out);
     GsStats stats;
-    execute_gs_reference(gs, inputs, 0, writer, stats);
+    execute_gs_reference(gs, inputs, kVertexHeaderDwords + 4, 0, writer, stats);
     writer.cut();
     const VertexLayout l = gs_output_layout(gs);
     ASSERT_EQ(out.vertex_count, 3u);

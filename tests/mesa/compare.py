@@ -52,7 +52,10 @@ GS_INPUT = {
     "many_cuts64": "triangles", "points_out": "triangles", "line_strip_out": "triangles",
     "lines_in": "lines", "lines_adj_in": "lines_adjacency", "tris_adj_in": "triangles_adjacency",
     "points_in_quad": "points", "invocations4": "triangles", "streams2": "points",
+    "color_tri": "triangles", "color_swizzle_lines": "lines",
 }
+# Library geometry shaders that read the vertex shader's colour varying (need `vs color`).
+GS_READS_COLOR = {"color_tri", "color_swizzle_lines"}
 FEEDS = {
     "points": ["points"],
     "lines": ["lines", "line_strip", "line_loop"],
@@ -82,6 +85,8 @@ def fmt(d):
               f"instances {d['instances']}", f"base_instance {d['base_instance']}",
               f"provoking {d['provoking']}"]
     lines += [f"attrib {a}" for a in d["attribs"]]
+    if d.get("vs"):
+        lines.append(f"vs {d['vs']}")
     if d.get("gs"):
         lines.append(f"gs {d['gs']}")
     return "\n".join(lines) + "\n"
@@ -128,6 +133,9 @@ def random_draw(rng, prim, gs=None):
         rng.randint(0, 150) if r < 0.97 else rng.randint(150, 1000)
     d["attribs"] = [0 if rng.random() < 0.5 else rng.randint(1, 3)
                     for _ in range(rng.randint(0, 2))]
+    # The library's colour vertex shader: a float varying written by the VS, through the GS.
+    if gs in GS_READS_COLOR or rng.random() < 0.25:
+        d["vs"] = "color"
     if d["index"] == "none":
         d["start"] = rng.randint(0, 3) if rng.random() < 0.5 else rng.randint(0, 20)
         if rng.random() < 0.15:  # GL ignores restart for non-indexed draws

@@ -87,6 +87,7 @@ struct Desc {
     bool provoking_first = false;
     std::vector<uint32_t> divisors;
     std::string gs;
+    std::string vs; // "" (attributes pass through) or "color"
 };
 
 struct ParseError : std::runtime_error {
@@ -172,6 +173,9 @@ Desc parse(std::string_view text) {
             d.divisors.push_back(number<uint32_t>(line_no, key, one()));
         } else if (key == "gs") {
             d.gs = one();
+        } else if (key == "vs") {
+            d.vs = one();
+            if (d.vs != "color") bad(line_no, key, "unknown vertex shader '" + d.vs + "'");
         } else {
             bad(line_no, key, "unknown key");
         }
@@ -198,6 +202,7 @@ struct GsInfo {
     const char* name;
     GLenum xfb_mode;    // from the output topology
     bool writes_layer;  // captures `layer_v` after `id`
+    bool color;         // captures the vec4 `color_out` after those (reads the VS's `color`)
     const char* input;  // the input layout, which must precede the prologue's input arrays
     const char* source; // after the common prologue
 };
@@ -213,14 +218,14 @@ uint tagn(uint n) { return base_tag() + n; }
 )";
 
 constexpr GsInfo kShaders[] = {
-    {"passthrough_tri", GL_TRIANGLES, false, "layout(triangles) in;", R"(
+    {"passthrough_tri", GL_TRIANGLES, false, false, "layout(triangles) in;", R"(
 layout(triangle_strip, max_vertices = 3) out;
 out uint id;
 void main() {
     for (int i = 0; i < 3; ++i) { id = tag(i); gl_Position = vec4(0.0); EmitVertex(); }
     EndPrimitive();
 })"},
-    {"amplify3_layer", GL_TRIANGLES, true, "layout(triangles) in;", R"(
+    {"amplify3_layer", GL_TRIANGLES, true, false, "layout(triangles) in;", R"(
 layout(triangle_strip, max_vertices = 9) out;
 out uint id;
 out int layer_v;
@@ -232,7 +237,7 @@ void main() {
         EndPrimitive();
     }
 })"},
-    {"strip_cut_middle", GL_TRIANGLES, false, "layout(triangles) in;", R"(
+    {"strip_cut_middle", GL_TRIANGLES, false, false, "layout(triangles) in;", R"(
 layout(triangle_strip, max_vertices = 9) out;
 out uint id;
 void main() {
@@ -241,7 +246,7 @@ void main() {
         if (n == 3u || n == 5u) EndPrimitive();
     }
 })"},
-    {"endprim_before_emit", GL_TRIANGLES, false, "layout(triangles) in;", R"(
+    {"endprim_before_emit", GL_TRIANGLES, false, false, "layout(triangles) in;", R"(
 layout(triangle_strip, max_vertices = 5) out;
 out uint id;
 void main() {
@@ -251,7 +256,7 @@ void main() {
     EndPrimitive();
     EndPrimitive();
 })"},
-    {"cull_odd", GL_TRIANGLES, false, "layout(triangles) in;", R"(
+    {"cull_odd", GL_TRIANGLES, false, false, "layout(triangles) in;", R"(
 layout(triangle_strip, max_vertices = 3) out;
 out uint id;
 void main() {
@@ -259,7 +264,7 @@ void main() {
     for (int i = 0; i < 3; ++i) { id = tag(i); gl_Position = vec4(0.0); EmitVertex(); }
     EndPrimitive();
 })"},
-    {"many_cuts64", GL_TRIANGLES, false, "layout(triangles) in;", R"(
+    {"many_cuts64", GL_TRIANGLES, false, false, "layout(triangles) in;", R"(
 layout(triangle_strip, max_vertices = 64) out;
 out uint id;
 void main() {
@@ -268,32 +273,32 @@ void main() {
         if (n % 5u == 4u) EndPrimitive();
     }
 })"},
-    {"points_out", GL_POINTS, false, "layout(triangles) in;", R"(
+    {"points_out", GL_POINTS, false, false, "layout(triangles) in;", R"(
 layout(points, max_vertices = 3) out;
 out uint id;
 void main() {
     for (int i = 2; i >= 0; --i) { id = tag(i); gl_Position = vec4(0.0); EmitVertex(); }
 })"},
-    {"line_strip_out", GL_LINES, false, "layout(triangles) in;", R"(
+    {"line_strip_out", GL_LINES, false, false, "layout(triangles) in;", R"(
 layout(line_strip, max_vertices = 4) out;
 out uint id;
 void main() {
     for (int k = 0; k < 4; ++k) { id = tag(k % 3); gl_Position = vec4(0.0); EmitVertex(); }
     EndPrimitive();
 })"},
-    {"lines_in", GL_LINES, false, "layout(lines) in;", R"(
+    {"lines_in", GL_LINES, false, false, "layout(lines) in;", R"(
 layout(line_strip, max_vertices = 2) out;
 out uint id;
 void main() {
     for (int i = 0; i < 2; ++i) { id = tag(i); gl_Position = vec4(0.0); EmitVertex(); }
 })"},
-    {"lines_adj_in", GL_LINES, false, "layout(lines_adjacency) in;", R"(
+    {"lines_adj_in", GL_LINES, false, false, "layout(lines_adjacency) in;", R"(
 layout(line_strip, max_vertices = 4) out;
 out uint id;
 void main() {
     for (int i = 0; i < 4; ++i) { id = tag(i); gl_Position = vec4(0.0); EmitVertex(); }
 })"},
-    {"tris_adj_in", GL_TRIANGLES, false, "layout(triangles_adjacency) in;", R"(
+    {"tris_adj_in", GL_TRIANGLES, false, false, "layout(triangles_adjacency) in;", R"(
 layout(triangle_strip, max_vertices = 6) out;
 out uint id;
 void main() {
@@ -301,7 +306,7 @@ void main() {
     EndPrimitive();
     for (int i = 1; i < 6; i += 2) { id = tag(i); gl_Position = vec4(0.0); EmitVertex(); }
 })"},
-    {"points_in_quad", GL_TRIANGLES, false, "layout(points) in;", R"(
+    {"points_in_quad", GL_TRIANGLES, false, false, "layout(points) in;", R"(
 layout(triangle_strip, max_vertices = 4) out;
 out uint id;
 void main() {
@@ -309,7 +314,7 @@ void main() {
         id = base_tag() + 10u * vid[0] + c; gl_Position = vec4(0.0); EmitVertex();
     }
 })"},
-    {"invocations4", GL_TRIANGLES, true, "layout(triangles, invocations = 4) in;", R"(
+    {"invocations4", GL_TRIANGLES, true, false, "layout(triangles, invocations = 4) in;", R"(
 layout(triangle_strip, max_vertices = 3) out;
 out uint id;
 out int layer_v;
@@ -321,13 +326,34 @@ void main() {
         EmitVertex();
     }
 })"},
-    {"streams2", GL_POINTS, false, "layout(points) in;", R"(
+    {"streams2", GL_POINTS, false, false, "layout(points) in;", R"(
 layout(points, max_vertices = 2) out;
 layout(stream = 0) out uint id;
 layout(stream = 1) out uint id1;
 void main() {
     id = tag(0); gl_Position = vec4(0.0); EmitStreamVertex(0);
     id1 = tag(0) + 500u; EmitStreamVertex(1);
+})"},
+    {"color_tri", GL_TRIANGLES, false, true, "layout(triangles) in;", R"(
+layout(triangle_strip, max_vertices = 3) out;
+in vec4 color[];
+out uint id;
+out vec4 color_out;
+void main() {
+    for (int i = 0; i < 3; ++i) {
+        id = tag(i); color_out = color[i]; gl_Position = vec4(0.0); EmitVertex();
+    }
+    EndPrimitive();
+})"},
+    {"color_swizzle_lines", GL_LINES, false, true, "layout(lines) in;", R"(
+layout(line_strip, max_vertices = 2) out;
+in vec4 color[];
+out uint id;
+out vec4 color_out;
+void main() {
+    for (int i = 0; i < 2; ++i) {
+        id = tag(i); color_out = color[i].wzyx; gl_Position = vec4(0.0); EmitVertex();
+    }
 })"},
 };
 
@@ -447,8 +473,11 @@ GLuint compile(GLenum type, const std::string& src) {
     return s;
 }
 
-std::string vertex_shader(size_t attribs) {
+// The pass-through shader (vid, iid and each attribute as av<a>), or with `vs color` the
+// library's colour shader (tools/common/vs_library.hpp) in place of the attributes.
+std::string vertex_shader(size_t attribs, bool color) {
     std::string s = "#version 420\n";
+    if (color) attribs = 0;
     for (size_t a = 0; a < attribs; ++a)
         s += "layout(location = " + std::to_string(a) + ") in uint a" + std::to_string(a) + ";\n";
     s += "flat out uint vid;\nflat out uint iid;\n";
@@ -456,21 +485,32 @@ std::string vertex_shader(size_t attribs) {
     s += "void main() {\n    vid = uint(gl_VertexID);\n    iid = uint(gl_InstanceID);\n";
     for (size_t a = 0; a < attribs; ++a)
         s += "    av" + std::to_string(a) + " = a" + std::to_string(a) + ";\n";
+    if (color) {
+        s.insert(s.find("void main"), "out vec4 color;\n");
+        s += "    color = vec4(float(gl_VertexID) * 0.5, float(gl_InstanceID) + 0.25, "
+             "-float(gl_VertexID), 1.0);\n";
+    }
     s += "    gl_Position = vec4(0.0);\n}\n";
     return s;
 }
 
 GLuint link_program(const Desc& d, const GsInfo* gs, std::vector<std::string>& varyings) {
     const GLuint prog = glCreateProgram();
-    glAttachShader(prog, compile(GL_VERTEX_SHADER, vertex_shader(d.divisors.size())));
+    const bool color = d.vs == "color";
+    glAttachShader(prog, compile(GL_VERTEX_SHADER, vertex_shader(d.divisors.size(), color)));
     if (gs) {
         glAttachShader(prog, compile(GL_GEOMETRY_SHADER, std::string("#version 420\n") + gs->input +
                                                              kGsPrologue + gs->source));
         varyings = {"id"};
         if (gs->writes_layer) varyings.push_back("layer_v");
+        if (gs->color) varyings.push_back("color_out");
     } else {
         varyings = {"vid", "iid"};
-        for (size_t a = 0; a < d.divisors.size(); ++a) varyings.push_back("av" + std::to_string(a));
+        if (color)
+            varyings.push_back("color");
+        else
+            for (size_t a = 0; a < d.divisors.size(); ++a)
+                varyings.push_back("av" + std::to_string(a));
     }
     std::vector<const char*> names;
     for (const std::string& v : varyings) names.push_back(v.c_str());
@@ -629,6 +669,8 @@ Capture draw(const Desc& d, const GsInfo* gs) {
     const bool capture = cap.xfb_mode != kCountOnly;
     if (!capture) cap.xfb_mode = GL_LINES;
     cap.components = uint32_t(varyings.size());
+    for (const std::string& v : varyings)
+        if (v == "color" || v == "color_out") cap.components += 3; // a vec4 takes four words
     const uint32_t per_prim = cap.xfb_mode == GL_POINTS ? 1 : cap.xfb_mode == GL_LINES ? 2 : 3;
     const uint32_t amplify = gs ? 64 * 4 : 1; // bounds a library shader's output per input
     uint64_t capacity = (uint64_t(d.count) + 2) * std::max(d.instances, 1u) * amplify;
@@ -687,26 +729,40 @@ Capture draw(const Desc& d, const GsInfo* gs) {
     return cap;
 }
 
-std::string format_trace(const Capture& cap, const GsInfo* gs) {
+// A captured float word as drawpipe's trace prints it: the shortest form that reads back.
+std::string float_word(uint32_t bits) {
+    float f;
+    std::memcpy(&f, &bits, 4);
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, f);
+    return std::string(buf, r.ptr);
+}
+
+// `color`: the last four words of each vertex are a float vec4.
+std::string format_trace(const Capture& cap, const GsInfo* gs, bool color) {
     const uint32_t per_prim = cap.xfb_mode == GL_POINTS ? 1 : cap.xfb_mode == GL_LINES ? 2 : 3;
     const char* name = per_prim == 1 ? "point" : per_prim == 2 ? "line" : "tri";
+    const uint32_t floats_from = color ? cap.components - 4 : cap.components;
     std::string out;
     const uint32_t* v = cap.data.data();
     for (GLuint p = 0; p < cap.written; ++p) {
         out += name;
         for (uint32_t k = 0; k < per_prim; ++k, v += cap.components) {
             out += ' ';
+            uint32_t first; // the first word printed in brackets
             if (gs) {
                 out += std::to_string(v[0]);
                 if (gs->writes_layer) out += '@' + std::to_string(int32_t(v[1]));
-                continue;
+                first = gs->writes_layer ? 2 : 1;
+            } else {
+                out += std::to_string(v[0]) + '/' + std::to_string(v[1]);
+                first = 2;
             }
-            out += std::to_string(v[0]) + '/' + std::to_string(v[1]);
-            if (cap.components == 2) continue;
+            if (cap.components == first) continue;
             out += '[';
-            for (uint32_t c = 2; c < cap.components; ++c) {
-                if (c > 2) out += ',';
-                out += std::to_string(v[c]);
+            for (uint32_t c = first; c < cap.components; ++c) {
+                if (c > first) out += ',';
+                out += c >= floats_from ? float_word(v[c]) : std::to_string(v[c]);
             }
             out += ']';
         }
@@ -740,6 +796,8 @@ std::string trace_file(const std::string& file) {
         for (const GsInfo& s : kShaders)
             if (desc.gs == s.name) gs = &s;
         if (!gs) fail(1, "gs: unknown geometry shader '" + desc.gs + "'");
+        if (gs->color && desc.vs != "color")
+            fail(1, "gs " + desc.gs + ": reads the colour varying; the draw needs `vs color`");
     }
     const Capture cap = draw(desc, gs);
     if (cap.count_only)
@@ -748,7 +806,7 @@ std::string trace_file(const std::string& file) {
     if (cap.generated != cap.written)
         fail(3, "transform feedback wrote " + std::to_string(cap.written) + " of " +
                     std::to_string(cap.generated) + " primitives generated");
-    return format_trace(cap, gs);
+    return format_trace(cap, gs, gs ? gs->color : desc.vs == "color");
 }
 
 void print_info(const Gl& gl) {

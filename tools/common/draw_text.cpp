@@ -107,6 +107,8 @@ DrawDesc parse_draw_text(std::string_view text) {
             d.attrib_divisors.push_back(number<uint32_t>(line_no, key, one()));
         } else if (key == "gs") {
             d.gs = std::string(one());
+        } else if (key == "vs") {
+            d.vs = std::string(one());
         } else {
             bad(line_no, key, "unknown key");
         }
@@ -144,6 +146,7 @@ std::string format_draw_text(const DrawDesc& d) {
       << "\ninstances " << d.instances << "\nbase_instance " << d.base_instance << "\nprovoking "
       << (d.provoking == Provoking::first ? "first" : "last") << "\n";
     for (uint32_t div : d.attrib_divisors) o << "attrib " << div << "\n";
+    if (!d.vs.empty()) o << "vs " << d.vs << "\n";
     if (!d.gs.empty()) o << "gs " << d.gs << "\n";
     return o.str();
 }

@@ -1,7 +1,8 @@
 // The draw description text format used by the CLI and the tests:
 //
 //   prim triangle_strip   index u16   indices 0 1 2 ...   restart 65535   start 0   count 8
-//   base_vertex 0   instances 1   base_instance 0   provoking last   attrib 0   gs NAME
+//   base_vertex 0   instances 1   base_instance 0   provoking last   attrib 0   vs NAME
+//   gs NAME
 //
 // one key per line, `#` starts a comment, keys in any order, `indices` and `attrib` repeat.
 // An `attrib D` is a uint32 attribute with instance divisor D whose element k holds k.
@@ -31,6 +32,7 @@ struct DrawDesc {
     Provoking provoking = Provoking::last;
     std::vector<uint32_t> attrib_divisors;
     std::string gs; // geometry shader name, empty for none
+    std::string vs; // vertex shader name (tools/common/vs_library.hpp), empty: pass-through
 };
 
 // Parses a description; throws Error(parse_error) naming the line and key.

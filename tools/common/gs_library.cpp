@@ -113,6 +113,29 @@ std::vector<GeometryShader> build_library() {
     }));
     lib.back().uses_end_primitive = false;
     lib.back().streams = 2;
+    // Varyings through the GS: each output vertex carries its input's colour, as is or with
+    // the components reversed.
+    lib.push_back(shader("color_tri", tris, strip, 3, [](GsContext& ctx) {
+        for (uint32_t i = 0; i < 3; ++i) {
+            GsOutput o{.id = tag(ctx, i)};
+            for (uint32_t c = 0; c < 4; ++c) o.varyings[0][c] = ctx.varying(i, 0, c);
+            ctx.emit_vertex(o);
+        }
+        ctx.end_primitive();
+    }));
+    lib.back().input_varyings = 1;
+    lib.back().outputs.add_varying();
+    lib.push_back(
+        shader("color_swizzle_lines", Prim::lines, Prim::line_strip, 2, [](GsContext& ctx) {
+            for (uint32_t i = 0; i < 2; ++i) {
+                GsOutput o{.id = tag(ctx, i)};
+                for (uint32_t c = 0; c < 4; ++c) o.varyings[0][c] = ctx.varying(i, 0, 3 - c);
+                ctx.emit_vertex(o);
+            }
+        }));
+    lib.back().uses_end_primitive = false;
+    lib.back().input_varyings = 1;
+    lib.back().outputs.add_varying();
     for (const GeometryShader& gs : lib) validate_gs(gs);
     return lib;
 }

@@ -25,6 +25,11 @@
 //                        tag(i) + 100 * invocation with layer = invocation
 //   streams2             points -> points, max 2, 2 streams: input 0 to stream 0 as tag(0)
 //                        and to stream 1 as tag(0) + 500
+//   color_tri            triangles -> triangle_strip, max 3: inputs 0 1 2 as tag(i) with
+//                        varying 0 = input i's varying 0, end (needs a vertex shader that
+//                        writes a varying, e.g. `vs color`)
+//   color_swizzle_lines  lines -> line_strip, max 2: inputs 0 1 as tag(i) with varying 0 =
+//                        input i's varying 0 reversed (w, z, y, x)
 //
 // Every library shader computes each vertex's values after the previous emit, so all of
 // them declare independent_vertices.

@@ -47,6 +47,10 @@ class GsContext {
     virtual void end_stream_primitive(uint32_t stream) = 0;
 
     void emit_vertex(const GsOutput& out) { emit_stream_vertex(0, out); }
+    // Component c of varying i of input vertex `vertex`, as its dword.
+    uint32_t varying(uint32_t vertex, uint32_t i, uint32_t c) {
+        return load(vertex, kVertexHeaderDwords + 4 * i + c);
+    }
     void end_primitive() { end_stream_primitive(0); }
     uint32_t vertex_id(uint32_t i) { return load(i, SLOT_VERTEX_ID); }
     // All input vertices of a primitive share the instance; read through vertex 0.
@@ -63,6 +67,9 @@ class GeometryShader {
     uint32_t streams = 1; // only stream 0 reaches the backend
     // Declared outputs besides position and id; outputs.layer: the trace prints `@layer`.
     ShaderOutputs outputs;
+    // Varyings of the vertex stage it reads (0 .. input_varyings-1): the vertex stage must
+    // write at least these, as GL's program link requires.
+    uint32_t input_varyings = 0;
     // Each output vertex's values depend only on its own index, not on earlier emits: lets
     // the A4xx model use the switch-rewritten form (one invocation computes one vertex).
     bool independent_vertices = false;
@@ -88,6 +95,9 @@ void validate_gs(const GeometryShader& gs);
 // Throws Error(invalid_value) naming `gs` and `prim` when a draw of `prim` cannot feed gs,
 // as GL does (quads with a triangles GS, triangles_adjacency with a triangles GS...).
 void check_gs_draw(const GeometryShader& gs, Prim prim);
+// Throws Error(invalid_value) when the vertex stage (records of `in`) writes fewer varyings
+// than gs reads: GL's link error.
+void check_gs_link(const GeometryShader& gs, const VertexLayout& in);
 
 // The layout of GS output vertices: header with SLOT_GS_ID / SLOT_GS_LAYER, the position,
 // then the shader's declared outputs. Shared by every executor.
@@ -101,19 +111,25 @@ void write_gs_vertex(uint32_t* v, const GsOutput& out, uint32_t instance,
 class GsRecordContext : public GsContext {
   public:
     // Binds the inputs of the next run; the records must outlive it.
-    void bind(std::span<const uint32_t* const> vertices, uint32_t primitive_id,
+    // Binds the inputs of the next run: records of `stride` dwords, which must outlive it.
+    void bind(std::span<const uint32_t* const> vertices, uint32_t stride, uint32_t primitive_id,
               uint32_t invocation) {
         vertices_ = vertices;
+        stride_ = stride;
         primitive_id_ = primitive_id;
         invocation_ = invocation;
     }
     uint32_t vertex_count() const override { return uint32_t(vertices_.size()); }
-    uint32_t load(uint32_t vertex, uint32_t slot) override { return vertices_[vertex][slot]; }
+    // Past the record (an output the vertex stage does not write) reads 0.
+    uint32_t load(uint32_t vertex, uint32_t slot) override {
+        return slot < stride_ ? vertices_[vertex][slot] : 0;
+    }
     uint32_t primitive_id_in() const override { return primitive_id_; }
     uint32_t invocation_id() const override { return invocation_; }
 
   private:
     std::span<const uint32_t* const> vertices_;
+    uint32_t stride_ = 0;
     uint32_t primitive_id_ = 0;
     uint32_t invocation_ = 0;
 };

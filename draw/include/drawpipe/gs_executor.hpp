@@ -42,10 +42,11 @@ struct GsStats {
     uint64_t dropped = 0; // emits past max_vertices
 };
 
-// Runs `gs` over one input primitive (`inputs`: VS-output records in GL's GS vertex order,
-// gs_input_vertices(gs.input) of them) for every invocation in order, appending the stream-0
-// strips to `writer`. The instance id is read from the records.
+// Runs `gs` over one input primitive (`inputs`: vertex-stage records of `stride` dwords in
+// GL's GS vertex order, gs_input_vertices(gs.input) of them) for every invocation in order,
+// appending the stream-0 strips to `writer`. The instance id is read from the records.
 void execute_gs_reference(const GeometryShader& gs, std::span<const uint32_t* const> inputs,
-                          uint32_t primitive_id, GsStripWriter& writer, GsStats& stats);
+                          uint32_t stride, uint32_t primitive_id, GsStripWriter& writer,
+                          GsStats& stats);
 
 } // namespace drawpipe

@@ -37,6 +37,9 @@ TEST(Gen7MiddleEnd, LibraryShadersMatchReferenceAndOracle) {
     std::mt19937 rng(7007);
     uint64_t draws = 0, nonempty = 0, split_draws = 0;
     for (const GeometryShader& gs : gs_library()) {
+        // The oracle models ids only; shaders reading vertex-shader varyings are compared in
+        // tests/middle_ends/varyings_test.cpp and against real OpenGL in tests/mesa.
+        if (gs.input_varyings > 0) continue;
         const uint32_t per_prim = gs_input_vertices(gs.input);
         for (Prim prim : feeding_prims(gs.input)) {
             for (int iter = 0; iter < 150; ++iter) {
@@ -74,6 +77,7 @@ TEST(Gen7MiddleEnd, ProbeFindsEndPrimitive) {
         {"points_out", false},         {"line_strip_out", true}, {"lines_in", false},
         {"lines_adj_in", false},       {"tris_adj_in", true},    {"points_in_quad", false},
         {"invocations4", false},       {"streams2", false},
+        {"color_tri", true},           {"color_swizzle_lines", false},
     };
     for (const GeometryShader& gs : gs_library()) {
         EXPECT_EQ(gen7::probe_uses_end_primitive(gs), cuts.at(gs.name)) << gs.name;
@@ -94,6 +98,9 @@ TEST(Gen7MiddleEnd, HeaderFormatPerLibraryShader) {
     // Header and position: 8 dwords, one 32-byte hword per vertex.
     EXPECT_EQ(program("many_cuts64").vertex_hwords, 1u);
     EXPECT_EQ(program("many_cuts64").urb_entry_bytes, 32u + 64u * 32u);
+    // A colour varying makes 12 dwords: two hwords, every output in the VUE.
+    const VertexLayout color = gs_output_layout(find_gs("color_tri"));
+    EXPECT_EQ(gen7::compile_for(find_gs("color_tri"), color, true).vertex_hwords, 2u);
 }
 
 // Header DWORDs and header writes of every thread of a one-primitive draw.

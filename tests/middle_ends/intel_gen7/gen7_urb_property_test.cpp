@@ -88,7 +88,7 @@ Strips reference_strips(const gen7::GsDesc& d, const std::vector<GsEvent>& event
     ShadedBatch out;
     GsStripWriter writer(gs, out);
     GsStats stats;
-    execute_gs_reference(gs, inputs, 0, writer, stats);
+    execute_gs_reference(gs, inputs, kVertexHeaderDwords, 0, writer, stats);
     const uint32_t stride = gs_output_layout(gs).stride();
     Strips strips;
     for (const PrimRange& r : out.prims) {

@@ -1,8 +1,8 @@
 // The trace backend: the canonical text form of what a draw produced, one decomposed
 // primitive per line (`point A`, `line A B`, `tri A B C`). A vertex prints as
-// `vertexid/instanceid`, then `[a0,a1,...]` with its attribute values when the draw has
-// attributes; a geometry-shader output vertex prints as its `id`, then `@L` when the shader
-// writes a layer.
+// `vertexid/instanceid` (a geometry-shader output vertex: its `id`, then `@L` when the shader
+// writes a layer), then `[v0,v1,...]`: the declared components of each varying (without a
+// vertex shader, the attributes), floats in shortest form, integer varyings as integers.
 #pragma once
 
 #include "drawpipe/backend.hpp"
