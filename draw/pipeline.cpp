@@ -108,8 +108,7 @@ struct DrawPipeline::Impl {
     void open_draw(const PreparedDraw& draw) {
         source.begin(draw);
         const uint64_t per_segment_instances =
-            draw.split.limits.handles_instancing ? std::max(draw.state.draw.instance_count, 1u)
-                                                 : 1;
+            draw.split.limits.handles_instancing ? std::max(draw.state.draw.instance_count, 1u) : 1;
         open_small = uint64_t(draw.state.draw.count) * per_segment_instances <= kTokenWork;
         begins_pending = true;
         draw_open = true;
@@ -226,6 +225,24 @@ struct DrawPipeline::Impl {
         }
     }
 
+    // Keeps the ring's retained storage under kRetainedItemBytes (between flushes only).
+    void trim() {
+        size_t bytes = 0;
+        for (const Token& t : tokens)
+            for (const Item& it : t.items)
+                bytes += it.storage.fetch.capacity() * sizeof(uint32_t) +
+                         it.storage.draw.capacity() * sizeof(uint16_t) +
+                         it.batch.vertices.capacity() * sizeof(uint32_t) +
+                         it.batch.elts.capacity() * sizeof(uint32_t) +
+                         it.batch.prims.capacity() * sizeof(PrimRange);
+        if (bytes <= kRetainedItemBytes) return;
+        for (Token& t : tokens)
+            for (size_t i = 1; i < t.items.size(); ++i) {
+                t.items[i].storage = {};
+                t.items[i].batch = {};
+            }
+    }
+
     void run_inline() {
         while (Token* t = produce(nullptr)) {
             shade(*t);
@@ -273,10 +290,12 @@ DrawStats DrawPipeline::run(std::span<const PreparedDraw> draws, Backend& backen
         m.draw_open = false; // draws cut short never reach end_draw
         counters.draws += m.delivered;
         counters.tokens += m.token_seq;
+        m.trim();
         throw;
     }
     counters.draws += m.delivered;
     counters.tokens += m.token_seq;
+    m.trim();
     DrawStats stats;
     stats.front = m.front_total;
     stats.counters = m.counter_total;

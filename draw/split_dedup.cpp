@@ -39,8 +39,16 @@ Splitter& for_shape(SplitterPool& pool, const SplitParams& p, Index index, Table
 }
 
 template <class Index>
-Splitter& for_strategy(SplitterPool& pool, const SplitParams& p, const Strategy& s, Index index,
-                       DedupArena& arena, uint32_t count) {
+Splitter& for_strategy(SplitterPool& pool, const SplitParams& draw_params, const Strategy& s,
+                       Index index, DedupArena& arena, uint32_t count) {
+    // A segment of this draw holds at most 4 draw elements per index (line_strip_adjacency
+    // assembled into lines_adjacency; a fan's or loop's repeated vertex aside) and fetches at
+    // most one vertex per element. Capping the lists at 6 per index never moves a split, and keeps
+    // a small draw's segment storage small: every item of every pipeline token has its own.
+    SplitParams p = draw_params;
+    const uint32_t most = uint32_t(std::min<uint64_t>(6 * uint64_t(count) + 8, p.index_cap));
+    p.index_cap = most;
+    p.fetch_limit = std::min(p.fetch_limit, most);
     // No segment fetches more than the draw has indices, so small draws get small tables.
     const uint32_t max_fetch = std::min(p.fetch_limit, std::max(count, 1u));
     switch (s.kind) {

@@ -53,9 +53,13 @@ template <class Hash> class DirectDedup {
     static constexpr bool kDirect = true;
     // `entries` is a power of two; fetch lists this table sees hold at least `fetch_cap`.
     void configure(DedupArena& arena, uint32_t entries, uint32_t fetch_cap) {
-        if (arena.slots.size() < entries) arena.slots.resize(entries, 0);
-        // Stale positions must stay inside this draw's fetch lists, which may be shorter.
-        if (arena.slot_bound > fetch_cap) std::fill(arena.slots.begin(), arena.slots.end(), 0);
+        // Stale positions must stay inside this draw's fetch lists, which may be shorter:
+        // then the table restarts at this draw's size (a cost in proportion to it), so a
+        // small draw after a large one does not clear the large one's table.
+        if (arena.slot_bound > fetch_cap)
+            arena.slots.assign(entries, 0);
+        else if (arena.slots.size() < entries)
+            arena.slots.resize(entries, 0);
         arena.slot_bound = std::max(fetch_cap, 1u);
         table_ = arena.slots.data();
         if constexpr (std::is_same_v<Hash, FibHash>)

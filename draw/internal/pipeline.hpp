@@ -30,6 +30,11 @@ inline constexpr uint32_t kTokenWork = 4096;
 inline constexpr uint32_t kMaxDrawsPerToken = 16;
 // Most segments plus end-of-draw marks in one token.
 inline constexpr uint32_t kMaxItemsPerToken = 64;
+// Segment lists and shaded batches the token ring keeps warm between flushes. Each of its
+// items keeps its high-water storage, so a long run of mixed draws would creep towards
+// tokens x kMaxItemsPerToken x the largest segment; past this, the items after each token's
+// first (which only small draws use) give theirs back.
+inline constexpr size_t kRetainedItemBytes = size_t(16) << 20;
 // The context's queue flushes itself at this many draws or this much work (indices x
 // instances): enough to keep every thread busy for many tokens, with a small queue.
 inline constexpr size_t kMaxQueuedDraws = 4096;
