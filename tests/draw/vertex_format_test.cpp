@@ -16,14 +16,23 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
+#include <ostream>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
 
 using namespace drawpipe;
+
+namespace drawpipe {
+// GoogleTest prints a Format parameter by name.
+void PrintTo(Format f, std::ostream* os) {
+    *os << format_name(f);
+}
+} // namespace drawpipe
 
 namespace {
 
@@ -156,9 +165,12 @@ Expect convert(Kind kind, uint64_t raw, int bits) {
     return {};
 }
 
+// GL reads buffers in the host's byte order; this reference assumes a little-endian host.
+static_assert(std::endian::native == std::endian::little);
+
 uint64_t read_le(const unsigned char* p, int bytes) {
     uint64_t v = 0;
-    std::memcpy(&v, p, size_t(bytes)); // the host is little-endian, as GL buffers are read
+    std::memcpy(&v, p, size_t(bytes));
     return v;
 }
 
@@ -187,18 +199,19 @@ std::array<Expect, 4> reference(const Spec& s, const unsigned char* p) {
     return e;
 }
 
+std::string hex(uint32_t v) {
+    char b[16];
+    std::snprintf(b, sizeof b, "0x%x", v);
+    return b;
+}
+
 ::testing::AssertionResult matches(const std::array<Expect, 4>& want, const uint32_t got[4]) {
     for (int c = 0; c < 4; ++c) {
         const Expect& e = want[size_t(c)];
         const bool ok = e.any_nan ? std::isnan(std::bit_cast<float>(got[c])) : got[c] == e.bits;
         if (!ok)
-            return ::testing::AssertionFailure()
-                   << "component " << c << ": got 0x" << std::hex << got[c] << ", want "
-                   << (e.any_nan ? std::string("NaN") : "0x" + [&] {
-                          char b[16];
-                          std::snprintf(b, sizeof b, "%x", e.bits);
-                          return std::string(b);
-                      }());
+            return ::testing::AssertionFailure() << "component " << c << ": got " << hex(got[c])
+                                                 << ", want " << (e.any_nan ? "NaN" : hex(e.bits));
     }
     return ::testing::AssertionSuccess();
 }
