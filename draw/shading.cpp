@@ -10,8 +10,8 @@ namespace drawpipe {
 
 namespace {
 
-// How a fetched attribute's dwords read when it is passed through as a varying.
-// A disabled attribute passes its current value through, all four components.
+// The varying an attribute becomes when it is passed through: its format's components and
+// value type, or, for a disabled attribute, all four components of its current value.
 Varying pass_through_varying(const VertexAttrib& a) {
     if (!a.enabled) return {a.current_type, Interp::smooth, 4};
     return {format_value_type(a.format), Interp::smooth, uint8_t(format_components(a.format))};
