@@ -194,7 +194,7 @@ class Soak {
         for (int a = 0; a < na; ++a) {
             const uint32_t divisor = one_in(4) ? uint32_t(uni(1, 3)) : 0;
             attribs_.push_back({uint32_t(uni(0, nb - 1)), uint32_t(4 * uni(0, 4)),
-                                Format(uni(0, int(Format::unorm8x4))), divisor});
+                                Format(uni(0, kFormatCount - 1)), divisor});
         }
         ctx_->set_vertex_buffers(buffers_);
         ctx_->set_vertex_attribs(attribs_);

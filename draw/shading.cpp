@@ -10,11 +10,11 @@ namespace drawpipe {
 
 namespace {
 
-// How a fetched attribute's dwords read when it is passed through as a varying.
-ValueType value_type_of(Format f) {
-    if (f >= Format::uint32x1 && f <= Format::uint32x4) return ValueType::uint32;
-    if (f >= Format::sint32x1 && f <= Format::sint32x4) return ValueType::sint32;
-    return ValueType::float32;
+// The varying an attribute becomes when it is passed through: its format's components and
+// value type, or, for a disabled attribute, all four components of its current value.
+Varying pass_through_varying(const VertexAttrib& a) {
+    if (!a.enabled) return {a.current_type, Interp::smooth, 4};
+    return {format_value_type(a.format), Interp::smooth, uint8_t(format_components(a.format))};
 }
 
 uint32_t one_of(ValueType t) {
@@ -36,10 +36,8 @@ void pass_through(const DrawState& state, const VertexLayout& layout, const uint
     for (uint32_t i = 0; i < n; ++i, out += stride) {
         write_header(out, ids[i], instance);
         for (uint32_t a = 0; a < attribs; ++a) {
-            const VertexAttrib& attrib = state.input.attribs[a];
-            fetch_attrib(state.input.buffers[attrib.buffer], attrib,
-                         attrib_element(attrib, ids[i], instance, state.draw.base_instance),
-                         out + layout.varying_slot(a));
+            fetch_vertex_attrib(state.input, state.input.attribs[a], ids[i], instance,
+                                state.draw.base_instance, out + layout.varying_slot(a));
         }
         if (attribs > 0) {
             std::copy_n(out + kVertexHeaderDwords, 4, out + SLOT_POSITION);
@@ -64,8 +62,7 @@ ShaderOutputs attribute_outputs(const VertexInput& input) {
     ShaderOutputs o;
     const uint32_t attribs = uint32_t(std::min<size_t>(input.attribs.size(), kMaxAttribs));
     for (uint32_t a = 0; a < attribs; ++a) {
-        const Format f = input.attribs[a].format;
-        o.add_varying({value_type_of(f), Interp::smooth, uint8_t(format_components(f))});
+        o.add_varying(pass_through_varying(input.attribs[a]));
     }
     return o;
 }
@@ -101,12 +98,10 @@ void shade_vertices(const DrawState& state, const VertexLayout& layout, const ui
         const uint32_t count = std::min(kShaderLanes, n - first);
         for (uint32_t a = 0; a < attribs; ++a) {
             const VertexAttrib& attrib = state.input.attribs[a];
-            const VertexBuffer& buffer = state.input.buffers[attrib.buffer];
             for (uint32_t l = 0; l < count; ++l) {
                 uint32_t v[4];
-                fetch_attrib(
-                    buffer, attrib,
-                    attrib_element(attrib, ids[first + l], instance, state.draw.base_instance), v);
+                fetch_vertex_attrib(state.input, attrib, ids[first + l], instance,
+                                    state.draw.base_instance, v);
                 for (uint32_t c = 0; c < 4; ++c) std::memcpy(&in[4 * a + c][l], &v[c], 4);
             }
         }

@@ -1,4 +1,5 @@
 #include "drawpipe/types.hpp"
+#include "draw/internal/format_table.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/prim.hpp"
 
@@ -62,13 +63,34 @@ uint32_t index_size(IndexType type) {
     return 0;
 }
 
+std::string_view format_name(Format format) {
+    return int(format) < kFormatCount ? detail::format_info(format).name : "unknown";
+}
+
+std::optional<Format> parse_format(std::string_view name) {
+    for (const detail::FormatInfo& f : detail::kFormats)
+        if (f.name == name) return f.format;
+    return std::nullopt;
+}
+
 uint32_t format_components(Format format) {
-    if (format == Format::unorm8x4) return 4;
-    return uint32_t(format) % 4 + 1;
+    return int(format) < kFormatCount ? detail::format_info(format).components : 0;
 }
 
 uint32_t format_size(Format format) {
-    return format == Format::unorm8x4 ? 4 : 4 * format_components(format);
+    return int(format) < kFormatCount ? detail::format_info(format).size() : 0;
+}
+
+ValueType format_value_type(Format format) {
+    if (int(format) >= kFormatCount) return ValueType::float32;
+    switch (detail::format_info(format).conv) {
+    case detail::Conv::uint:
+        return ValueType::uint32;
+    case detail::Conv::sint:
+        return ValueType::sint32;
+    default:
+        return ValueType::float32;
+    }
 }
 
 std::optional<Prim> gs_input_compatible(Prim prim, Prim gs_input) {

@@ -201,8 +201,12 @@ class Driver {
             // Every Format, and now and then a value that is none.
             a.format = Format(in_.ConsumeIntegralInRange<int>(0, 15) == 0
                                   ? in_.ConsumeIntegral<uint8_t>()
-                                  : in_.ConsumeIntegralInRange<int>(0, int(Format::unorm8x4)));
+                                  : in_.ConsumeIntegralInRange<int>(0, kFormatCount - 1));
             a.divisor = in_.ConsumeBool() ? 0 : hostile_u32(in_);
+            // Now and then a disabled array: its current value, whatever the buffer.
+            a.enabled = in_.ConsumeIntegralInRange<int>(0, 7) != 0;
+            a.current_type = ValueType(in_.ConsumeIntegralInRange<int>(0, 2));
+            for (uint32_t& d : a.current) d = in_.ConsumeIntegral<uint32_t>();
         }
         ctx_.set_vertex_attribs(bound_.attribs);
     }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "drawpipe/limits.hpp"
+#include "drawpipe/types.hpp"
 
 #include <array>
 #include <cstdint>
@@ -17,11 +18,8 @@ namespace drawpipe {
 
 // Interpolation qualifier of a generic output (GLSL smooth / flat / noperspective).
 enum class Interp : uint8_t { smooth, flat, noperspective };
-// How a generic output's dwords are read: as floats, or as integer bits (flat int outputs).
-enum class ValueType : uint8_t { float32, sint32, uint32 };
-
 struct Varying {
-    ValueType type = ValueType::float32;
+    ValueType type = ValueType::float32; // drawpipe/types.hpp; integer bits for flat int outputs
     Interp interp = Interp::smooth;
     uint8_t components = 4; // 1-4 meaningful; all four dwords are always stored
 };

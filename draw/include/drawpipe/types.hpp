@@ -6,6 +6,7 @@
 // (backends/backend.hpp).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -37,21 +38,46 @@ enum class IndexType : uint8_t { none, u8, u16, u32 };
 // Which vertex of a flat-shaded primitive provides its attributes; GL's default is last.
 enum class Provoking : uint8_t { first, last };
 
+// Vertex attribute formats, every one GL accepts (docs/vertex-formats.md has the conversion
+// rules). Components are in memory order x, y, z, w. unorm/snorm are normalized
+// (glVertexAttribPointer, normalized = TRUE), uscaled/sscaled converted to float
+// (normalized = FALSE), uint/sint pure integers (glVertexAttribIPointer, bits kept and
+// widened to 32). fixed32 is GL_FIXED (16.16). 10_10_10_2 is GL's *_2_10_10_10_REV (x in
+// bits 0-9, w in bits 30-31), ufloat11_11_10 GL_UNSIGNED_INT_10F_11F_11F_REV; bgra_* is GL's
+// size GL_BGRA, which swaps components 0 and 2.
+// clang-format off
 enum class Format : uint8_t {
-    float32x1,
-    float32x2,
-    float32x3,
-    float32x4,
-    uint32x1,
-    uint32x2,
-    uint32x3,
-    uint32x4,
-    sint32x1,
-    sint32x2,
-    sint32x3,
-    sint32x4,
-    unorm8x4,
+    float32x1, float32x2, float32x3, float32x4,
+    uint32x1, uint32x2, uint32x3, uint32x4,
+    sint32x1, sint32x2, sint32x3, sint32x4,
+    float16x1, float16x2, float16x3, float16x4,
+    float64x1, float64x2, float64x3, float64x4,
+    fixed32x1, fixed32x2, fixed32x3, fixed32x4,
+    unorm8x1, unorm8x2, unorm8x3, unorm8x4,
+    unorm16x1, unorm16x2, unorm16x3, unorm16x4,
+    unorm32x1, unorm32x2, unorm32x3, unorm32x4,
+    snorm8x1, snorm8x2, snorm8x3, snorm8x4,
+    snorm16x1, snorm16x2, snorm16x3, snorm16x4,
+    snorm32x1, snorm32x2, snorm32x3, snorm32x4,
+    uscaled8x1, uscaled8x2, uscaled8x3, uscaled8x4,
+    uscaled16x1, uscaled16x2, uscaled16x3, uscaled16x4,
+    uscaled32x1, uscaled32x2, uscaled32x3, uscaled32x4,
+    sscaled8x1, sscaled8x2, sscaled8x3, sscaled8x4,
+    sscaled16x1, sscaled16x2, sscaled16x3, sscaled16x4,
+    sscaled32x1, sscaled32x2, sscaled32x3, sscaled32x4,
+    uint8x1, uint8x2, uint8x3, uint8x4,
+    uint16x1, uint16x2, uint16x3, uint16x4,
+    sint8x1, sint8x2, sint8x3, sint8x4,
+    sint16x1, sint16x2, sint16x3, sint16x4,
+    unorm10_10_10_2, snorm10_10_10_2, uscaled10_10_10_2, sscaled10_10_10_2,
+    ufloat11_11_10,
+    bgra_unorm8x4, bgra_unorm10_10_10_2, bgra_snorm10_10_10_2,
 };
+// clang-format on
+inline constexpr int kFormatCount = int(Format::bgra_snorm10_10_10_2) + 1;
+
+// How four 32-bit components read: as floats, or as integer bits.
+enum class ValueType : uint8_t { float32, sint32, uint32 };
 
 struct VertexBuffer {
     const void* data = nullptr;
@@ -65,6 +91,12 @@ struct VertexAttrib {
     uint32_t offset = 0; // bytes added to the buffer's offset
     Format format = Format::float32x4;
     uint32_t divisor = 0; // 0 = per vertex; d = one element per d instances
+    // A disabled array (glDisableVertexAttribArray) reads no buffer: every vertex and
+    // instance gets `current` (glVertexAttrib4f / I4i / I4ui), read as `current_type`, and
+    // buffer, offset, format and divisor are ignored. GL's initial value is (0, 0, 0, 1.0f).
+    bool enabled = true;
+    ValueType current_type = ValueType::float32;
+    std::array<uint32_t, 4> current = {0, 0, 0, 0x3F800000};
 };
 
 struct VertexInput {
@@ -101,8 +133,12 @@ std::string_view prim_name(Prim prim);
 std::optional<Prim> parse_prim(std::string_view name);
 std::string_view index_type_name(IndexType type);
 std::optional<IndexType> parse_index_type(std::string_view name);
-uint32_t index_size(IndexType type); // bytes per index, 0 for none
-uint32_t format_components(Format format);
-uint32_t format_size(Format format); // bytes per element
+uint32_t index_size(IndexType type);         // bytes per index, 0 for none
+std::string_view format_name(Format format); // "unknown" when out of range
+std::optional<Format> parse_format(std::string_view name);
+uint32_t format_components(Format format); // 1-4; 0 for an unknown Format value
+uint32_t format_size(Format format);       // bytes per element; 0 for an unknown Format value
+// uint32 / sint32 for the pure-integer formats, float32 for every other.
+ValueType format_value_type(Format format);
 
 } // namespace drawpipe
