@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cassert>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -110,7 +109,12 @@ void fetch_attrib(const VertexBuffer& buffer, const VertexAttrib& a, uint64_t el
         std::copy(a.current.begin(), a.current.end(), out);
         return;
     }
-    assert(int(a.format) < kFormatCount && "validate_vertex_input refuses unknown formats");
+    // validate_vertex_input refuses unknown formats; a caller that skipped it reads zeros
+    // rather than past the format table.
+    if (uint32_t(a.format) >= uint32_t(kFormatCount)) {
+        out[0] = out[1] = out[2] = out[3] = 0;
+        return;
+    }
     const FormatInfo& f = detail::format_info(a.format);
     const uint32_t size = f.size();
     const uint64_t base = uint64_t(buffer.offset) + a.offset; // < 2^33: exact
