@@ -5,6 +5,8 @@
 #include "drawpipe/shading.hpp"
 #include "drawpipe/simd_shade.hpp"
 
+#include <utility>
+
 namespace drawpipe {
 
 namespace {
