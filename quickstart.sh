@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 # The GL packages are for tests/mesa (real OpenGL: Mesa's llvmpipe, headless EGL); clang
 # and its runtime build the libFuzzer targets of fuzz/.
 PACKAGES=(cmake ninja-build g++ pkg-config libboost-dev libtbb-dev libgtest-dev libgmock-dev
-          libbenchmark-dev libcli11-dev libmeshoptimizer-dev libassimp-dev libfmt-dev
+          libbenchmark-dev libcli11-dev libmeshoptimizer-dev libhwy-dev libassimp-dev libfmt-dev
           nlohmann-json3-dev libstb-dev glmark2-data
           python3 libegl-dev libgl-dev libopengl-dev libegl-mesa0 libgl1-mesa-dri
           clang libclang-rt-14-dev)

@@ -2,6 +2,7 @@
 // backend, on W1, W3 and W7 over a 1024 x 1024 grid of float4 positions.
 //
 //   whole_draw/direct/W*          the stages called directly on this thread (no Context)
+//   whole_draw/direct_simd/W*     the same with fetch_shade_simd (the vectorised path)
 //   whole_draw/context/W*/T       Context with T threads, defaults (1 thread: inline)
 //   whole_draw/pipeline/W*/T      Context with the pipeline forced on, even for 1 thread
 //   tiny_draws/...                10,000 draws of 6 indices: ns per draw
@@ -19,6 +20,7 @@
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/fetch_shade.hpp"
+#include "drawpipe/simd_shade.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -46,25 +48,46 @@ std::vector<float> g_positions;   // kGrid x kGrid float4 grid positions
 VertexBuffer g_buffer;
 const VertexAttrib g_attrib{0, 0, Format::float32x4, 0};
 
-// The vertex shader: position = M * attribute 0, M a fixed perspective-like 4x4 matrix.
+// The vertex shader: position = M * attribute 0, M a fixed perspective-like 4x4 matrix,
+// written as a driver's SIMD shader would be: plain loops over the block's lanes, the rows as
+// non-aliasing pointers and the lanes in chunks of 8 so the compiler vectorises them (GCC's
+// -O2 cost model only vectorises a loop whose trip count is known), then a lane at a time.
 constexpr float kMatrix[16] = {1.2f, 0.0f, 0.1f,  0.0f,  0.0f, 1.6f, 0.2f,  0.0f,
                                0.0f, 0.0f, -1.0f, -0.2f, 0.0f, 0.0f, -1.0f, 1.0f};
-const VertexShader g_vs{{}, [](const ShaderBlock& b) {
-                            for (int r = 0; r < 4; ++r)
-                                for (uint32_t l = 0; l < b.count; ++l)
-                                    b.out[r][l] = kMatrix[4 * r] * b.in[0][l] +
-                                                  kMatrix[4 * r + 1] * b.in[1][l] +
-                                                  kMatrix[4 * r + 2] * b.in[2][l] +
-                                                  kMatrix[4 * r + 3] * b.in[3][l];
-                        }};
+template <uint32_t kChunk>
+inline void matrix_lanes(const float* __restrict x, const float* __restrict y,
+                         const float* __restrict z, const float* __restrict w,
+                         float* __restrict out, const float* m) {
+    for (uint32_t l = 0; l < kChunk; ++l)
+        out[l] = m[0] * x[l] + m[1] * y[l] + m[2] * z[l] + m[3] * w[l];
+}
+void matrix_vs(const ShaderBlock& b) {
+    const float *x = b.in[0], *y = b.in[1], *z = b.in[2], *w = b.in[3];
+    for (int r = 0; r < 4; ++r) {
+        uint32_t l = 0;
+        for (; l + 8 <= b.count; l += 8)
+            matrix_lanes<8>(x + l, y + l, z + l, w + l, b.out[r] + l, kMatrix + 4 * r);
+        for (; l < b.count; ++l)
+            matrix_lanes<1>(x + l, y + l, z + l, w + l, b.out[r] + l, kMatrix + 4 * r);
+    }
+}
+const VertexShader g_vs{{}, matrix_vs};
 
 VertexInput input() {
     return {{&g_buffer, 1}, {&g_attrib, 1}};
 }
 
+// The middle end under test: the reference fetch_shade, or fetch_shade_simd.
+std::shared_ptr<const MiddleEnd> middle_end(bool simd) {
+    if (simd) return std::make_shared<FetchShadeSimd>(kLimit);
+    return std::make_shared<FetchShade>(kLimit);
+}
+
 // The stages called directly, with everything kept warm across draws: the baseline.
 struct DirectStages {
-    FetchShade middle{kLimit};
+    explicit DirectStages(bool simd = false) : middle_ptr(middle_end(simd)), middle(*middle_ptr) {}
+    std::shared_ptr<const MiddleEnd> middle_ptr;
+    const MiddleEnd& middle;
     FrontEnd front;
     SegmentStorage storage;
     Segment seg;
@@ -85,12 +108,12 @@ struct DirectStages {
 
 // A context drawing into `backend`; flushes with less work than `inline_below` run inline.
 std::unique_ptr<Context> make_context(uint32_t threads, uint64_t inline_below,
-                                      CountingBackend& backend) {
+                                      CountingBackend& backend, bool simd = false) {
     ContextOptions o;
     o.threads = threads;
     o.inline_below = inline_below;
     auto ctx = std::make_unique<Context>(o);
-    ctx->bind_middle_end(std::make_shared<FetchShade>(kLimit));
+    ctx->bind_middle_end(middle_end(simd));
     ctx->bind_backend(backend);
     ctx->set_vertex_buffers({&g_buffer, 1});
     ctx->set_vertex_attribs({&g_attrib, 1});
@@ -98,8 +121,8 @@ std::unique_ptr<Context> make_context(uint32_t threads, uint64_t inline_below,
     return ctx;
 }
 
-void whole_direct(benchmark::State& state, const Workload* w) {
-    DirectStages direct;
+void whole_direct(benchmark::State& state, const Workload* w, bool simd) {
+    DirectStages direct(simd);
     CountingBackend backend;
     const DrawInfo info = w->draw();
     timed_best(state, info.count, [&] { direct.draw(info, backend); });
@@ -171,7 +194,10 @@ void register_all() {
     };
     for (const Workload& w : g_workloads) {
         const std::string id = w.label();
-        finish(benchmark::RegisterBenchmark(("whole_draw/direct/" + id).c_str(), whole_direct, &w));
+        finish(benchmark::RegisterBenchmark(("whole_draw/direct/" + id).c_str(), whole_direct, &w,
+                                            false));
+        finish(benchmark::RegisterBenchmark(("whole_draw/direct_simd/" + id).c_str(), whole_direct,
+                                            &w, true));
         for (uint32_t t : {1u, 2u}) {
             const std::string suffix = id + "/threads:" + std::to_string(t);
             finish(benchmark::RegisterBenchmark(("whole_draw/context/" + suffix).c_str(),
@@ -236,16 +262,17 @@ void measure(std::vector<Config>& configs, int rounds) {
 
 void compare(int rounds) {
     std::printf("whole draw: front end + fetch_shade (4x4 matrix VS, limit %u) + counting backend; "
-                "%d rounds\n",
-                kLimit, rounds);
+                "%d rounds; simd = fetch_shade_simd on %s\n",
+                kLimit, rounds, std::string(simd_target()).c_str());
     std::printf("%-24s %-18s %9s %10s %9s %11s %10s\n", "workload", "config", "best ms",
                 "median ms", "M idx/s", "best/best", "per-round");
     for (const Workload& w : g_workloads) {
         const DrawInfo info = w.draw();
-        DirectStages direct;
-        CountingBackend b0, b1, b2, b3;
+        DirectStages direct, direct_simd(true);
+        CountingBackend b0, b1, b2, b3, b4, b5;
         auto ctx1 = make_context(1, kInlineDrawWork, b1), pipe1 = make_context(1, 0, b2),
-             pipe2 = make_context(2, kInlineDrawWork, b3);
+             pipe2 = make_context(2, kInlineDrawWork, b3),
+             simd_pipe2 = make_context(2, kInlineDrawWork, b5, true);
         auto draw = [&info](Context& c) {
             c.draw(info);
             c.flush();
@@ -253,7 +280,9 @@ void compare(int rounds) {
         std::vector<Config> configs = {{"direct", [&] { direct.draw(info, b0); }, {}},
                                        {"context/1 thread", [&] { draw(*ctx1); }, {}},
                                        {"pipeline/1 thread", [&] { draw(*pipe1); }, {}},
-                                       {"pipeline/2 threads", [&] { draw(*pipe2); }, {}}};
+                                       {"pipeline/2 threads", [&] { draw(*pipe2); }, {}},
+                                       {"simd direct", [&] { direct_simd.draw(info, b4); }, {}},
+                                       {"simd pipeline/2 thr", [&] { draw(*simd_pipe2); }, {}}};
         measure(configs, rounds);
         for (const Config& c : configs)
             std::printf("%-24s %-18s %9.2f %10.2f %9.1f %10.3fx %9.3fx\n", w.label().c_str(),
@@ -262,7 +291,9 @@ void compare(int rounds) {
                         best_of(configs[0].seconds) / best_of(c.seconds),
                         median_ratio(configs[0], c));
         if (b1.totals().checksum != b0.totals().checksum ||
-            b3.totals().checksum != b0.totals().checksum)
+            b3.totals().checksum != b0.totals().checksum ||
+            b4.totals().checksum != b0.totals().checksum ||
+            b5.totals().checksum != b0.totals().checksum)
             std::printf("  CHECKSUM MISMATCH\n");
     }
 
@@ -329,7 +360,7 @@ void crossover_table(int rounds) {
 }
 
 // `--single CONFIG ID N`: N whole draws of workload ID (W1, W3 or W7) by one configuration
-// (direct, context1, pipeline1, pipeline2) and nothing else, for instruction counts:
+// (direct, direct_simd, context1, pipeline1, pipeline2) and nothing else, for instruction counts:
 // `valgrind --tool=callgrind pipeline_bench --single context1 W1 3`, minus the same with N = 1.
 int single(const std::string& config, const std::string& id, int n) {
     const Workload* w = nullptr;
@@ -338,8 +369,8 @@ int single(const std::string& config, const std::string& id, int n) {
     if (!w) return 2;
     const DrawInfo info = w->draw();
     CountingBackend backend;
-    if (config == "direct") {
-        DirectStages direct;
+    if (config == "direct" || config == "direct_simd") {
+        DirectStages direct(config == "direct_simd");
         for (int i = 0; i < n; ++i) direct.draw(info, backend);
     } else {
         const uint32_t threads = config == "pipeline2" ? 2 : 1;

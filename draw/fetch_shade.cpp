@@ -3,6 +3,9 @@
 #include "drawpipe/gs.hpp"
 #include "drawpipe/gs_executor.hpp"
 #include "drawpipe/shading.hpp"
+#include "drawpipe/simd_shade.hpp"
+
+#include <utility>
 
 namespace drawpipe {
 
@@ -22,6 +25,21 @@ class PlainDraw final : public MiddleEndDraw {
 
   private:
     DrawState state_;
+};
+
+// The plain path through the vectorised kernels, its fetch plan made once here.
+class SimdDraw final : public MiddleEndDraw {
+  public:
+    SimdDraw(uint32_t max_vertices, SimdShade shader)
+        : MiddleEndDraw({max_vertices, false, std::nullopt}, shader.layout()),
+          shader_(std::move(shader)) {}
+
+    void shade(const Segment& seg, MiddleEndScratch*, ShadedBatch& out) const override {
+        shader_.shade_segment(seg, out);
+    }
+
+  private:
+    SimdShade shader_; // its plan copies the bindings; the memory is the driver's
 };
 
 // Shades the segment's vertices aside, runs the reference executor per input primitive and
@@ -59,6 +77,11 @@ std::shared_ptr<const MiddleEndDraw> FetchShade::prepare(const DrawState& state)
     validate_gs(*state.gs);
     check_gs_draw(*state.gs, state.draw.prim);
     return std::make_shared<GsDraw>(state, max_vertices_);
+}
+
+std::shared_ptr<const MiddleEndDraw> FetchShadeSimd::prepare(const DrawState& state) const {
+    if (state.gs) return reference_.prepare(state);
+    return std::make_shared<SimdDraw>(reference_.max_vertices(), SimdShade(state));
 }
 
 std::unique_ptr<MiddleEndScratch> FetchShade::make_scratch() const {

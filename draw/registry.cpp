@@ -7,10 +7,12 @@ namespace drawpipe {
 
 MiddleEndRegistry& MiddleEndRegistry::global() {
     static MiddleEndRegistry registry;
-    static const bool seeded = (registry.add("fetch_shade",
-                                             "GL-semantics reference: fetch, shade, emit",
-                                             std::make_shared<FetchShade>()),
-                                true);
+    static const bool seeded =
+        (registry.add("fetch_shade", "GL-semantics reference: fetch, shade, emit",
+                      std::make_shared<FetchShade>()),
+         registry.add("fetch_shade_simd", "fetch_shade, vectorised (SSE4/AVX2/AVX-512)",
+                      std::make_shared<FetchShadeSimd>()),
+         true);
     (void)seeded;
     return registry;
 }

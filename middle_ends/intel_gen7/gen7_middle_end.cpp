@@ -3,10 +3,12 @@
 #include "drawpipe/error.hpp"
 #include "drawpipe/gs.hpp"
 #include "drawpipe/shading.hpp"
+#include "drawpipe/simd_shade.hpp"
 #include "middle_ends/intel_gen7/ff_reader.hpp"
 #include "middle_ends/intel_gen7/gs_thread.hpp"
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace drawpipe::gen7 {
@@ -81,18 +83,21 @@ struct Gen7Scratch final : GsScratch {
     std::vector<OutputRun> runs;
 };
 
-// Without a GS: the reference's fetch and shade, and no counters.
+// Without a GS: the reference's fetch and shade, and no counters, through the vectorised path
+// (drawpipe/simd_shade.hpp: bit for bit the reference, its fetch plan made once here).
 class PlainDraw final : public MiddleEndDraw {
   public:
     PlainDraw(const DrawState& state, uint32_t max_vertices)
-        : MiddleEndDraw({max_vertices, false, std::nullopt}, vertex_layout_for(state)),
-          state_(state) {}
+        : PlainDraw(max_vertices, SimdShade(state)) {}
     void shade(const Segment& seg, MiddleEndScratch*, ShadedBatch& out) const override {
-        shade_segment(state_, layout(), seg, out);
+        shader_.shade_segment(seg, out);
     }
 
   private:
-    DrawState state_;
+    PlainDraw(uint32_t max_vertices, SimdShade shader)
+        : MiddleEndDraw({max_vertices, false, std::nullopt}, shader.layout()),
+          shader_(std::move(shader)) {}
+    SimdShade shader_;
 };
 
 } // namespace

@@ -356,7 +356,7 @@ def main():
                     help="also pick a random --strategy, --middle-end and --repeat per draw")
     ap.add_argument("--strategies", default="distinct,vsplit,exact,none,reorder,direct",
                     help="--variants picks from these (direct: direct-2 .. direct-1024)")
-    ap.add_argument("--middle-ends", default="fetch_shade,mali,gen7,a4xx,a4xx_naive",
+    ap.add_argument("--middle-ends", default="fetch_shade,fetch_shade_simd,mali,gen7,a4xx,a4xx_naive",
                     help="--variants picks from these (never mali with a geometry shader)")
     ap.add_argument("--max-report", type=int, default=40,
                     help="mismatches shrunk and written (all are counted)")

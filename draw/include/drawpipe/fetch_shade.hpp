@@ -2,6 +2,11 @@
 // vertex with exact GL attribute rules, run the vertex shader, run a bound geometry shader
 // with the reference executor (drawpipe/gs_executor.hpp), and emit the primitives. Every
 // hardware middle end is checked against it. Always registered as "fetch_shade".
+//
+// FetchShadeSimd ("fetch_shade_simd", also always registered) draws the same, bit for bit,
+// with the vectorised path of drawpipe/simd_shade.hpp for draws without a geometry shader
+// (with one it is fetch_shade). fetch_shade stays the readable reference it is checked
+// against.
 #pragma once
 
 #include "drawpipe/middle_end.hpp"
@@ -17,9 +22,25 @@ class FetchShade final : public MiddleEnd {
     std::unique_ptr<MiddleEndScratch> make_scratch() const override;
     // With a GS: gs_invocations, gs_emitted, gs_dropped (0 without one).
     std::span<const std::string_view> counters() const override;
+    uint32_t max_vertices() const { return max_vertices_; }
 
   private:
     uint32_t max_vertices_;
+};
+
+class FetchShadeSimd final : public MiddleEnd {
+  public:
+    explicit FetchShadeSimd(uint32_t max_vertices = 4096) : reference_(max_vertices) {}
+
+    std::string_view name() const override { return "fetch_shade_simd"; }
+    std::shared_ptr<const MiddleEndDraw> prepare(const DrawState& state) const override;
+    std::unique_ptr<MiddleEndScratch> make_scratch() const override {
+        return reference_.make_scratch();
+    }
+    std::span<const std::string_view> counters() const override { return reference_.counters(); }
+
+  private:
+    FetchShade reference_; // draws with a geometry shader, and the limits
 };
 
 } // namespace drawpipe

@@ -1,0 +1,64 @@
+// The fetch plan of the vectorised path (drawpipe/simd_shade.hpp): everything shading needs
+// about one draw, resolved once in prepare() so the per-block loops do no format switch and
+// no robust-access division.
+#pragma once
+
+#include "drawpipe/middle_end.hpp"
+#include "drawpipe/shaded.hpp"
+
+#include <array>
+#include <cstdint>
+
+namespace drawpipe {
+
+enum class FetchKind : uint8_t {
+    zero,     // no element lies inside the buffer: every element reads (0, 0, 0, 0)
+    fast,     // 1-4 raw dwords (float32 / uint32 / sint32), the rest 0, 0, 1
+    fallback, // any other format: fetch_attrib per element
+};
+
+struct AttribPlan {
+    FetchKind kind = FetchKind::zero;
+    uint8_t comps = 0; // fast: dwords copied from the element
+    uint32_t one = 0;  // fast: dword 3 of an element with fewer than 4 components
+    uint32_t divisor = 0;
+    uint32_t stride = 0;                 // bytes between elements
+    const unsigned char* base = nullptr; // fast: element 0 (buffer offset + attribute offset)
+    uint64_t last = 0;   // fast: the last element read inside the buffer (fetch_attrib's bound)
+    VertexBuffer buffer; // fallback and instanced attributes: fetch_attrib's arguments
+    VertexAttrib attrib;
+};
+
+struct FetchPlan {
+    const VertexShader* vs = nullptr; // null: attributes pass through
+    uint32_t attrib_count = 0;        // attributes fetched (a block's in rows / 4)
+    uint32_t base_instance = 0;
+    uint32_t stride = 0; // record dwords
+    std::array<AttribPlan, kMaxAttribs> attribs{};
+    // What a shader finds in its outputs before writing them (ShaderBlock's presets), per
+    // record dword.
+    std::array<uint32_t, kMaxRecordDwords> preset{};
+};
+
+// The plan of a draw whose records have `layout` (vertex_layout_for(state)).
+FetchPlan make_fetch_plan(const DrawState& state, const VertexLayout& layout);
+
+// The vertices to shade: listed (elts[i] + bias, mod 2^32) or, with elts null, first + i.
+struct ShadeJob {
+    const FetchPlan* plan = nullptr;
+    const uint32_t* elts = nullptr;
+    uint32_t first_or_bias = 0;
+    uint32_t n = 0;
+    uint32_t instance = 0;
+    uint32_t* out = nullptr; // n records of plan->stride dwords
+};
+
+// The vectorised kernels (draw/simd_shade.cpp), dispatched at run time to the best target
+// the CPU has (SSE4, AVX2, AVX-512, ...).
+void simd_shade_vertices(const ShadeJob& job);
+// dst[i] = base + (src ? src[i] : i) for i < n.
+void simd_emit_elts(const uint16_t* src, uint32_t n, uint32_t base, uint32_t* dst);
+// The name of the Highway target the kernels run on ("AVX2", "AVX3", "SSE4", ...).
+const char* simd_target_name();
+
+} // namespace drawpipe

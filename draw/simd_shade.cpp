@@ -1,0 +1,344 @@
+// The vectorised fetch / shade / emit kernels (draw/internal/fetch_plan.hpp), compiled once
+// per Highway target (foreach_target) and chosen at run time (HWY_DYNAMIC_DISPATCH): SSE4,
+// AVX2, AVX-512 on x86. Bit for bit what shade_vertices (draw/shading.cpp) writes.
+//
+// Per block of kShaderLanes vertices:
+//   fetch  each attribute into its four SoA rows. Fast formats (32-bit components) read a
+//          linear in-buffer run with de-interleaving loads, anything else is staged one
+//          element (16 bytes) per lane and transposed with LoadInterleaved4; other formats
+//          stage through fetch_attrib; instanced attributes are fetched once and broadcast.
+//   shade  the vertex shader, one call per block.
+//   emit   the record rows (header, then the outputs) transposed 4 x 4 into the records.
+#include "draw/internal/fetch_plan.hpp"
+#include "drawpipe/vertex_fetch.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "draw/simd_shade.cpp"
+#include <hwy/foreach_target.h> // IWYU pragma: keep
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace drawpipe {
+namespace HWY_NAMESPACE {
+namespace {
+
+namespace hn = hwy::HWY_NAMESPACE;
+using DU = hn::ScalableTag<uint32_t>;
+using VU = hn::Vec<DU>;
+constexpr uint32_t kLanes = kShaderLanes;
+constexpr uint32_t kMaxOut = kMaxRecordDwords - SLOT_POSITION;
+
+// Lanes [0, kShaderLanes) of `row` = value.
+HWY_INLINE void fill_row(uint32_t* HWY_RESTRICT row, uint32_t value) {
+    const DU d;
+    const VU v = hn::Set(d, value);
+    for (uint32_t l = 0; l < kLanes; l += uint32_t(hn::Lanes(d))) hn::Store(v, d, row + l);
+}
+
+// rows[c][l] = staged[l][c] for l in [from, count) (whole vectors: rows hold kShaderLanes).
+HWY_INLINE void staged_to_rows(const uint32_t (*HWY_RESTRICT staged)[4], uint32_t from,
+                               uint32_t count, uint32_t* const* rows) {
+    const DU d;
+    const uint32_t n = uint32_t(hn::Lanes(d));
+    for (uint32_t l = from; l < count; l += n) {
+        VU v0, v1, v2, v3;
+        hn::LoadInterleaved4(d, &staged[l][0], v0, v1, v2, v3);
+        hn::Store(v0, d, rows[0] + l);
+        hn::Store(v1, d, rows[1] + l);
+        hn::Store(v2, d, rows[2] + l);
+        hn::Store(v3, d, rows[3] + l);
+    }
+}
+
+// Stages the elements of ids[from .. count) of a fast attribute with C components, with
+// fetch_attrib's rules: outside the buffer all four dwords are 0.
+template <uint32_t C>
+HWY_INLINE void stage_fast(const AttribPlan& a, const uint32_t* HWY_RESTRICT ids, uint32_t from,
+                           uint32_t count, uint32_t (*HWY_RESTRICT staged)[4]) {
+    for (uint32_t l = from; l < count; ++l) {
+        const uint32_t e = ids[l];
+        uint32_t* s = staged[l];
+        if (e <= a.last) {
+            std::memcpy(s, a.base + uint64_t(e) * a.stride, 4 * C);
+            for (uint32_t c = C; c < 3; ++c) s[c] = 0;
+            if constexpr (C < 4) s[3] = a.one;
+        } else {
+            s[0] = s[1] = s[2] = s[3] = 0;
+        }
+    }
+}
+
+// A linear run of ids (id0 + l) wholly inside the buffer, elements tightly packed (stride =
+// 4 * C) and dword-aligned: de-interleaving loads straight from the buffer; returns the lanes
+// done (whole vectors), the rest is staged by the caller.
+template <uint32_t C>
+HWY_INLINE uint32_t direct_linear(const AttribPlan& a, uint32_t id0, uint32_t count,
+                                  uint32_t* const* rows) {
+    const DU d;
+    const uint32_t n = uint32_t(hn::Lanes(d));
+    const auto* src = reinterpret_cast<const uint32_t*>(a.base + uint64_t(id0) * a.stride);
+    const VU zero = hn::Zero(d), one = hn::Set(d, a.one);
+    uint32_t l = 0;
+    for (; l + n <= count; l += n) {
+        VU v0, v1, v2, v3;
+        if constexpr (C == 4) {
+            hn::LoadInterleaved4(d, src + 4 * l, v0, v1, v2, v3);
+        } else if constexpr (C == 3) {
+            hn::LoadInterleaved3(d, src + 3 * l, v0, v1, v2);
+            v3 = one;
+        } else if constexpr (C == 2) {
+            hn::LoadInterleaved2(d, src + 2 * l, v0, v1);
+            v2 = zero;
+            v3 = one;
+        } else {
+            v0 = hn::LoadU(d, src + l);
+            v1 = v2 = zero;
+            v3 = one;
+        }
+        hn::Store(v0, d, rows[0] + l);
+        hn::Store(v1, d, rows[1] + l);
+        hn::Store(v2, d, rows[2] + l);
+        hn::Store(v3, d, rows[3] + l);
+    }
+    return l;
+}
+
+template <uint32_t C>
+HWY_INLINE void fetch_fast(const AttribPlan& a, const uint32_t* HWY_RESTRICT ids, bool linear,
+                           uint32_t count, uint32_t* const* rows,
+                           uint32_t (*HWY_RESTRICT staged)[4]) {
+    uint32_t done = 0;
+    if (linear) {
+        const uint32_t id0 = ids[0], id_last = ids[0] + (count - 1);
+        if (id_last >= id0 && id_last <= a.last && a.stride == 4 * C &&
+            reinterpret_cast<uintptr_t>(a.base) % 4 == 0)
+            done = direct_linear<C>(a, id0, count, rows);
+    }
+    if (done < count) {
+        stage_fast<C>(a, ids, done, count, staged);
+        staged_to_rows(staged, done, count, rows);
+    }
+}
+
+// One attribute's four rows for the block's vertices `ids[0 .. count)`.
+HWY_INLINE void fetch_attribute(const AttribPlan& a, const uint32_t* HWY_RESTRICT ids, bool linear,
+                                uint32_t count, uint32_t* const* rows,
+                                uint32_t (*HWY_RESTRICT staged)[4]) {
+    switch (a.kind) {
+    case FetchKind::zero:
+        for (uint32_t c = 0; c < 4; ++c) fill_row(rows[c], 0);
+        return;
+    case FetchKind::fast:
+        switch (a.comps) {
+        case 1:
+            return fetch_fast<1>(a, ids, linear, count, rows, staged);
+        case 2:
+            return fetch_fast<2>(a, ids, linear, count, rows, staged);
+        case 3:
+            return fetch_fast<3>(a, ids, linear, count, rows, staged);
+        default:
+            return fetch_fast<4>(a, ids, linear, count, rows, staged);
+        }
+    case FetchKind::fallback:
+        for (uint32_t l = 0; l < count; ++l) fetch_attrib(a.buffer, a.attrib, ids[l], staged[l]);
+        staged_to_rows(staged, 0, count, rows);
+        return;
+    }
+}
+
+#if HWY_TARGET != HWY_SCALAR
+// Four rows' lanes l .. l+3 transposed: t[j] = (r0[l+j], r1[l+j], r2[l+j], r3[l+j]).
+template <class D4, class V4 = hn::Vec<D4>>
+HWY_INLINE void transpose4(D4 d4, const uint32_t* const* r, uint32_t l, V4& t0, V4& t1, V4& t2,
+                           V4& t3) {
+    const V4 a = hn::Load(d4, r[0] + l), b = hn::Load(d4, r[1] + l);
+    const V4 c = hn::Load(d4, r[2] + l), e = hn::Load(d4, r[3] + l);
+    const V4 ac_lo = hn::InterleaveLower(d4, a, c), ac_hi = hn::InterleaveUpper(d4, a, c);
+    const V4 be_lo = hn::InterleaveLower(d4, b, e), be_hi = hn::InterleaveUpper(d4, b, e);
+    t0 = hn::InterleaveLower(d4, ac_lo, be_lo);
+    t1 = hn::InterleaveUpper(d4, ac_lo, be_lo);
+    t2 = hn::InterleaveLower(d4, ac_hi, be_hi);
+    t3 = hn::InterleaveUpper(d4, ac_hi, be_hi);
+}
+#endif
+
+// Records [0, count) at `out`, `stride` dwords each: record dword k of vertex l = rows[k][l].
+HWY_INLINE void emit_block(const uint32_t* const* rows, uint32_t stride, uint32_t count,
+                           uint32_t* HWY_RESTRICT out) {
+#if HWY_TARGET == HWY_SCALAR
+    for (uint32_t l = 0; l < count; ++l)
+        for (uint32_t k = 0; k < stride; ++k)
+            std::memcpy(&out[size_t(l) * stride + k], rows[k] + l, 4);
+#else
+    const hn::Full128<uint32_t> d4;
+    using V4 = hn::Vec<decltype(d4)>;
+    const uint32_t whole = count & ~3u;
+    const uint32_t quads = stride & ~3u;
+    for (uint32_t k = 0; k < quads; k += 4) {
+        const uint32_t* const* r = rows + k;
+        uint32_t* o = out + k;
+        uint32_t l = 0;
+        for (; l < whole; l += 4) {
+            V4 t0, t1, t2, t3;
+            transpose4(d4, r, l, t0, t1, t2, t3);
+            hn::StoreU(t0, d4, o + size_t(l) * stride);
+            hn::StoreU(t1, d4, o + size_t(l + 1) * stride);
+            hn::StoreU(t2, d4, o + size_t(l + 2) * stride);
+            hn::StoreU(t3, d4, o + size_t(l + 3) * stride);
+        }
+        if (l < count) {
+            V4 t[4];
+            transpose4(d4, r, l, t[0], t[1], t[2], t[3]);
+            for (uint32_t j = 0; l + j < count; ++j)
+                hn::StoreU(t[j], d4, o + size_t(l + j) * stride);
+        }
+    }
+    // The last 1-3 dwords of a record (special outputs).
+    for (uint32_t l = 0; l < count; ++l)
+        for (uint32_t k = quads; k < stride; ++k)
+            std::memcpy(&out[size_t(l) * stride + k], rows[k] + l, 4);
+#endif
+}
+
+// ids[l] = the block's vertex ids, lanes [0, count) (whole vectors for linear ids).
+HWY_INLINE void block_ids(const ShadeJob& job, uint32_t first, uint32_t count,
+                          uint32_t* HWY_RESTRICT ids) {
+    const DU d;
+    const uint32_t n = uint32_t(hn::Lanes(d));
+    if (!job.elts) {
+        const VU step = hn::Set(d, n);
+        VU v = hn::Iota(d, job.first_or_bias + first); // wraps mod 2^32 as the reference does
+        for (uint32_t l = 0; l < kLanes; l += n, v = hn::Add(v, step)) hn::Store(v, d, ids + l);
+        return;
+    }
+    const uint32_t* src = job.elts + first;
+    const VU bias = hn::Set(d, job.first_or_bias);
+    uint32_t l = 0;
+    for (; l + n <= count; l += n) hn::Store(hn::Add(hn::LoadU(d, src + l), bias), d, ids + l);
+    for (; l < count; ++l) ids[l] = src[l] + job.first_or_bias;
+}
+
+} // namespace
+
+void ShadeVertices(const ShadeJob& job) {
+    const FetchPlan& p = *job.plan;
+    const uint32_t attribs = p.attrib_count;
+    const uint32_t stride = p.stride;
+    const uint32_t out_count = stride - SLOT_POSITION;
+
+    HWY_ALIGN float in[4 * kMaxAttribs][kLanes];
+    HWY_ALIGN float outs[kMaxOut][kLanes];
+    HWY_ALIGN uint32_t ids[kLanes];
+    HWY_ALIGN uint32_t instance[kLanes];
+    HWY_ALIGN uint32_t zero[kLanes];
+    HWY_ALIGN uint32_t one[kLanes];
+    HWY_ALIGN uint32_t staged[kLanes][4] = {};
+    fill_row(instance, job.instance);
+    fill_row(zero, 0);
+    fill_row(one, 0x3f800000u); // 1.0f
+
+    // Rows of each attribute (as dwords), and of each record dword.
+    uint32_t* in_dwords[4 * kMaxAttribs];
+    const float* in_rows[4 * kMaxAttribs];
+    float* out_rows[kMaxOut];
+    const uint32_t* rows[kMaxRecordDwords];
+    for (uint32_t r = 0; r < 4 * attribs; ++r) {
+        in_dwords[r] = reinterpret_cast<uint32_t*>(in[r]);
+        in_rows[r] = in[r];
+    }
+    std::fill_n(rows, stride, zero);
+    rows[SLOT_VERTEX_ID] = ids;
+    rows[SLOT_INSTANCE_ID] = instance;
+    if (p.vs) {
+        for (uint32_t r = 0; r < out_count; ++r) {
+            out_rows[r] = outs[r];
+            rows[SLOT_POSITION + r] = reinterpret_cast<const uint32_t*>(outs[r]);
+        }
+    } else {
+        // Pass-through: attribute a is varying a, attribute 0 also the position.
+        for (uint32_t c = 0; c < 4; ++c)
+            rows[SLOT_POSITION + c] = attribs > 0 ? in_dwords[c] : (c == 3 ? one : zero);
+        for (uint32_t r = 0; r < 4 * attribs; ++r) rows[kVertexHeaderDwords + r] = in_dwords[r];
+    }
+
+    // Instanced attributes read one element for the whole call.
+    uint32_t constant[kMaxAttribs][4];
+    for (uint32_t a = 0; a < attribs; ++a) {
+        const AttribPlan& ap = p.attribs[a];
+        if (ap.divisor != 0)
+            fetch_attrib(ap.buffer, ap.attrib,
+                         attrib_element(ap.attrib, 0, job.instance, p.base_instance), constant[a]);
+    }
+
+    for (uint32_t first = 0; first < job.n; first += kLanes) {
+        const uint32_t count = std::min(kLanes, job.n - first);
+        block_ids(job, first, count, ids);
+        for (uint32_t a = 0; a < attribs; ++a) {
+            const AttribPlan& ap = p.attribs[a];
+            uint32_t* const* arows = in_dwords + 4 * a;
+            if (ap.divisor != 0) {
+                for (uint32_t c = 0; c < 4; ++c) fill_row(arows[c], constant[a][c]);
+            } else {
+                fetch_attribute(ap, ids, job.elts == nullptr, count, arows, staged);
+            }
+        }
+        if (p.vs) {
+            for (uint32_t r = 0; r < out_count; ++r)
+                fill_row(reinterpret_cast<uint32_t*>(outs[r]), p.preset[SLOT_POSITION + r]);
+            p.vs->run({count, 4 * attribs, out_count, ids, instance, in_rows, out_rows});
+        }
+        emit_block(rows, stride, count, job.out + size_t(first) * stride);
+    }
+}
+
+void EmitElts(const uint16_t* src, uint32_t n, uint32_t base, uint32_t* dst) {
+    const DU d;
+    const uint32_t lanes = uint32_t(hn::Lanes(d));
+    const VU vbase = hn::Set(d, base);
+    uint32_t i = 0;
+    if (!src) {
+        const VU step = hn::Set(d, lanes);
+        VU v = hn::Iota(d, base);
+        for (; i + lanes <= n; i += lanes, v = hn::Add(v, step)) hn::StoreU(v, d, dst + i);
+        for (; i < n; ++i) dst[i] = base + i;
+        return;
+    }
+    const hn::Rebind<uint16_t, DU> d16;
+    for (; i + lanes <= n; i += lanes)
+        hn::StoreU(hn::Add(hn::PromoteTo(d, hn::LoadU(d16, src + i)), vbase), d, dst + i);
+    for (; i < n; ++i) dst[i] = base + src[i];
+}
+
+const char* TargetName() {
+    return hwy::TargetName(HWY_TARGET);
+}
+
+} // namespace HWY_NAMESPACE
+} // namespace drawpipe
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace drawpipe {
+
+HWY_EXPORT(ShadeVertices);
+HWY_EXPORT(EmitElts);
+HWY_EXPORT(TargetName);
+
+void simd_shade_vertices(const ShadeJob& job) {
+    HWY_DYNAMIC_DISPATCH(ShadeVertices)(job);
+}
+
+void simd_emit_elts(const uint16_t* src, uint32_t n, uint32_t base, uint32_t* dst) {
+    HWY_DYNAMIC_DISPATCH(EmitElts)(src, n, base, dst);
+}
+
+const char* simd_target_name() {
+    return HWY_DYNAMIC_DISPATCH(TargetName)();
+}
+
+} // namespace drawpipe
+#endif
