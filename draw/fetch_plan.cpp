@@ -45,6 +45,7 @@ uint32_t fast_components(Format f, uint32_t& one) {
 
 AttribPlan plan_attrib(const VertexBuffer& b, const VertexAttrib& a) {
     AttribPlan p;
+    p.constant = a.divisor != 0;
     p.divisor = a.divisor;
     p.stride = b.stride;
     p.buffer = b;
@@ -77,6 +78,12 @@ FetchPlan make_fetch_plan(const DrawState& state, const VertexLayout& layout) {
                               : layout.varying_count();
     for (uint32_t a = 0; a < p.attrib_count; ++a) {
         const VertexAttrib& attrib = state.input.attribs[a];
+        if (!attrib.enabled) { // its buffer need not be bound: fetch_attrib gives `current`
+            p.attribs[a].kind = FetchKind::fallback;
+            p.attribs[a].constant = true;
+            p.attribs[a].attrib = attrib;
+            continue;
+        }
         p.attribs[a] = plan_attrib(state.input.buffers[attrib.buffer], attrib);
     }
     p.preset.fill(0);

@@ -265,11 +265,11 @@ void ShadeVertices(const ShadeJob& job) {
         for (uint32_t r = 0; r < 4 * attribs; ++r) rows[kVertexHeaderDwords + r] = in_dwords[r];
     }
 
-    // Instanced attributes read one element for the whole call.
+    // Instanced attributes and disabled arrays read one value for the whole call.
     uint32_t constant[kMaxAttribs][4];
     for (uint32_t a = 0; a < attribs; ++a) {
         const AttribPlan& ap = p.attribs[a];
-        if (ap.divisor != 0)
+        if (ap.constant)
             fetch_attrib(ap.buffer, ap.attrib,
                          attrib_element(ap.attrib, 0, job.instance, p.base_instance), constant[a]);
     }
@@ -280,7 +280,7 @@ void ShadeVertices(const ShadeJob& job) {
         for (uint32_t a = 0; a < attribs; ++a) {
             const AttribPlan& ap = p.attribs[a];
             uint32_t* const* arows = in_dwords + 4 * a;
-            if (ap.divisor != 0) {
+            if (ap.constant) {
                 for (uint32_t c = 0; c < 4; ++c) fill_row(arows[c], constant[a][c]);
             } else {
                 fetch_attribute(ap, ids, job.elts == nullptr, count, arows, staged);

@@ -22,6 +22,9 @@ struct AttribPlan {
     uint8_t comps = 0; // fast: dwords copied from the element
     uint32_t one = 0;  // fast: dword 3 of an element with fewer than 4 components
     uint32_t divisor = 0;
+    // One value for the whole call: an instanced attribute, or a disabled array's current
+    // value. Fetched once with fetch_attrib and broadcast.
+    bool constant = false;
     uint32_t stride = 0;                 // bytes between elements
     const unsigned char* base = nullptr; // fast: element 0 (buffer offset + attribute offset)
     uint64_t last = 0;   // fast: the last element read inside the buffer (fetch_attrib's bound)

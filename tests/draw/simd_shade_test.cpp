@@ -136,6 +136,13 @@ struct RandomInput {
             at.offset = rng.chance(3) ? rng(0, 40) : rng.chance(20) ? rng(0, 5000) : 0;
             at.format = formats[rng(0, uint32_t(formats.size()) - 1)];
             at.divisor = rng.chance(3) ? rng(1, 3) : 0;
+            // A disabled array reads its current value; its buffer index need not be bound.
+            if (rng.chance(8)) {
+                at.enabled = false;
+                at.buffer = rng(0, 100);
+                at.current_type = ValueType(rng(0, 2));
+                for (uint32_t& c : at.current) c = rng(0, 0xFFFFFFFFu);
+            }
             attribs.push_back(at);
         }
     }
@@ -158,7 +165,7 @@ std::string describe(const RandomInput& in, const DrawState& s) {
     for (const VertexAttrib& a : in.attribs)
         t += "  attrib buffer " + std::to_string(a.buffer) + " offset " + std::to_string(a.offset) +
              " format " + std::to_string(int(a.format)) + " divisor " + std::to_string(a.divisor) +
-             "\n";
+             (a.enabled ? "" : " disabled") + "\n";
     return t;
 }
 
