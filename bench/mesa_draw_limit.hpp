@@ -13,7 +13,7 @@ namespace drawpipe::bench {
 inline constexpr uint32_t kLimitBlock = 4096;
 
 // Transforms position[indices[i]] (float4, 16-byte stride) by the row-major 4x4 `matrix` for
-// every i in [0, count), into `out` (4 x kLimitBlock floats, one row per output component).
+// every i in [0, count), into `out` (4 x kLimitBlock floats, one float4 per index).
 // An index at or past `vertex_count` (a restart index) reads vertex 0, as a bounds-checked
 // fetch would. Returns a value depending on every output block so the work cannot be dropped.
 float limit_transform(const uint32_t* indices, uint32_t count, const float* positions,
