@@ -1,0 +1,704 @@
+// mesa_draw_bench: the whole draw through Mesa's llvmpipe and through drawpipe, interleaved
+// round by round in one process (issue 14, item 5).
+//
+//   mesa_draw_bench [--rounds N] [--middle-end NAME|all|A,B] [--mesh FILE|none] [--json FILE]
+//                   [--split-cache] [--smoke]
+//
+// Both sides transform the same float4 positions by the same 4x4 matrix
+// (gl_Position = M * pos) for the same indices:
+//   Mesa      headless EGL (EGL_MESA_platform_surfaceless, else a software EGL device),
+//             OpenGL 4.5+ core on llvmpipe, GL_RASTERIZER_DISCARD, static buffers; each timed
+//             draw is glDrawElements + glFinish. GL_VERTEX_SHADER_INVOCATIONS
+//             (ARB_pipeline_statistics_query) counts the vertices it shaded.
+//   drawpipe  Context (1 thread, and 2 threads) + the middle end(s) named + the counting
+//             backend; each timed draw is draw() + flush(). DrawStats gives the fetched
+//             (= shaded) vertex count.
+//   limit     the physical-limit loop (bench/mesa_draw_limit.hpp): every index read, its
+//             position gathered and transformed, nothing else.
+// Workloads: W1, W3, W7 (docs/workloads.md) over a 1024 x 1024 grid, and a real mesh
+// (glmark2-data's bunny.obj by default; skipped when missing).
+//
+// Every round runs each configuration once, in a rotating order; ratios are medians of the
+// rounds' own ratios (a round's runs are adjacent in time, so they share the machine's mood),
+// times are best (and median) ms. Exit status 77 when there is no usable headless OpenGL.
+#define GL_GLEXT_PROTOTYPES 1
+
+#include "bench/mesa_draw_limit.hpp"
+#include "bench/mesh.hpp"
+#include "bench/workloads.hpp"
+#include "drawpipe/backends/counting.hpp"
+#include "drawpipe/context.hpp"
+#include "drawpipe/error.hpp"
+#include "drawpipe/middle_ends.hpp"
+#include "drawpipe/registry.hpp"
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/gl.h>
+#include <GL/glext.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+using namespace drawpipe;
+using namespace drawpipe::bench;
+using Clock = std::chrono::steady_clock;
+
+constexpr uint32_t kGrid = 1024;
+constexpr const char* kDefaultMesh = "/usr/share/glmark2/models/bunny.obj";
+constexpr int kNoGl = 77;
+
+// The matrix (row-major: out[r] = sum_c M[4r + c] * pos[c]), pipeline_bench's. It is read at
+// run time on every side (a GL uniform, a variable for drawpipe and the limit loop), so no
+// compiler can fold its zeros away where llvmpipe cannot.
+float g_matrix[16] = {1.2f, 0.0f, 0.1f,  0.0f,  0.0f, 1.6f, 0.2f,  0.0f,
+                      0.0f, 0.0f, -1.0f, -0.2f, 0.0f, 0.0f, -1.0f, 1.0f};
+
+// ---------------------------------------------------------------------------------------
+// Options.
+
+struct Options {
+    int rounds = 30;
+    bool smoke = false;
+    bool split_cache = false;
+    std::string middle_end = "fetch_shade";
+    std::string mesh = kDefaultMesh;
+    std::string json;
+};
+
+[[noreturn]] void usage(const char* why) {
+    std::fprintf(stderr,
+                 "mesa_draw_bench: %s\nusage: mesa_draw_bench [--rounds N] [--middle-end "
+                 "NAME|all|A,B] [--mesh FILE|none] [--json FILE] [--split-cache] [--smoke]\n",
+                 why);
+    std::exit(2);
+}
+
+Options parse_options(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        auto value = [&]() -> const char* {
+            if (i + 1 >= argc) usage("missing value");
+            return argv[++i];
+        };
+        if (a == "--smoke") {
+            o.smoke = true;
+        } else if (a == "--split-cache") {
+            o.split_cache = true;
+        } else if (a == "--rounds") {
+            o.rounds = std::atoi(value());
+            if (o.rounds < 1) usage("--rounds must be at least 1");
+        } else if (a == "--middle-end") {
+            o.middle_end = value();
+        } else if (a == "--mesh") {
+            o.mesh = value();
+        } else if (a == "--json") {
+            o.json = value();
+        } else {
+            usage(("unknown argument " + std::string(a)).c_str());
+        }
+    }
+    if (o.smoke) o.rounds = 1;
+    return o;
+}
+
+// ---------------------------------------------------------------------------------------
+// Headless OpenGL (as tests/mesa/mesa_trace.cpp opens it, but a core context).
+
+struct NoGl {
+    std::string why;
+};
+
+bool has_ext(const char* list, const char* ext) {
+    if (!list) return false;
+    const std::string_view l(list), e(ext);
+    for (size_t pos = 0; (pos = l.find(e, pos)) != std::string_view::npos; pos += e.size()) {
+        const bool starts = pos == 0 || l[pos - 1] == ' ';
+        const bool ends = pos + e.size() == l.size() || l[pos + e.size()] == ' ';
+        if (starts && ends) return true;
+    }
+    return false;
+}
+
+template <class F> F egl_proc(const char* name) {
+    return reinterpret_cast<F>(eglGetProcAddress(name));
+}
+
+EGLDisplay open_display(std::string& how) {
+    const auto get_platform_display =
+        egl_proc<PFNEGLGETPLATFORMDISPLAYEXTPROC>("eglGetPlatformDisplayEXT");
+    const auto query_devices = egl_proc<PFNEGLQUERYDEVICESEXTPROC>("eglQueryDevicesEXT");
+    const auto query_device_string =
+        egl_proc<PFNEGLQUERYDEVICESTRINGEXTPROC>("eglQueryDeviceStringEXT");
+    if (!get_platform_display) throw NoGl{"no eglGetPlatformDisplayEXT"};
+    const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    if (has_ext(client, "EGL_MESA_platform_surfaceless")) {
+        EGLDisplay dpy =
+            get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+        if (dpy != EGL_NO_DISPLAY && eglInitialize(dpy, nullptr, nullptr)) {
+            how = "EGL_MESA_platform_surfaceless";
+            return dpy;
+        }
+    }
+    if (has_ext(client, "EGL_EXT_platform_device") && query_devices && query_device_string) {
+        EGLDeviceEXT devices[16];
+        EGLint n = 0;
+        if (query_devices(16, devices, &n))
+            for (EGLint i = 0; i < n; ++i) {
+                if (!has_ext(query_device_string(devices[i], EGL_EXTENSIONS),
+                             "EGL_MESA_device_software"))
+                    continue;
+                EGLDisplay dpy = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
+                if (dpy != EGL_NO_DISPLAY && eglInitialize(dpy, nullptr, nullptr)) {
+                    how = "EGL_EXT_platform_device (software device)";
+                    return dpy;
+                }
+            }
+    }
+    throw NoGl{"no headless EGL display (need EGL_MESA_platform_surfaceless or "
+               "EGL_EXT_platform_device with a software device)"};
+}
+
+struct GlInfo {
+    std::string platform, renderer, version;
+    bool statistics = false; // ARB_pipeline_statistics_query (or GL 4.6)
+};
+
+GlInfo init_gl() {
+    setenv("LIBGL_ALWAYS_SOFTWARE", "1", 0);
+    setenv("EGL_PLATFORM", "surfaceless", 0);
+    setenv("GALLIUM_DRIVER", "llvmpipe", 0);
+    GlInfo gl;
+    EGLDisplay dpy = open_display(gl.platform);
+    const char* dpy_ext = eglQueryString(dpy, EGL_EXTENSIONS);
+    if (!has_ext(dpy_ext, "EGL_KHR_no_config_context") ||
+        !has_ext(dpy_ext, "EGL_KHR_surfaceless_context"))
+        throw NoGl{"EGL_KHR_no_config_context and EGL_KHR_surfaceless_context are required"};
+    if (!eglBindAPI(EGL_OPENGL_API)) throw NoGl{"eglBindAPI(EGL_OPENGL_API) failed"};
+    EGLContext ctx = EGL_NO_CONTEXT;
+    for (const EGLint minor : {6, 5}) {
+        const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                  4,
+                                  EGL_CONTEXT_MINOR_VERSION,
+                                  minor,
+                                  EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                  EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                  EGL_NONE};
+        ctx = eglCreateContext(dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attribs);
+        if (ctx != EGL_NO_CONTEXT) break;
+    }
+    if (ctx == EGL_NO_CONTEXT) throw NoGl{"no OpenGL 4.5 core context"};
+    if (!eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx))
+        throw NoGl{"eglMakeCurrent failed"};
+    GLint major = 0, minor = 0, n = 0;
+    glGetIntegerv(GL_MAJOR_VERSION, &major);
+    glGetIntegerv(GL_MINOR_VERSION, &minor);
+    if (major * 10 + minor < 45) throw NoGl{"OpenGL 4.5 is required"};
+    gl.renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    gl.version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+    glGetIntegerv(GL_NUM_EXTENSIONS, &n);
+    gl.statistics = major * 10 + minor >= 46;
+    for (GLint i = 0; i < n; ++i)
+        if (std::strcmp(reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, GLuint(i))),
+                        "GL_ARB_pipeline_statistics_query") == 0)
+            gl.statistics = true;
+    return gl;
+}
+
+GLuint compile(GLenum type, const char* src) {
+    const GLuint s = glCreateShader(type);
+    glShaderSource(s, 1, &src, nullptr);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[4096] = {};
+        glGetShaderInfoLog(s, sizeof log, nullptr, log);
+        throw std::runtime_error(std::string("shader compile failed: ") + log);
+    }
+    return s;
+}
+
+// gl_Position = M * pos; a fragment shader only so the program is complete (rasterizer
+// discard means it never runs).
+GLuint matrix_program() {
+    const GLuint prog = glCreateProgram();
+    glAttachShader(prog, compile(GL_VERTEX_SHADER, "#version 450 core\n"
+                                                   "layout(location = 0) in vec4 pos;\n"
+                                                   "uniform mat4 M;\n"
+                                                   "void main() { gl_Position = M * pos; }\n"));
+    glAttachShader(prog, compile(GL_FRAGMENT_SHADER, "#version 450 core\n"
+                                                     "out vec4 color;\n"
+                                                     "void main() { color = vec4(1.0); }\n"));
+    glLinkProgram(prog);
+    GLint ok = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) throw std::runtime_error("program link failed");
+    glUseProgram(prog);
+    // GL matrices are column-major; ours is row-major, so transpose on upload.
+    glUniformMatrix4fv(glGetUniformLocation(prog, "M"), 1, GL_TRUE, g_matrix);
+    return prog;
+}
+
+void check_gl(const char* where) {
+    if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
+        char msg[128];
+        std::snprintf(msg, sizeof msg, "GL error 0x%x at %s", e, where);
+        throw std::runtime_error(msg);
+    }
+}
+
+// One workload's draw on the Mesa side: its VAO holds the position buffer and index buffer.
+struct GlDraw {
+    GLuint vao = 0, buffers[2] = {};
+    GLenum mode = GL_TRIANGLES, type = GL_UNSIGNED_INT;
+    GLsizei count = 0;
+    bool restart = false;
+    GLuint restart_index = 0;
+
+    GlDraw(const Workload& w, const std::vector<float>& positions) {
+        glGenVertexArrays(1, &vao);
+        glBindVertexArray(vao);
+        glGenBuffers(2, buffers);
+        glBindBuffer(GL_ARRAY_BUFFER, buffers[0]);
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(positions.size() * sizeof(float)),
+                     positions.data(), GL_STATIC_DRAW);
+        glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 16, nullptr);
+        glEnableVertexAttribArray(0);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buffers[1]);
+        if (w.index_type == IndexType::u16) {
+            type = GL_UNSIGNED_SHORT;
+            glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(w.count * 2), w.indices16.data(),
+                         GL_STATIC_DRAW);
+        } else {
+            glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(w.count * 4), w.indices32.data(),
+                         GL_STATIC_DRAW);
+        }
+        mode = w.prim == Prim::triangle_strip ? GL_TRIANGLE_STRIP : GL_TRIANGLES;
+        count = GLsizei(w.count);
+        restart = w.primitive_restart;
+        restart_index = w.restart_index;
+        glBindVertexArray(0);
+        check_gl("upload");
+    }
+    ~GlDraw() {
+        glDeleteBuffers(2, buffers);
+        glDeleteVertexArrays(1, &vao);
+    }
+    GlDraw(const GlDraw&) = delete;
+    GlDraw& operator=(const GlDraw&) = delete;
+
+    void bind() const {
+        glBindVertexArray(vao);
+        if (restart) {
+            glEnable(GL_PRIMITIVE_RESTART);
+            glPrimitiveRestartIndex(restart_index);
+        } else {
+            glDisable(GL_PRIMITIVE_RESTART);
+        }
+    }
+    void draw() const {
+        glDrawElements(mode, count, type, nullptr);
+        glFinish();
+    }
+    // Vertices shaded (GL_VERTEX_SHADER_INVOCATIONS, 0 without the extension) and primitives
+    // generated by one draw.
+    std::pair<uint64_t, uint64_t> count_draw(bool statistics) const {
+        GLuint q[2] = {};
+        glGenQueries(2, q);
+        bind();
+        if (statistics) glBeginQuery(GL_VERTEX_SHADER_INVOCATIONS_ARB, q[0]);
+        glBeginQuery(GL_PRIMITIVES_GENERATED, q[1]);
+        draw();
+        glEndQuery(GL_PRIMITIVES_GENERATED);
+        if (statistics) glEndQuery(GL_VERTEX_SHADER_INVOCATIONS_ARB);
+        GLuint64 shaded = 0, prims = 0;
+        if (statistics) glGetQueryObjectui64v(q[0], GL_QUERY_RESULT, &shaded);
+        glGetQueryObjectui64v(q[1], GL_QUERY_RESULT, &prims);
+        glDeleteQueries(2, q);
+        check_gl("query");
+        return {shaded, prims};
+    }
+};
+
+// ---------------------------------------------------------------------------------------
+// drawpipe.
+
+// The same shader over SoA blocks: plain loops over the lanes.
+VertexShader matrix_shader() {
+    return {{}, [m = static_cast<const float*>(g_matrix)](const ShaderBlock& b) {
+                for (int r = 0; r < 4; ++r) {
+                    const float m0 = m[4 * r], m1 = m[4 * r + 1], m2 = m[4 * r + 2],
+                                m3 = m[4 * r + 3];
+                    for (uint32_t l = 0; l < b.count; ++l)
+                        b.out[r][l] =
+                            m0 * b.in[0][l] + m1 * b.in[1][l] + m2 * b.in[2][l] + m3 * b.in[3][l];
+                }
+            }};
+}
+
+// A workload with its float4 positions.
+struct Input {
+    Workload w;
+    const std::vector<float>* positions = nullptr; // 4 floats per vertex
+    uint32_t vertex_count = 0;
+    VertexBuffer buffer;
+    VertexAttrib attrib{0, 0, Format::float32x4, 0};
+};
+
+struct DrawpipeSide {
+    CountingBackend backend;
+    std::unique_ptr<Context> ctx;
+    DrawInfo info;
+
+    DrawpipeSide(const Input& in, const std::string& middle, uint32_t threads, bool split_cache) {
+        ContextOptions o;
+        o.threads = threads;
+        ctx = std::make_unique<Context>(o);
+        ctx->bind_middle_end(middle);
+        ctx->bind_backend(backend);
+        ctx->set_vertex_buffers({&in.buffer, 1});
+        ctx->set_vertex_attribs({&in.attrib, 1});
+        ctx->bind_vertex_shader(matrix_shader());
+        info = in.w.draw();
+        if (split_cache) info.index_buffer_id = ctx->register_index_buffer();
+    }
+    DrawStats draw() {
+        ctx->draw(info);
+        return ctx->flush();
+    }
+};
+
+// ---------------------------------------------------------------------------------------
+// Rounds.
+
+struct Config {
+    std::function<void()> run;
+    std::vector<double> seconds;
+};
+
+double best_of(const std::vector<double>& v) {
+    return *std::min_element(v.begin(), v.end());
+}
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+// Median over rounds of num's time / den's time.
+double median_ratio(const Config& num, const Config& den) {
+    std::vector<double> r;
+    for (size_t i = 0; i < num.seconds.size(); ++i) r.push_back(num.seconds[i] / den.seconds[i]);
+    return median_of(r);
+}
+
+void measure(std::vector<Config*>& configs, int rounds) {
+    for (Config* c : configs) c->run(); // warm-up
+    for (int r = 0; r < rounds; ++r)
+        for (size_t k = 0; k < configs.size(); ++k) {
+            Config& c = *configs[(k + size_t(r)) % configs.size()];
+            const auto t0 = Clock::now();
+            c.run();
+            c.seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+        }
+}
+
+struct MiddleResult {
+    std::string name;
+    std::string skipped; // why, when the middle end could not draw this workload
+    Config one, two;
+    double fetched_per_index = 0;
+    uint64_t triangles = 0;
+};
+
+struct Result {
+    std::string label;
+    uint32_t count = 0, vertex_count = 0;
+    Config mesa, limit;
+    double mesa_shaded_per_index = -1; // -1: no statistics query
+    uint64_t mesa_prims = 0;
+    std::vector<MiddleResult> middles;
+};
+
+Result run_workload(const Input& in, const std::vector<std::string>& middles, const GlInfo& gl,
+                    const Options& opt) {
+    Result res;
+    res.label = in.w.label();
+    res.count = in.w.count;
+    res.vertex_count = in.vertex_count;
+
+    const GlDraw gl_draw(in.w, *in.positions);
+    const auto [shaded, prims] = gl_draw.count_draw(gl.statistics);
+    if (gl.statistics) res.mesa_shaded_per_index = double(shaded) / in.w.count;
+    res.mesa_prims = prims;
+    res.mesa.run = [&gl_draw] {
+        gl_draw.bind();
+        gl_draw.draw();
+    };
+
+    std::vector<float> out(4 * kLimitBlock);
+    float sink = 0;
+    res.limit.run = [&] {
+        sink += in.w.index_type == IndexType::u16
+                    ? limit_transform(in.w.indices16.data(), in.w.count, in.positions->data(),
+                                      in.vertex_count, g_matrix, out.data())
+                    : limit_transform(in.w.indices32.data(), in.w.count, in.positions->data(),
+                                      in.vertex_count, g_matrix, out.data());
+    };
+
+    std::vector<std::unique_ptr<DrawpipeSide>> sides;
+    std::vector<Config*> configs = {&res.mesa, &res.limit};
+    res.middles.reserve(middles.size());
+    for (const std::string& name : middles) {
+        MiddleResult& m = res.middles.emplace_back();
+        m.name = name;
+        try {
+            auto one = std::make_unique<DrawpipeSide>(in, name, 1, opt.split_cache);
+            auto two = std::make_unique<DrawpipeSide>(in, name, 2, opt.split_cache);
+            const DrawStats stats = one->draw();
+            m.fetched_per_index = double(stats.front.fetched) / in.w.count;
+            m.triangles = one->backend.totals().triangles;
+            two->draw();
+            if (two->backend.totals().checksum != one->backend.totals().checksum)
+                throw std::runtime_error("1-thread and 2-thread checksums differ");
+            m.one.run = [s = one.get()] { s->draw(); };
+            m.two.run = [s = two.get()] { s->draw(); };
+            sides.push_back(std::move(one));
+            sides.push_back(std::move(two));
+        } catch (const std::exception& e) {
+            m.skipped = e.what();
+        }
+    }
+    for (MiddleResult& m : res.middles)
+        if (m.skipped.empty()) {
+            configs.push_back(&m.one);
+            configs.push_back(&m.two);
+        }
+    measure(configs, opt.rounds);
+    if (sink == 12345.678f) std::printf(" "); // keeps the limit loop's output alive
+    return res;
+}
+
+// ---------------------------------------------------------------------------------------
+// Output.
+
+void print_table(const std::vector<Result>& results) {
+    std::printf("\n%-24s %-11s %8s %8s %8s %9s %7s %8s %8s %17s\n", "workload", "middle end",
+                "Mesa ms", "dp1 ms", "dp2 ms", "Mesa/dp1", "dp1/dp2", "limit ms", "dp1/lim",
+                "shaded/idx M / dp");
+    for (const Result& r : results)
+        for (const MiddleResult& m : r.middles) {
+            if (!m.skipped.empty()) {
+                std::printf("%-24s %-11s skipped: %s\n", r.label.c_str(), m.name.c_str(),
+                            m.skipped.c_str());
+                continue;
+            }
+            char mesa_shaded[16] = "n/a";
+            if (r.mesa_shaded_per_index >= 0)
+                std::snprintf(mesa_shaded, sizeof mesa_shaded, "%.4f", r.mesa_shaded_per_index);
+            std::printf("%-24s %-11s %8.2f %8.2f %8.2f %8.3fx %6.2fx %8.2f %7.2fx %8s / %.4f\n",
+                        r.label.c_str(), m.name.c_str(), best_of(r.mesa.seconds) * 1e3,
+                        best_of(m.one.seconds) * 1e3, best_of(m.two.seconds) * 1e3,
+                        median_ratio(r.mesa, m.one), median_ratio(m.one, m.two),
+                        best_of(r.limit.seconds) * 1e3, median_ratio(m.one, r.limit), mesa_shaded,
+                        m.fetched_per_index);
+            if (m.triangles != r.mesa_prims)
+                std::printf("  WORK MISMATCH: Mesa generated %llu primitives, drawpipe %llu\n",
+                            (unsigned long long)r.mesa_prims, (unsigned long long)m.triangles);
+        }
+    std::printf("\nms: best of the rounds; ratios: median of the rounds' own ratios (Mesa/dp1 > 1: "
+                "drawpipe faster; dp1/dp2: 2-thread speed-up; dp1/lim: drawpipe over the "
+                "limit loop)\n");
+}
+
+void json_times(std::FILE* f, const char* name, const Config& c) {
+    std::fprintf(f, "\"%s\": {\"best_ms\": %.4f, \"median_ms\": %.4f, \"ms\": [", name,
+                 best_of(c.seconds) * 1e3, median_of(c.seconds) * 1e3);
+    for (size_t i = 0; i < c.seconds.size(); ++i)
+        std::fprintf(f, "%s%.4f", i ? ", " : "", c.seconds[i] * 1e3);
+    std::fprintf(f, "]}");
+}
+
+bool write_json(const std::string& path, const std::vector<Result>& results, const GlInfo& gl,
+                const Options& opt) {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (!f) return false;
+    std::fprintf(f, "{\"renderer\": \"%s\", \"gl_version\": \"%s\", \"rounds\": %d, ",
+                 gl.renderer.c_str(), gl.version.c_str(), opt.rounds);
+    std::fprintf(f, "\"split_cache\": %s, \"workloads\": [\n", opt.split_cache ? "true" : "false");
+    for (size_t i = 0; i < results.size(); ++i) {
+        const Result& r = results[i];
+        std::fprintf(f, "  {\"workload\": \"%s\", \"indices\": %u, \"vertices\": %u, ",
+                     r.label.c_str(), r.count, r.vertex_count);
+        json_times(f, "mesa", r.mesa);
+        std::fprintf(f, ", \"mesa_shaded_per_index\": %.6f, \"mesa_primitives\": %llu, ",
+                     r.mesa_shaded_per_index, (unsigned long long)r.mesa_prims);
+        json_times(f, "limit", r.limit);
+        std::fprintf(f, ", \"middle_ends\": [");
+        bool first = true;
+        for (const MiddleResult& m : r.middles) {
+            if (!m.skipped.empty()) continue;
+            std::fprintf(f, "%s\n    {\"name\": \"%s\", ", first ? "" : ",", m.name.c_str());
+            first = false;
+            json_times(f, "threads1", m.one);
+            std::fprintf(f, ", ");
+            json_times(f, "threads2", m.two);
+            std::fprintf(f,
+                         ", \"mesa_over_drawpipe\": %.4f, \"threads2_speedup\": %.4f, "
+                         "\"drawpipe_over_limit\": %.4f, \"fetched_per_index\": %.6f, "
+                         "\"triangles\": %llu}",
+                         median_ratio(r.mesa, m.one), median_ratio(m.one, m.two),
+                         median_ratio(m.one, r.limit), m.fetched_per_index,
+                         (unsigned long long)m.triangles);
+        }
+        std::fprintf(f, "]}%s\n", i + 1 < results.size() ? "," : "");
+    }
+    std::fprintf(f, "]}\n");
+    return std::fclose(f) == 0;
+}
+
+// ---------------------------------------------------------------------------------------
+// Inputs.
+
+// Smoke mode keeps the first `n` indices (W7's rows end in restarts, so any cut is legal).
+void shorten(Workload& w, uint32_t n) {
+    n = std::min(n, w.count);
+    if (!w.primitive_restart) n -= n % 3;
+    if (w.index_type == IndexType::u16)
+        w.indices16.resize(n);
+    else
+        w.indices32.resize(n);
+    w.count = n;
+}
+
+std::vector<std::string> middle_end_names(const std::string& arg) {
+    std::vector<std::string> names;
+    if (arg == "all") {
+        for (const MiddleEndRegistry::Entry& e : MiddleEndRegistry::global().entries())
+            names.push_back(e.name);
+        return names;
+    }
+    for (size_t pos = 0; pos <= arg.size();) {
+        const size_t comma = std::min(arg.find(',', pos), arg.size());
+        names.push_back(arg.substr(pos, comma - pos));
+        MiddleEndRegistry::global().find(names.back()); // throws for an unknown name
+        pos = comma + 1;
+    }
+    return names;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const Options opt = parse_options(argc, argv);
+    register_builtin_middle_ends();
+    std::vector<std::string> middles;
+    try {
+        middles = middle_end_names(opt.middle_end);
+    } catch (const Error& e) {
+        usage(e.what());
+    }
+
+    GlInfo gl;
+    try {
+        gl = init_gl();
+    } catch (const NoGl& e) {
+        std::printf("mesa_draw_bench: skipped, no usable headless OpenGL: %s\n", e.why.c_str());
+        return kNoGl;
+    }
+
+    try {
+        const GLuint prog = matrix_program();
+        // A complete framebuffer (a surfaceless context has none); nothing is rasterized.
+        GLuint fbo = 0, rb = 0;
+        glGenFramebuffers(1, &fbo);
+        glGenRenderbuffers(1, &rb);
+        glBindRenderbuffer(GL_RENDERBUFFER, rb);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 1, 1);
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+        glViewport(0, 0, 1, 1);
+        glEnable(GL_RASTERIZER_DISCARD);
+        check_gl("setup");
+        const char* lp_threads = std::getenv("LP_NUM_THREADS");
+        std::printf("Mesa: %s, %s, %s; LP_NUM_THREADS=%s; pipeline statistics query: %s\n",
+                    gl.renderer.c_str(), gl.version.c_str(), gl.platform.c_str(),
+                    lp_threads ? lp_threads : "(unset)", gl.statistics ? "yes" : "no");
+        std::printf("drawpipe: Context 1 and 2 threads, counting backend, middle end(s):");
+        for (const std::string& m : middles) std::printf(" %s", m.c_str());
+        std::printf("%s; %d round(s)\n", opt.split_cache ? ", split cache on" : "", opt.rounds);
+
+        std::vector<float> grid;
+        grid.reserve(size_t(kGrid) * kGrid * 4);
+        for (uint32_t y = 0; y < kGrid; ++y)
+            for (uint32_t x = 0; x < kGrid; ++x)
+                for (float c : {float(x) / (kGrid - 1), float(y) / (kGrid - 1), 0.5f, 1.0f})
+                    grid.push_back(c);
+
+        std::vector<Input> inputs;
+        inputs.reserve(4);
+        for (const char* id : {"W1", "W3", "W7"}) {
+            Input& in = inputs.emplace_back();
+            in.w = make_workload(id);
+            in.positions = &grid;
+            in.vertex_count = kGrid * kGrid;
+        }
+        std::vector<float> mesh_positions;
+        if (opt.mesh != "none") {
+            try {
+                Workload w = load_mesh(opt.mesh);
+                mesh_positions.reserve(size_t(w.vertex_count) * 4);
+                for (size_t v = 0; v < w.vertex_count; ++v)
+                    mesh_positions.insert(
+                        mesh_positions.end(),
+                        {w.positions[3 * v], w.positions[3 * v + 1], w.positions[3 * v + 2], 1.0f});
+                Input& in = inputs.emplace_back();
+                in.vertex_count = w.vertex_count;
+                in.w = std::move(w);
+                in.positions = &mesh_positions;
+            } catch (const Error& e) {
+                std::printf("mesh skipped: %s\n", e.what());
+            }
+        }
+        for (Input& in : inputs) {
+            if (opt.smoke) shorten(in.w, 60000);
+            in.buffer = {in.positions->data(), in.positions->size() * sizeof(float), 16, 0};
+        }
+
+        std::vector<Result> results;
+        for (const Input& in : inputs) {
+            std::printf("  %s: %u indices, %u vertices ...\n", in.w.label().c_str(), in.w.count,
+                        in.vertex_count);
+            std::fflush(stdout);
+            results.push_back(run_workload(in, middles, gl, opt));
+        }
+        print_table(results);
+        if (!opt.json.empty() && !write_json(opt.json, results, gl, opt)) {
+            std::fprintf(stderr, "mesa_draw_bench: cannot write %s\n", opt.json.c_str());
+            return 1;
+        }
+        glDeleteProgram(prog);
+        glDeleteFramebuffers(1, &fbo);
+        glDeleteRenderbuffers(1, &rb);
+        bool mismatch = false;
+        for (const Result& r : results)
+            for (const MiddleResult& m : r.middles)
+                mismatch |= m.skipped.empty() && m.triangles != r.mesa_prims;
+        return mismatch ? 1 : 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "mesa_draw_bench: %s\n", e.what());
+        return 1;
+    }
+}
