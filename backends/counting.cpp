@@ -36,6 +36,20 @@ void CountingBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertic
             lane[2] = (lane[2] ^ vertex_key(vertices, e[2])) * kPrime;
         }
         totals_.triangles += tris;
+    } else if (prim == Prim::triangle_strip) { // GL's order: odd triangles swap two vertices
+        const size_t tris = elts.size() >= 3 ? elts.size() - 2 : 0;
+        const uint32_t* e = elts.data();
+        const bool last = provoking_ == Provoking::last;
+        for (size_t i = 0; i < tris; ++i) {
+            const bool odd = i & 1;
+            const uint32_t a = odd && last ? e[i + 1] : e[i];
+            const uint32_t b = odd ? (last ? e[i] : e[i + 2]) : e[i + 1];
+            const uint32_t c = odd && !last ? e[i + 1] : e[i + 2];
+            lane[0] = (lane[0] ^ vertex_key(vertices, a)) * kPrime;
+            lane[1] = (lane[1] ^ vertex_key(vertices, b)) * kPrime;
+            lane[2] = (lane[2] ^ vertex_key(vertices, c)) * kPrime;
+        }
+        totals_.triangles += tris;
     } else {
         decompose_elements(prim, provoking_, elts, [&](uint32_t n, const uint32_t* e) {
             uint64_t& count = n == 1 ? totals_.points : n == 2 ? totals_.lines : totals_.triangles;
