@@ -2,6 +2,13 @@
 //
 //   mesa_trace [--info] DRAW.txt         one trace on stdout
 //   mesa_trace [--batch] DRAW.txt...      each trace after a line `== FILE status S`
+//   mesa_trace --xfb-size BYTES [--xfb-dump FILE] DRAW.txt
+//                                         capture into one buffer of BYTES bytes: only the
+//                                         primitives written, and the buffer's bytes
+//   mesa_trace --batch DRAW.txt,BYTES[,DUMP]...   the same per file
+//
+// Every trace ends with `# primitives_generated N` (GL_PRIMITIVES_GENERATED), and with a
+// fixed buffer `# primitives_written M` (GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN).
 //
 // Reads a draw description in drawpipe's text format (draw/draw_text.hpp; parsed here on
 // purpose, without drawpipe's code), draws it with real OpenGL on a headless EGL context
@@ -560,7 +567,8 @@ struct Capture {
     uint32_t components = 0; // uint32 per captured vertex
     std::vector<uint32_t> data;
     GLuint written = 0, generated = 0;
-    bool count_only = false; // not captured: only `generated` is known
+    bool count_only = false;    // not captured: only `generated` is known
+    std::vector<uint8_t> bytes; // with a fixed buffer size: the whole buffer
 };
 
 // Every GL object of one draw, released (and the state it changed reset) on any exit, so
@@ -598,7 +606,9 @@ struct DrawObjects {
     }
 };
 
-Capture draw(const Desc& d, const GsInfo* gs) {
+// `xfb_size`: capture into one buffer of exactly this many bytes (zeros first), drawn once;
+// what did not fit is counted, not drawn again.
+Capture draw(const Desc& d, const GsInfo* gs, std::optional<uint64_t> xfb_size) {
     DrawObjects o;
     std::vector<std::string> varyings;
     o.prog = link_program(d, gs, varyings);
@@ -678,10 +688,12 @@ Capture draw(const Desc& d, const GsInfo* gs) {
     glGenBuffers(1, &o.tfb);
     glGenQueries(2, o.queries);
     for (int attempt = 0; attempt < 2; ++attempt) {
-        const uint64_t bytes = capacity * per_prim * cap.components * 4;
+        const uint64_t bytes = xfb_size ? *xfb_size : capacity * per_prim * cap.components * 4;
         if (bytes > (uint64_t(1) << 31)) fail(1, "draw too large to capture");
         glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, o.tfb);
-        glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, GLsizeiptr(bytes), nullptr, GL_STREAM_READ);
+        const std::vector<uint8_t> zeros(xfb_size ? bytes : 0);
+        glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, GLsizeiptr(bytes),
+                     xfb_size ? zeros.data() : nullptr, GL_STREAM_READ);
         glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, o.tfb);
         glBeginQuery(GL_PRIMITIVES_GENERATED, o.queries[0]);
         o.generated_active = true;
@@ -718,13 +730,18 @@ Capture draw(const Desc& d, const GsInfo* gs) {
             cap.count_only = true;
             return cap;
         }
-        if (cap.generated <= cap.written || cap.generated <= capacity) break;
+        if (xfb_size || cap.generated <= cap.written || cap.generated <= capacity) break;
         capacity = cap.generated; // the buffer was too small: draw again into a larger one
     }
     const size_t words = size_t(cap.written) * per_prim * cap.components;
     cap.data.resize(words);
     glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, o.tfb);
     glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, GLsizeiptr(words * 4), cap.data.data());
+    if (xfb_size) {
+        cap.bytes.resize(size_t(*xfb_size));
+        glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, GLsizeiptr(cap.bytes.size()),
+                           cap.bytes.data());
+    }
     check_gl("reading the capture");
     return cap;
 }
@@ -783,8 +800,16 @@ std::string read_text(const std::string& file) {
     return text.str();
 }
 
-// One description drawn: its trace, or a Failure.
-std::string trace_file(const std::string& file) {
+// What to draw: a description, and optionally a fixed capture buffer and where to dump it.
+struct Job {
+    std::string file;
+    std::optional<uint64_t> xfb_size;
+    std::string dump;
+};
+
+// One description drawn: its trace and the queries, or a Failure.
+std::string trace_file(const Job& job) {
+    const std::string& file = job.file;
     Desc desc;
     try {
         desc = parse(read_text(file));
@@ -799,14 +824,23 @@ std::string trace_file(const std::string& file) {
         if (gs->color && desc.vs != "color")
             fail(1, "gs " + desc.gs + ": reads the colour varying; the draw needs `vs color`");
     }
-    const Capture cap = draw(desc, gs);
+    const Capture cap = draw(desc, gs, job.xfb_size);
     if (cap.count_only)
         fail(4, "# count-only " + std::string(kPrims[desc.prim].name) + ": " +
                     std::to_string(cap.generated) + " lines generated");
-    if (cap.generated != cap.written)
+    if (!job.xfb_size && cap.generated != cap.written)
         fail(3, "transform feedback wrote " + std::to_string(cap.written) + " of " +
                     std::to_string(cap.generated) + " primitives generated");
-    return format_trace(cap, gs, gs ? gs->color : desc.vs == "color");
+    if (!job.dump.empty()) {
+        std::ofstream out(job.dump, std::ios::binary);
+        out.write(reinterpret_cast<const char*>(cap.bytes.data()),
+                  std::streamsize(cap.bytes.size()));
+        if (!out) fail(1, "cannot write '" + job.dump + "'");
+    }
+    std::string out = format_trace(cap, gs, gs ? gs->color : desc.vs == "color");
+    out += "# primitives_generated " + std::to_string(cap.generated) + "\n";
+    if (job.xfb_size) out += "# primitives_written " + std::to_string(cap.written) + "\n";
+    return out;
 }
 
 void print_info(const Gl& gl) {
@@ -824,19 +858,53 @@ void print_info(const Gl& gl) {
                  quads_follow ? "yes" : "no");
 }
 
+uint64_t byte_count(const std::string& word) {
+    try {
+        return number<uint64_t>(0, "xfb size", word);
+    } catch (const ParseError& e) {
+        fail(1, e.what());
+    }
+}
+
 int run(int argc, char** argv) {
     bool info = false, batch = false;
-    std::vector<std::string> files;
+    std::vector<Job> files;
+    std::optional<uint64_t> xfb_size;
+    std::string dump;
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
-        if (a == "--info")
+        auto value = [&]() -> std::string {
+            if (i + 1 == argc) fail(1, std::string(a) + " needs a value");
+            return argv[++i];
+        };
+        if (a == "--info") {
             info = true;
-        else if (a == "--batch")
+        } else if (a == "--batch") {
             batch = true;
-        else if (a == "-" || a.substr(0, 1) != "-")
-            files.emplace_back(a);
-        else
+        } else if (a == "--xfb-size") {
+            const std::string v = value();
+            xfb_size = byte_count(v);
+        } else if (a == "--xfb-dump") {
+            dump = value();
+        } else if (a == "-" || a.substr(0, 1) != "-") {
+            // FILE, or FILE,BYTES[,DUMP] in a batch: that file captured into BYTES bytes.
+            Job job;
+            const std::string arg(a);
+            const size_t c1 = arg.find(',');
+            job.file = arg.substr(0, c1);
+            if (c1 != std::string::npos) {
+                const size_t c2 = arg.find(',', c1 + 1);
+                job.xfb_size = byte_count(arg.substr(c1 + 1, c2 - c1 - 1));
+                if (c2 != std::string::npos) job.dump = arg.substr(c2 + 1);
+            }
+            files.push_back(job);
+        } else {
             fail(1, "unknown option '" + std::string(a) + "'");
+        }
+    }
+    for (Job& job : files) {
+        if (!job.xfb_size) job.xfb_size = xfb_size;
+        if (job.dump.empty()) job.dump = dump;
     }
     if (files.size() > 1) batch = true;
     if (files.empty() && !info) fail(1, "usage: mesa_trace [--info] [--batch] DRAW.txt...");
@@ -858,11 +926,12 @@ int run(int argc, char** argv) {
         return 0;
     }
     // Batch: `== FILE status S` before each trace; a failure's message follows its header.
-    for (const std::string& file : files) {
+    for (const Job& job : files) {
+        const std::string& file = job.file;
         std::string out;
         int status = 0;
         try {
-            out = trace_file(file);
+            out = trace_file(job);
         } catch (const Failure& f) {
             if (f.status == 2) throw; // no usable GL: nothing else would draw either
             status = f.status;
