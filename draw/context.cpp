@@ -9,6 +9,7 @@
 
 #include <oneapi/tbb/info.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <utility>
@@ -201,6 +202,28 @@ size_t Context::stream_output_written_bytes(uint32_t buffer) {
         throw Error(ErrorCode::invalid_value, "buffer: " + std::to_string(buffer) + ", at most " +
                                                   std::to_string(kMaxStreamOutputBuffers - 1));
     return bound_stream_output("written bytes").written_bytes(buffer);
+}
+
+void Context::draw_stream_output(const DrawInfo& draw, uint32_t stream) {
+    // GL draws captured vertices as arrays: the buffer holds vertices, not indices.
+    if (draw.index_type != IndexType::none)
+        throw Error(ErrorCode::invalid_value,
+                    "index_type: drawing what was captured is not indexed");
+    if (stream >= kMaxVertexStreams)
+        throw Error(ErrorCode::invalid_value, "stream: " + std::to_string(stream) + ", at most " +
+                                                  std::to_string(kMaxVertexStreams - 1));
+    const StreamOutput& so = bound_stream_output("draw what was captured");
+    // GL: INVALID_OPERATION until EndTransformFeedback has run once for the object.
+    if (!so.ended_once())
+        throw Error(ErrorCode::invalid_operation,
+                    "stream output: draw what was captured: no capture session has ended");
+    const uint64_t vertices = so.written_vertices(stream);
+    if (vertices > UINT32_MAX)
+        throw Error(ErrorCode::count_overflow, "stream output: " + std::to_string(vertices) +
+                                                   " captured vertices do not fit a draw count");
+    DrawInfo d = draw;
+    d.count = uint32_t(vertices);
+    this->draw(d);
 }
 
 void Context::set_rasterizer_discard(bool discard) {

@@ -213,6 +213,7 @@ void StreamOutput::begin() {
     begun_ = true;
     paused_ = false;
     position_.fill(0);
+    vertices_.fill(0);
     counts_ = {};
 }
 
@@ -233,6 +234,7 @@ void StreamOutput::end() {
     if (!begun_) throw Error(ErrorCode::invalid_operation, "stream output: end: not begun");
     begun_ = false;
     paused_ = false;
+    ended_once_ = true;
 }
 
 void StreamOutput::write(const StreamOutputPlan& plan, uint32_t stream, Prim prim, Provoking pv,
@@ -245,7 +247,7 @@ void StreamOutput::write(const StreamOutputPlan& plan, uint32_t stream, Prim pri
     }
     const auto& copies = plan.copies[stream];
     const uint32_t mask = plan.buffer_mask[stream];
-    uint64_t generated = 0, written = 0;
+    uint64_t generated = 0, written = 0, written_vertices = 0;
     decompose_elements(prim, pv, elts, [&](uint32_t n, const uint32_t* e) {
         ++generated;
         // Each primitive is checked on its own, as Mesa does: a draw of smaller primitives
@@ -268,7 +270,9 @@ void StreamOutput::write(const StreamOutputPlan& plan, uint32_t stream, Prim pri
         for (uint32_t b = 0; b < kMaxStreamOutputBuffers; ++b)
             if (mask >> b & 1) position_[b] += size_t(n) * state_.buffers[b].stride;
         ++written;
+        written_vertices += n;
     });
+    vertices_[stream] += written_vertices;
     draw.generated[stream] += generated;
     draw.written[stream] += written;
     counts_.generated[stream] += generated;

@@ -37,17 +37,19 @@ struct TraceArgs {
     uint32_t threads = 0;             // 0: $DRAWPIPE_THREADS or every hardware thread
     std::optional<uint64_t> xfb_size; // capture into one buffer of this many bytes
     std::string xfb_dump;             // write that buffer's bytes here
+    uint32_t xfb_stream = 0;          // the geometry shader's vertex stream captured
 };
 
 // The CLI's capture: per vertex its vertex id and instance id (a geometry shader's output
 // vertex: its id, and its layer when it writes one), then every component of each varying,
 // as 32-bit words, interleaved in one buffer; the outputs tests/mesa/mesa_trace captures.
-StreamOutputState cli_capture(const VertexLayout& layout, void* data, size_t size) {
+StreamOutputState cli_capture(const VertexLayout& layout, void* data, size_t size,
+                              uint32_t stream) {
     StreamOutputState so;
     auto add = [&](CaptureSource src, uint32_t index, uint32_t components) {
         const uint32_t at =
             so.outputs.empty() ? 0 : so.outputs.back().offset + so.outputs.back().components;
-        so.outputs.push_back({src, index, 0, components, 0, at, 0});
+        so.outputs.push_back({src, index, 0, components, 0, at, stream});
     };
     if (layout.gs_output) {
         add(CaptureSource::gs_id, 0, 1);
@@ -207,6 +209,9 @@ void add_trace_command(CLI::App& app) {
                     "instance id and attributes as 32-bit words) and print what was written");
     cmd->add_option("--xfb-dump", args->xfb_dump,
                     "With --xfb-size: write the buffer's bytes to FILE");
+    cmd->add_option("--xfb-stream", args->xfb_stream,
+                    "With --xfb-size: capture this vertex stream of the geometry shader")
+        ->check(CLI::Range(0u, 3u));
     cmd->callback([args] {
         DrawDesc desc = parse_draw_text(read_file(args->file));
         if (!args->gs.empty()) desc.gs = args->gs;
@@ -242,7 +247,7 @@ void add_trace_command(CLI::App& app) {
                 throw Error(ErrorCode::invalid_value, "--xfb-size: at most 4 GiB");
             xfb.assign(size_t(*args->xfb_size), 0);
             layout = middle->prepare(state)->layout();
-            so = cli_capture(layout, xfb.data(), xfb.size());
+            so = cli_capture(layout, xfb.data(), xfb.size(), args->xfb_stream);
             ctx.set_stream_output(so);
             ctx.set_rasterizer_discard(true); // the capture is printed, not the backend's trace
         } else if (!args->xfb_dump.empty()) {
@@ -262,7 +267,7 @@ void add_trace_command(CLI::App& app) {
         std::fflush(stdout);
         if (args->xfb_size) {
             print_captured(so, layout, captured_vertices(bound->info.prim, gs),
-                           captured.written[0]);
+                           captured.written[args->xfb_stream]);
             if (!args->xfb_dump.empty()) {
                 std::ofstream out(args->xfb_dump, std::ios::binary);
                 out.write(reinterpret_cast<const char*>(xfb.data()), std::streamsize(xfb.size()));
@@ -274,8 +279,12 @@ void add_trace_command(CLI::App& app) {
         // GL_PRIMITIVES_GENERATED of stream 0, as OpenGL's query reports it.
         std::printf("# primitives_generated %llu\n",
                     (unsigned long long)stats.primitives.generated[0]);
+        const uint32_t st = args->xfb_stream;
+        if (st > 0)
+            std::printf("# stream %u primitives_generated %llu\n", st,
+                        (unsigned long long)stats.primitives.generated[st]);
         if (args->xfb_size)
-            std::printf("# primitives_written %llu\n", (unsigned long long)captured.written[0]);
+            std::printf("# primitives_written %llu\n", (unsigned long long)captured.written[st]);
         if (args->stats) {
             print_stats(*middle, stats);
             const SplitCacheStats c = ctx.split_cache().stats();

@@ -495,3 +495,31 @@ TEST(StreamOutput, MiddleEndsThatDropStreamsRefuseToCaptureThem) {
 }
 
 } // namespace
+
+namespace {
+
+// glDrawTransformFeedback: capture a draw, then draw exactly the vertices written.
+TEST(StreamOutput, DrawWhatWasCaptured) {
+    std::vector<uint32_t> mem;
+    Capturing c("prim triangle_strip\nindex none\ncount 7\n", ids_state(mem, 4 * 24 + 8));
+    expect_error([&] { c.ctx.draw_stream_output(c.draw->info); }, ErrorCode::invalid_operation,
+                 "no capture session has ended");
+    c.ctx.begin_stream_output();
+    c.ctx.draw(c.draw->info); // 5 triangles generated, 4 written: 12 vertices
+    c.ctx.end_stream_output();
+    c.ctx.flush();
+    c.trace.clear();
+    DrawInfo points = c.draw->info;
+    points.prim = Prim::points;
+    points.start = 100;
+    c.ctx.draw_stream_output(points);
+    c.ctx.flush();
+    EXPECT_EQ(std::count(c.trace.text().begin(), c.trace.text().end(), '\n'), 12);
+    EXPECT_EQ(c.trace.text().substr(0, 10), "point 100/");
+    DrawInfo indexed = points;
+    indexed.index_type = IndexType::u16;
+    expect_error([&] { c.ctx.draw_stream_output(indexed); }, ErrorCode::invalid_value,
+                 "not indexed");
+}
+
+} // namespace

@@ -192,6 +192,8 @@ def random_variant(rng, strategies, middle_ends, gs):
             "--threads", str(rng.choice([1, 2, 3, 8]))]
 
 
+# Library geometry shaders with several vertex streams (stream N > 0 captures `id` + 500 N).
+GS_STREAMS = {"streams2": 2}
 # Library geometry shaders that capture a layer after the id.
 GS_WRITES_LAYER = {"amplify3_layer", "invocations4"}
 GS_OUTPUT_VERTICES = {"points_out": 1, "points_in_quad": 3, "streams2": 1, "line_strip_out": 2,
@@ -202,6 +204,8 @@ def record_bytes(d):
     """Bytes per captured vertex: what `drawpipe trace --xfb-size` and mesa_trace capture."""
     gs = d.get("gs")
     colour = 4 if d.get("vs") == "color" else 0
+    if gs and d.get("xfb_stream"):
+        return 4
     if gs:
         return 4 * (1 + (gs in GS_WRITES_LAYER) + (4 if gs in GS_READS_COLOR else 0))
     return 4 * (2 + (colour or len(d["attribs"])))
@@ -262,10 +266,12 @@ class Runner:
             f.write(fmt(d))
         return path
 
-    def drawpipe_trace(self, path, limit, extra=(), xfb=None):
+    def drawpipe_trace(self, path, limit, extra=(), xfb=None, stream=0):
         cmd = [self.drawpipe, "trace", path] + list(extra)
         if xfb is not None:
             cmd += ["--xfb-size", str(xfb), "--xfb-dump", path + ".dp.bin"]
+        if stream:
+            cmd += ["--xfb-stream", str(stream)]
         if "--threads" not in extra:
             cmd += ["--threads", "2"]
         if limit:
@@ -299,7 +305,9 @@ class Runner:
 
 
 def mesa_arg(path, d):
-    return path if d.get("xfb") is None else f"{path},{d['xfb']},{path}.mesa.bin"
+    if d.get("xfb") is None:
+        return path
+    return f"{path},{d['xfb']},{path}.mesa.bin,{d.get('xfb_stream', 0)}"
 
 
 def verdict(d, limit, dp, dp_err, mesa, extra=(), path=None):
@@ -342,7 +350,7 @@ def verdict(d, limit, dp, dp_err, mesa, extra=(), path=None):
 
 def check_one(runner, d, limit, extra=()):
     path = runner.write(d)
-    dp, err = runner.drawpipe_trace(path, limit, extra, d.get("xfb"))
+    dp, err = runner.drawpipe_trace(path, limit, extra, d.get("xfb"), d.get("xfb_stream", 0))
     mesa = runner.mesa_batch([mesa_arg(path, d)])[path]
     return verdict(d, limit, dp, err, mesa, extra, path), dp, err, mesa
 
@@ -455,15 +463,21 @@ def main():
             for _ in range(args.per_prim):
                 d = random_draw(rng, prim, gs)
                 if args.xfb:
+                    if gs in GS_STREAMS and rng.random() < 0.5:
+                        d["xfb_stream"] = rng.randint(1, GS_STREAMS[gs] - 1)
                     d["xfb"] = random_xfb_size(rng, d)
                 lim = random_limit(rng, prim)
                 extra = random_variant(rng, args.strategies.split(","),
                                        args.middle_ends.split(","), gs) if args.variants else []
+                if d.get("xfb_stream") and "--middle-end" in extra:
+                    # Only the reference delivers streams past 0; the others refuse the draw.
+                    extra[extra.index("--middle-end") + 1] = "fetch_shade"
                 jobs.append((name, d, lim, runner.write(d), extra))
         mesa = runner.mesa_batch([mesa_arg(j[3], j[1]) for j in jobs])
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
             dps = list(pool.map(
-                lambda j: runner.drawpipe_trace(j[3], j[2], j[4], j[1].get("xfb")), jobs))
+                lambda j: runner.drawpipe_trace(j[3], j[2], j[4], j[1].get("xfb"),
+                                                j[1].get("xfb_stream", 0)), jobs))
 
         cover = collections.Counter()  # what the draws exercised
         for name, d, lim, path, _ in jobs:
@@ -484,6 +498,7 @@ def main():
                 cover["buffer full mid-draw"] += 0 < w < g
                 cover["nothing fit"] += w == 0 < g
                 cover["buffer size not a multiple of 4"] += d["xfb"] % 4 != 0
+                cover["vertex stream 1 captured"] += d.get("xfb_stream", 0) > 0
         per_group = collections.Counter()
         bad_group = collections.Counter()
         both_reject = collections.Counter()
@@ -523,6 +538,8 @@ def main():
             with open(base + ".mesa", "w") as f:
                 f.write(mtext if mstatus in (0, 4) else f"status {mstatus}: {mtext}")
             xfb_args = ["--xfb-size", str(d2["xfb"])] if d2.get("xfb") is not None else []
+            if d2.get("xfb_stream"):
+                xfb_args += ["--xfb-stream", str(d2["xfb_stream"])]
             with open(base + ".args", "w") as f:
                 f.write(" ".join(extra + xfb_args +
                                  (["--max-vertices", str(lim2)] if lim2 else [])) + "\n")

@@ -5,7 +5,9 @@
 //   mesa_trace --xfb-size BYTES [--xfb-dump FILE] DRAW.txt
 //                                         capture into one buffer of BYTES bytes: only the
 //                                         primitives written, and the buffer's bytes
-//   mesa_trace --batch DRAW.txt,BYTES[,DUMP]...   the same per file
+//   mesa_trace --batch DRAW.txt,BYTES[,DUMP[,STREAM]]...   the same per file
+//   --xfb-stream 1 (gs streams2 only): capture vertex stream 1 instead, with
+//                                         `# stream 1 primitives_generated N`
 //
 // Every trace ends with `# primitives_generated N` (GL_PRIMITIVES_GENERATED), and with a
 // fixed buffer `# primitives_written M` (GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN).
@@ -501,7 +503,10 @@ std::string vertex_shader(size_t attribs, bool color) {
     return s;
 }
 
-GLuint link_program(const Desc& d, const GsInfo* gs, std::vector<std::string>& varyings) {
+// `stream` > 0: stream 0's `id` goes to buffer 0, then (gl_NextBuffer) the stream's `id<N>`
+// to buffer 1, the buffer compared.
+GLuint link_program(const Desc& d, const GsInfo* gs, std::vector<std::string>& varyings,
+                    uint32_t stream) {
     const GLuint prog = glCreateProgram();
     const bool color = d.vs == "color";
     glAttachShader(prog, compile(GL_VERTEX_SHADER, vertex_shader(d.divisors.size(), color)));
@@ -511,6 +516,7 @@ GLuint link_program(const Desc& d, const GsInfo* gs, std::vector<std::string>& v
         varyings = {"id"};
         if (gs->writes_layer) varyings.push_back("layer_v");
         if (gs->color) varyings.push_back("color_out");
+        if (stream > 0) varyings = {"id", "gl_NextBuffer", "id" + std::to_string(stream)};
     } else {
         varyings = {"vid", "iid"};
         if (color)
@@ -569,22 +575,26 @@ struct Capture {
     GLuint written = 0, generated = 0;
     bool count_only = false;    // not captured: only `generated` is known
     std::vector<uint8_t> bytes; // with a fixed buffer size: the whole buffer
+    GLuint generated0 = 0;      // stream 0's count, when another stream is captured
 };
 
 // Every GL object of one draw, released (and the state it changed reset) on any exit, so
 // that one context serves many draws.
 struct DrawObjects {
-    GLuint prog = 0, fbo = 0, rb = 0, vao = 0, ib = 0, tfb = 0;
-    GLuint queries[2] = {};
+    GLuint prog = 0, fbo = 0, rb = 0, vao = 0, ib = 0, tfb = 0, tfb0 = 0;
+    GLuint queries[3] = {};
     std::vector<GLuint> attrib_buffers;
     bool xfb_active = false, generated_active = false, written_active = false;
+    bool generated0_active = false; // stream 0's count while another stream is captured
+    GLuint stream = 0;              // the vertex stream the queries count
     DrawObjects() = default;
     DrawObjects(const DrawObjects&) = delete;
     DrawObjects& operator=(const DrawObjects&) = delete;
     ~DrawObjects() {
         if (xfb_active) glEndTransformFeedback();
-        if (written_active) glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
-        if (generated_active) glEndQuery(GL_PRIMITIVES_GENERATED);
+        if (written_active) glEndQueryIndexed(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, stream);
+        if (generated_active) glEndQueryIndexed(GL_PRIMITIVES_GENERATED, stream);
+        if (generated0_active) glEndQuery(GL_PRIMITIVES_GENERATED);
         glDisable(GL_PRIMITIVE_RESTART);
         glDisable(GL_RASTERIZER_DISCARD);
         glBindVertexArray(0);
@@ -592,8 +602,10 @@ struct DrawObjects {
         glBindBuffer(GL_ARRAY_BUFFER, 0);
         glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
         glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 1, 0);
         glUseProgram(0);
-        glDeleteQueries(2, queries);
+        glDeleteQueries(3, queries);
+        glDeleteBuffers(1, &tfb0);
         glDeleteBuffers(GLsizei(attrib_buffers.size()), attrib_buffers.data());
         glDeleteBuffers(1, &ib);
         glDeleteBuffers(1, &tfb);
@@ -608,10 +620,12 @@ struct DrawObjects {
 
 // `xfb_size`: capture into one buffer of exactly this many bytes (zeros first), drawn once;
 // what did not fit is counted, not drawn again.
-Capture draw(const Desc& d, const GsInfo* gs, std::optional<uint64_t> xfb_size) {
+// `stream` > 0: that vertex stream is captured (into buffer 1) and counted instead.
+Capture draw(const Desc& d, const GsInfo* gs, std::optional<uint64_t> xfb_size, uint32_t stream) {
     DrawObjects o;
+    o.stream = stream;
     std::vector<std::string> varyings;
-    o.prog = link_program(d, gs, varyings);
+    o.prog = link_program(d, gs, varyings, stream);
     glUseProgram(o.prog);
 
     // A complete framebuffer (a surfaceless context has none); nothing is rasterized.
@@ -681,12 +695,21 @@ Capture draw(const Desc& d, const GsInfo* gs, std::optional<uint64_t> xfb_size) 
     cap.components = uint32_t(varyings.size());
     for (const std::string& v : varyings)
         if (v == "color" || v == "color_out") cap.components += 3; // a vec4 takes four words
+    if (stream > 0) cap.components = 1; // buffer 1 holds the stream's id alone
     const uint32_t per_prim = cap.xfb_mode == GL_POINTS ? 1 : cap.xfb_mode == GL_LINES ? 2 : 3;
     const uint32_t amplify = gs ? 64 * 4 : 1; // bounds a library shader's output per input
     uint64_t capacity = (uint64_t(d.count) + 2) * std::max(d.instances, 1u) * amplify;
 
     glGenBuffers(1, &o.tfb);
-    glGenQueries(2, o.queries);
+    glGenQueries(3, o.queries);
+    const GLuint binding = stream > 0 ? 1 : 0;
+    if (stream > 0) { // stream 0's buffer, large enough for everything
+        glGenBuffers(1, &o.tfb0);
+        glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, o.tfb0);
+        glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, GLsizeiptr(capacity * per_prim * 4), nullptr,
+                     GL_STREAM_READ);
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, o.tfb0);
+    }
     for (int attempt = 0; attempt < 2; ++attempt) {
         const uint64_t bytes = xfb_size ? *xfb_size : capacity * per_prim * cap.components * 4;
         if (bytes > (uint64_t(1) << 31)) fail(1, "draw too large to capture");
@@ -694,11 +717,15 @@ Capture draw(const Desc& d, const GsInfo* gs, std::optional<uint64_t> xfb_size) 
         const std::vector<uint8_t> zeros(xfb_size ? bytes : 0);
         glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, GLsizeiptr(bytes),
                      xfb_size ? zeros.data() : nullptr, GL_STREAM_READ);
-        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, o.tfb);
-        glBeginQuery(GL_PRIMITIVES_GENERATED, o.queries[0]);
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, binding, o.tfb);
+        glBeginQueryIndexed(GL_PRIMITIVES_GENERATED, stream, o.queries[0]);
         o.generated_active = true;
+        if (stream > 0) {
+            glBeginQuery(GL_PRIMITIVES_GENERATED, o.queries[2]);
+            o.generated0_active = true;
+        }
         if (capture) {
-            glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, o.queries[1]);
+            glBeginQueryIndexed(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, stream, o.queries[1]);
             o.written_active = true;
             glBeginTransformFeedback(cap.xfb_mode);
             o.xfb_active = true;
@@ -718,11 +745,16 @@ Capture draw(const Desc& d, const GsInfo* gs, std::optional<uint64_t> xfb_size) 
         if (capture) {
             glEndTransformFeedback();
             o.xfb_active = false;
-            glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+            glEndQueryIndexed(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, stream);
             o.written_active = false;
         }
-        glEndQuery(GL_PRIMITIVES_GENERATED);
+        glEndQueryIndexed(GL_PRIMITIVES_GENERATED, stream);
         o.generated_active = false;
+        if (stream > 0) {
+            glEndQuery(GL_PRIMITIVES_GENERATED);
+            o.generated0_active = false;
+            glGetQueryObjectuiv(o.queries[2], GL_QUERY_RESULT, &cap.generated0);
+        }
         glGetQueryObjectuiv(o.queries[0], GL_QUERY_RESULT, &cap.generated);
         if (capture) glGetQueryObjectuiv(o.queries[1], GL_QUERY_RESULT, &cap.written);
         check_gl("the queries");
@@ -805,6 +837,7 @@ struct Job {
     std::string file;
     std::optional<uint64_t> xfb_size;
     std::string dump;
+    uint32_t stream = 0; // the vertex stream captured
 };
 
 // One description drawn: its trace and the queries, or a Failure.
@@ -824,7 +857,10 @@ std::string trace_file(const Job& job) {
         if (gs->color && desc.vs != "color")
             fail(1, "gs " + desc.gs + ": reads the colour varying; the draw needs `vs color`");
     }
-    const Capture cap = draw(desc, gs, job.xfb_size);
+    if (job.stream > 0 && (!gs || std::string_view(gs->name) != "streams2" || job.stream > 1))
+        fail(1, "--xfb-stream " + std::to_string(job.stream) +
+                    ": only stream 1 of gs streams2 is declared here");
+    const Capture cap = draw(desc, gs, job.xfb_size, job.stream);
     if (cap.count_only)
         fail(4, "# count-only " + std::string(kPrims[desc.prim].name) + ": " +
                     std::to_string(cap.generated) + " lines generated");
@@ -838,7 +874,13 @@ std::string trace_file(const Job& job) {
         if (!out) fail(1, "cannot write '" + job.dump + "'");
     }
     std::string out = format_trace(cap, gs, gs ? gs->color : desc.vs == "color");
-    out += "# primitives_generated " + std::to_string(cap.generated) + "\n";
+    if (job.stream > 0) {
+        out += "# primitives_generated " + std::to_string(cap.generated0) + "\n";
+        out += "# stream " + std::to_string(job.stream) + " primitives_generated " +
+               std::to_string(cap.generated) + "\n";
+    } else {
+        out += "# primitives_generated " + std::to_string(cap.generated) + "\n";
+    }
     if (job.xfb_size) out += "# primitives_written " + std::to_string(cap.written) + "\n";
     return out;
 }
@@ -871,6 +913,7 @@ int run(int argc, char** argv) {
     std::vector<Job> files;
     std::optional<uint64_t> xfb_size;
     std::string dump;
+    uint32_t stream = 0;
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
         auto value = [&]() -> std::string {
@@ -886,6 +929,8 @@ int run(int argc, char** argv) {
             xfb_size = byte_count(v);
         } else if (a == "--xfb-dump") {
             dump = value();
+        } else if (a == "--xfb-stream") {
+            stream = uint32_t(byte_count(value()));
         } else if (a == "-" || a.substr(0, 1) != "-") {
             // FILE, or FILE,BYTES[,DUMP] in a batch: that file captured into BYTES bytes.
             Job job;
@@ -895,7 +940,12 @@ int run(int argc, char** argv) {
             if (c1 != std::string::npos) {
                 const size_t c2 = arg.find(',', c1 + 1);
                 job.xfb_size = byte_count(arg.substr(c1 + 1, c2 - c1 - 1));
-                if (c2 != std::string::npos) job.dump = arg.substr(c2 + 1);
+                if (c2 != std::string::npos) {
+                    const size_t c3 = arg.find(',', c2 + 1);
+                    job.dump = arg.substr(c2 + 1, c3 - c2 - 1);
+                    if (c3 != std::string::npos)
+                        job.stream = uint32_t(byte_count(arg.substr(c3 + 1)));
+                }
             }
             files.push_back(job);
         } else {
@@ -905,6 +955,7 @@ int run(int argc, char** argv) {
     for (Job& job : files) {
         if (!job.xfb_size) job.xfb_size = xfb_size;
         if (job.dump.empty()) job.dump = dump;
+        if (job.stream == 0) job.stream = stream;
     }
     if (files.size() > 1) batch = true;
     if (files.empty() && !info) fail(1, "usage: mesa_trace [--info] [--batch] DRAW.txt...");

@@ -95,6 +95,12 @@ class Context {
     // Delivers the queued draws; the session's counts and buffer positions so far.
     StreamOutputCounts stream_output_counts();
     size_t stream_output_written_bytes(uint32_t buffer);
+    // glDrawTransformFeedbackStream: draws `draw` (non-indexed, from draw.start) with its
+    // count replaced by the vertices `stream` wrote in the last capture session. Delivers
+    // the queued draws first, since the count depends on them. Throws Error(invalid_operation)
+    // when no stream output is bound or no session has ended, Error(invalid_value) for an
+    // indexed draw or a stream past 3.
+    void draw_stream_output(const DrawInfo& draw, uint32_t stream = 0);
     // GL_RASTERIZER_DISCARD: with it on, nothing after stream output runs (the backend
     // receives nothing, not even begin_draw). Primitives are still counted and captured.
     void set_rasterizer_discard(bool discard);

@@ -133,6 +133,12 @@ class StreamOutput {
     const StreamOutputCounts& counts() const { return counts_; }
     // Bytes written into buffer b since begin() (its position past the bound offset).
     size_t written_bytes(uint32_t buffer) const { return position_[buffer]; }
+    // Vertices of the primitives `stream` wrote since begin(): what glDrawTransformFeedback
+    // draws. Kept after end(), until the next begin().
+    uint64_t written_vertices(uint32_t stream) const { return vertices_[stream]; }
+    // A session has ended since this stream output was bound (GL: drawing what was
+    // captured needs one).
+    bool ended_once() const { return ended_once_; }
 
     // The sink's call, in draw order: decomposes `elts` (one run of `prim` over `vertices`)
     // and writes every primitive that fits, adding to `draw` and, while active, the session.
@@ -142,7 +148,8 @@ class StreamOutput {
 
   private:
     StreamOutputState state_;
-    bool begun_ = false, paused_ = false;
+    bool begun_ = false, paused_ = false, ended_once_ = false;
+    std::array<uint64_t, kMaxVertexStreams> vertices_{};
     std::array<size_t, kMaxStreamOutputBuffers> position_{};
     StreamOutputCounts counts_;
 };
