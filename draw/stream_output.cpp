@@ -3,6 +3,7 @@
 #include "drawpipe/backend.hpp"
 #include "drawpipe/decompose.hpp"
 #include "drawpipe/error.hpp"
+#include "drawpipe/segment.hpp"
 
 #include <cstring>
 #include <limits>
@@ -203,6 +204,20 @@ uint64_t decomposed_prim_count(Prim prim, uint32_t count) {
     return prim == Prim::quads || prim == Prim::quad_strip ? 2 * uint64_t(prims) : prims;
 }
 
+uint64_t drawn_prim_count(Prim prim, uint32_t count, uint8_t flags) {
+    // A polygon is one primitive however many vertices it has, and however many pieces a
+    // split cuts it into (the pieces after the first carry SPLIT_BEFORE).
+    if (prim == Prim::polygon) return count >= 3 && !(flags & SPLIT_BEFORE) ? 1 : 0;
+    return gl_prim_count(prim, trim_count(prim, count));
+}
+
+bool StreamOutput::capturing(const StreamOutputPlan& plan, uint32_t stream) const {
+    if (!active()) return false;
+    for (uint32_t b = 0; b < kMaxStreamOutputBuffers; ++b)
+        if ((plan.buffer_mask[stream] >> b & 1) && state_.buffers[b].size > 0) return true;
+    return false;
+}
+
 StreamOutput::StreamOutput(const StreamOutputState& state) : state_(state) {
     validate_stream_output(state_);
 }
@@ -237,12 +252,14 @@ void StreamOutput::end() {
     ended_once_ = true;
 }
 
-void StreamOutput::write(const StreamOutputPlan& plan, uint32_t stream, Prim prim, Provoking pv,
-                         const VertexView& vertices, std::span<const uint32_t> elts,
+void StreamOutput::write(const StreamOutputPlan& plan, uint32_t stream, Prim prim, uint8_t flags,
+                         Provoking pv, const VertexView& vertices, std::span<const uint32_t> elts,
                          StreamOutputCounts& draw) {
-    if (!active()) {
-        // Nothing captured, but GL's generated query counts regardless.
-        draw.generated[stream] += decomposed_prim_count(prim, uint32_t(elts.size()));
+    if (!capturing(plan, stream)) {
+        // Nothing captured, but GL's generated query counts regardless, primitives as drawn.
+        const uint64_t n = drawn_prim_count(prim, uint32_t(elts.size()), flags);
+        draw.generated[stream] += n;
+        if (active()) counts_.generated[stream] += n; // an empty range is still the session's
         return;
     }
     const auto& copies = plan.copies[stream];

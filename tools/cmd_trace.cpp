@@ -199,7 +199,8 @@ void add_trace_command(CLI::App& app) {
                   "Print the front end's and middle end's counters to stderr");
     cmd->add_option("--repeat", args->repeat,
                     "Draw N times from a registered index buffer (later draws replay the cached "
-                    "split; the trace printed is the last draw's)")
+                    "split; the trace printed is the last draw's; with --xfb-size the draws are "
+                    "one capture session, every second one drawn paused)")
         ->check(CLI::Range(1u, 1000000u));
     cmd->add_option("--threads", args->threads,
                     "Pipeline threads (default: $DRAWPIPE_THREADS or every hardware thread)")
@@ -255,15 +256,24 @@ void add_trace_command(CLI::App& app) {
         }
         DrawStats stats;
         StreamOutputCounts captured;
+        // With a capture, the repeats are one session: each captured draw appends after the
+        // last, and every second draw runs paused (generated, not written), as GL's queries
+        // spanning the session count them.
+        if (args->xfb_size) ctx.begin_stream_output();
         for (uint32_t r = 0; r < args->repeat; ++r) {
             trace.clear();
             if (r + 1 == args->repeat && !args->xfb_size)
-                trace.stream_to(stdout);                   // only the last draw prints
-            if (args->xfb_size) ctx.begin_stream_output(); // each repeat captures afresh
+                trace.stream_to(stdout); // only the last draw prints
+            const bool paused = args->xfb_size && r % 2 == 1;
+            if (paused) ctx.pause_stream_output();
             ctx.draw(bound->info);
-            stats = ctx.flush();
-            if (args->xfb_size) captured = ctx.end_stream_output();
+            if (args->xfb_size)
+                stats += ctx.flush();
+            else
+                stats = ctx.flush();
+            if (paused) ctx.resume_stream_output();
         }
+        if (args->xfb_size) captured = ctx.end_stream_output();
         std::fflush(stdout);
         if (args->xfb_size) {
             print_captured(so, layout, captured_vertices(bound->info.prim, gs),

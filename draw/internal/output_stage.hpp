@@ -42,10 +42,10 @@ class DrawSink {
         for (const PrimRange& r : batch.prims) {
             const auto elts = std::span<const uint32_t>(batch.elts).subspan(r.first, r.count);
             if (out_.stream_output && draw_->stream_output)
-                out_.stream_output->write(*draw_->stream_output, r.stream, r.prim, pv, view, elts,
-                                          counts);
+                out_.stream_output->write(*draw_->stream_output, r.stream, r.prim, r.flags, pv,
+                                          view, elts, counts);
             else
-                counts.generated[r.stream] += decomposed_prim_count(r.prim, r.count);
+                counts.generated[r.stream] += drawn_prim_count(r.prim, r.count, r.flags);
             // Only stream 0 goes on to rasterization (GL: the other streams are captured only).
             if (r.stream == 0 && !out_.rasterizer_discard)
                 backend_.draw_elements(r.prim, r.flags, view, elts);

@@ -523,3 +523,26 @@ TEST(StreamOutput, DrawWhatWasCaptured) {
 }
 
 } // namespace
+
+namespace {
+
+// GL_PRIMITIVES_GENERATED counts primitives as stream output writes them while it writes
+// (triangles), and as drawn otherwise: a polygon once, even split into pieces, a quad once.
+TEST(StreamOutput, GeneratedCountsAsCapturedOrAsDrawn) {
+    for (uint32_t limit : {0u, 6u, 7u}) {
+        std::vector<uint32_t> mem;
+        StreamOutput so(ids_state(mem, 4096));
+        EXPECT_EQ(capture_serial("prim polygon\nindex none\ncount 10\n", so, limit).generated[0],
+                  1u);
+        EXPECT_EQ(capture_serial("prim quads\nindex none\ncount 10\n", so, limit).generated[0], 2u);
+        so.begin();
+        EXPECT_EQ(capture_serial("prim polygon\nindex none\ncount 10\n", so, limit).generated[0],
+                  8u);
+        EXPECT_EQ(capture_serial("prim quads\nindex none\ncount 10\n", so, limit).generated[0], 4u);
+        so.pause();
+        EXPECT_EQ(capture_serial("prim quad_strip\nindex none\ncount 10\n", so, limit).generated[0],
+                  4u);
+    }
+}
+
+} // namespace

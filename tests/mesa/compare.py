@@ -21,6 +21,9 @@ written primitives, GL_PRIMITIVES_GENERATED, GL_TRANSFORM_FEEDBACK_PRIMITIVES_WR
 every byte of the buffer must agree. Without --xfb the traces and GL_PRIMITIVES_GENERATED
 must.
 
+With --xfb --variants, --repeat N makes N draws one capture session (each appends after the
+last; every second draw runs paused), on both sides.
+
 With --variants each draw also gets a random --strategy, --middle-end, --repeat and --threads.
 The reorder strategy changes the order of a triangle list's triangles on purpose (never their
 vertices), so its traces are compared with Mesa's as sorted lines.
@@ -236,10 +239,7 @@ def random_xfb_size(rng, d):
         size = full * 2 + 64
     if rng.random() < 0.1:
         size += rng.randint(1, 3)
-    # Mesa 22.3 with an empty buffer counts quads, quad strips and polygons undecomposed in
-    # GL_PRIMITIVES_GENERATED (one per quad or polygon; two triangles otherwise): a quirk of
-    # its zero-size path, not a rule, so the buffer holds at least one byte.
-    return max(size, 1)
+    return size
 
 
 def random_limit(rng, prim):
@@ -307,7 +307,7 @@ class Runner:
 def mesa_arg(path, d):
     if d.get("xfb") is None:
         return path
-    return f"{path},{d['xfb']},{path}.mesa.bin,{d.get('xfb_stream', 0)}"
+    return f"{path},{d['xfb']},{path}.mesa.bin,{d.get('xfb_stream', 0)},{d.get('repeat', 1)}"
 
 
 def verdict(d, limit, dp, dp_err, mesa, extra=(), path=None):
@@ -469,6 +469,9 @@ def main():
                 lim = random_limit(rng, prim)
                 extra = random_variant(rng, args.strategies.split(","),
                                        args.middle_ends.split(","), gs) if args.variants else []
+                if args.xfb and "--repeat" in extra:
+                    # A capture session of that many draws, every second one paused.
+                    d["repeat"] = int(extra[extra.index("--repeat") + 1])
                 if d.get("xfb_stream") and "--middle-end" in extra:
                     # Only the reference delivers streams past 0; the others refuse the draw.
                     extra[extra.index("--middle-end") + 1] = "fetch_shade"
@@ -499,6 +502,7 @@ def main():
                 cover["nothing fit"] += w == 0 < g
                 cover["buffer size not a multiple of 4"] += d["xfb"] % 4 != 0
                 cover["vertex stream 1 captured"] += d.get("xfb_stream", 0) > 0
+                cover["session of several draws with pause/resume"] += d.get("repeat", 1) > 1
         per_group = collections.Counter()
         bad_group = collections.Counter()
         both_reject = collections.Counter()

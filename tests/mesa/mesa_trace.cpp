@@ -5,7 +5,10 @@
 //   mesa_trace --xfb-size BYTES [--xfb-dump FILE] DRAW.txt
 //                                         capture into one buffer of BYTES bytes: only the
 //                                         primitives written, and the buffer's bytes
-//   mesa_trace --batch DRAW.txt,BYTES[,DUMP[,STREAM]]...   the same per file
+//   mesa_trace --xfb-size BYTES --repeat N DRAW.txt
+//                                         N draws in one capture session, every second
+//                                         one paused (glPause/ResumeTransformFeedback)
+//   mesa_trace --batch DRAW.txt,BYTES[,DUMP[,STREAM[,REPEAT]]]...   the same per file
 //   --xfb-stream 1 (gs streams2 only): capture vertex stream 1 instead, with
 //                                         `# stream 1 primitives_generated N`
 //
@@ -576,6 +579,7 @@ struct Capture {
     bool count_only = false;    // not captured: only `generated` is known
     std::vector<uint8_t> bytes; // with a fixed buffer size: the whole buffer
     GLuint generated0 = 0;      // stream 0's count, when another stream is captured
+    GLuint generated_drawn = 0; // the count of the draw without transform feedback
 };
 
 // Every GL object of one draw, released (and the state it changed reset) on any exit, so
@@ -621,7 +625,10 @@ struct DrawObjects {
 // `xfb_size`: capture into one buffer of exactly this many bytes (zeros first), drawn once;
 // what did not fit is counted, not drawn again.
 // `stream` > 0: that vertex stream is captured (into buffer 1) and counted instead.
-Capture draw(const Desc& d, const GsInfo* gs, std::optional<uint64_t> xfb_size, uint32_t stream) {
+// `repeat`: with a fixed buffer, the draw runs that many times in one transform-feedback
+// session, every second time paused (as `drawpipe trace --repeat N --xfb-size` does).
+Capture draw(const Desc& d, const GsInfo* gs, std::optional<uint64_t> xfb_size, uint32_t stream,
+             uint32_t repeat) {
     DrawObjects o;
     o.stream = stream;
     std::vector<std::string> varyings;
@@ -700,6 +707,18 @@ Capture draw(const Desc& d, const GsInfo* gs, std::optional<uint64_t> xfb_size, 
     const uint32_t amplify = gs ? 64 * 4 : 1; // bounds a library shader's output per input
     uint64_t capacity = (uint64_t(d.count) + 2) * std::max(d.instances, 1u) * amplify;
 
+    const GLenum mode = kPrims[d.prim].mode;
+    auto issue_draw = [&] {
+        if (d.index_size != 0) {
+            const auto offset = reinterpret_cast<const void*>(uintptr_t(d.start) * d.index_size);
+            glDrawElementsInstancedBaseVertexBaseInstance(mode, GLsizei(d.count), index_type,
+                                                          offset, GLsizei(d.instances),
+                                                          d.base_vertex, d.base_instance);
+        } else {
+            glDrawArraysInstancedBaseInstance(mode, GLint(d.start), GLsizei(d.count),
+                                              GLsizei(d.instances), d.base_instance);
+        }
+    };
     glGenBuffers(1, &o.tfb);
     glGenQueries(3, o.queries);
     const GLuint binding = stream > 0 ? 1 : 0;
@@ -731,15 +750,11 @@ Capture draw(const Desc& d, const GsInfo* gs, std::optional<uint64_t> xfb_size, 
             o.xfb_active = true;
             check_gl("glBeginTransformFeedback");
         }
-        const GLenum mode = kPrims[d.prim].mode;
-        if (d.index_size != 0) {
-            const auto offset = reinterpret_cast<const void*>(uintptr_t(d.start) * d.index_size);
-            glDrawElementsInstancedBaseVertexBaseInstance(mode, GLsizei(d.count), index_type,
-                                                          offset, GLsizei(d.instances),
-                                                          d.base_vertex, d.base_instance);
-        } else {
-            glDrawArraysInstancedBaseInstance(mode, GLint(d.start), GLsizei(d.count),
-                                              GLsizei(d.instances), d.base_instance);
+        for (uint32_t r = 0; r < (xfb_size ? repeat : 1); ++r) {
+            const bool paused = capture && r % 2 == 1;
+            if (paused) glPauseTransformFeedback();
+            issue_draw();
+            if (paused) glResumeTransformFeedback();
         }
         check_gl("the draw");
         if (capture) {
@@ -764,6 +779,18 @@ Capture draw(const Desc& d, const GsInfo* gs, std::optional<uint64_t> xfb_size, 
         }
         if (xfb_size || cap.generated <= cap.written || cap.generated <= capacity) break;
         capacity = cap.generated; // the buffer was too small: draw again into a larger one
+    }
+    cap.generated_drawn = cap.generated;
+    if (!xfb_size) {
+        // GL_PRIMITIVES_GENERATED of the draw alone, without transform feedback: Mesa then
+        // counts a quad, a quad-strip quad or a polygon as one primitive, not two triangles.
+        glBeginQuery(GL_PRIMITIVES_GENERATED, o.queries[2]);
+        o.generated0_active = true;
+        issue_draw();
+        glEndQuery(GL_PRIMITIVES_GENERATED);
+        o.generated0_active = false;
+        glGetQueryObjectuiv(o.queries[2], GL_QUERY_RESULT, &cap.generated_drawn);
+        check_gl("the draw without transform feedback");
     }
     const size_t words = size_t(cap.written) * per_prim * cap.components;
     cap.data.resize(words);
@@ -838,6 +865,7 @@ struct Job {
     std::optional<uint64_t> xfb_size;
     std::string dump;
     uint32_t stream = 0; // the vertex stream captured
+    uint32_t repeat = 1; // draws in the capture session
 };
 
 // One description drawn: its trace and the queries, or a Failure.
@@ -860,7 +888,7 @@ std::string trace_file(const Job& job) {
     if (job.stream > 0 && (!gs || std::string_view(gs->name) != "streams2" || job.stream > 1))
         fail(1, "--xfb-stream " + std::to_string(job.stream) +
                     ": only stream 1 of gs streams2 is declared here");
-    const Capture cap = draw(desc, gs, job.xfb_size, job.stream);
+    const Capture cap = draw(desc, gs, job.xfb_size, job.stream, job.repeat);
     if (cap.count_only)
         fail(4, "# count-only " + std::string(kPrims[desc.prim].name) + ": " +
                     std::to_string(cap.generated) + " lines generated");
@@ -879,7 +907,7 @@ std::string trace_file(const Job& job) {
         out += "# stream " + std::to_string(job.stream) + " primitives_generated " +
                std::to_string(cap.generated) + "\n";
     } else {
-        out += "# primitives_generated " + std::to_string(cap.generated) + "\n";
+        out += "# primitives_generated " + std::to_string(cap.generated_drawn) + "\n";
     }
     if (job.xfb_size) out += "# primitives_written " + std::to_string(cap.written) + "\n";
     return out;
@@ -913,7 +941,7 @@ int run(int argc, char** argv) {
     std::vector<Job> files;
     std::optional<uint64_t> xfb_size;
     std::string dump;
-    uint32_t stream = 0;
+    uint32_t stream = 0, repeat = 1;
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
         auto value = [&]() -> std::string {
@@ -931,6 +959,8 @@ int run(int argc, char** argv) {
             dump = value();
         } else if (a == "--xfb-stream") {
             stream = uint32_t(byte_count(value()));
+        } else if (a == "--repeat") {
+            repeat = uint32_t(byte_count(value()));
         } else if (a == "-" || a.substr(0, 1) != "-") {
             // FILE, or FILE,BYTES[,DUMP] in a batch: that file captured into BYTES bytes.
             Job job;
@@ -943,8 +973,12 @@ int run(int argc, char** argv) {
                 if (c2 != std::string::npos) {
                     const size_t c3 = arg.find(',', c2 + 1);
                     job.dump = arg.substr(c2 + 1, c3 - c2 - 1);
-                    if (c3 != std::string::npos)
-                        job.stream = uint32_t(byte_count(arg.substr(c3 + 1)));
+                    if (c3 != std::string::npos) {
+                        const size_t c4 = arg.find(',', c3 + 1);
+                        job.stream = uint32_t(byte_count(arg.substr(c3 + 1, c4 - c3 - 1)));
+                        if (c4 != std::string::npos)
+                            job.repeat = uint32_t(byte_count(arg.substr(c4 + 1)));
+                    }
                 }
             }
             files.push_back(job);
@@ -956,6 +990,7 @@ int run(int argc, char** argv) {
         if (!job.xfb_size) job.xfb_size = xfb_size;
         if (job.dump.empty()) job.dump = dump;
         if (job.stream == 0) job.stream = stream;
+        if (job.repeat == 1) job.repeat = repeat;
     }
     if (files.size() > 1) batch = true;
     if (files.empty() && !info) fail(1, "usage: mesa_trace [--info] [--batch] DRAW.txt...");

@@ -105,9 +105,14 @@ struct StreamOutputPlan {
 StreamOutputPlan plan_stream_output(const StreamOutputState& state, const VertexLayout& layout,
                                     uint32_t streams);
 
-// Decomposed points, lines or triangles (GL's generated count) of `count` elements of
-// `prim` forming one restart-free run.
+// GL_PRIMITIVES_GENERATED for `count` elements of `prim` forming one restart-free run.
+// While stream output writes them, primitives count as it writes them: decomposed points,
+// lines and triangles (a quad is two triangles). Otherwise they count as drawn: a quad, a
+// quad-strip quad or a polygon is one primitive (what Mesa's llvmpipe reports, paused or
+// with nothing to write into, as well as without transform feedback).
 uint64_t decomposed_prim_count(Prim prim, uint32_t count);
+// `flags`: the range's SplitFlags (a split polygon counts once).
+uint64_t drawn_prim_count(Prim prim, uint32_t count, uint8_t flags = 0);
 
 // The bound declaration and buffers, and one capture session's position and counts.
 class StreamOutput {
@@ -128,6 +133,9 @@ class StreamOutput {
     bool paused() const { return paused_; }
     // Captures are written only while the session is begun and not paused.
     bool active() const { return begun_ && !paused_; }
+    // Whether primitives of `stream` are being captured: the session is active and the
+    // stream writes at least one buffer with room in its range.
+    bool capturing(const StreamOutputPlan& plan, uint32_t stream) const;
 
     // Primitives generated and written per stream since begin(), while active.
     const StreamOutputCounts& counts() const { return counts_; }
@@ -142,8 +150,8 @@ class StreamOutput {
 
     // The sink's call, in draw order: decomposes `elts` (one run of `prim` over `vertices`)
     // and writes every primitive that fits, adding to `draw` and, while active, the session.
-    void write(const StreamOutputPlan& plan, uint32_t stream, Prim prim, Provoking pv,
-               const VertexView& vertices, std::span<const uint32_t> elts,
+    void write(const StreamOutputPlan& plan, uint32_t stream, Prim prim, uint8_t flags,
+               Provoking pv, const VertexView& vertices, std::span<const uint32_t> elts,
                StreamOutputCounts& draw);
 
   private:
