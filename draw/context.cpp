@@ -1,5 +1,6 @@
 #include "drawpipe/context.hpp"
 
+#include "draw/internal/output_stage.hpp"
 #include "draw/internal/pipeline.hpp"
 #include "draw/internal/prepared_draw.hpp"
 #include "drawpipe/error.hpp"
@@ -8,6 +9,7 @@
 
 #include <oneapi/tbb/info.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <utility>
@@ -50,6 +52,8 @@ struct Context::Impl {
     const GeometryShader* gs = nullptr;
     std::shared_ptr<const MiddleEnd> middle;
     Backend* backend = nullptr;
+    std::optional<StreamOutput> stream_output;
+    bool rasterizer_discard = false;
     std::vector<PreparedDraw> queue;
     uint64_t queued_work = 0;
     DrawStats pending; // of draws delivered since the last flush()
@@ -66,7 +70,9 @@ struct Context::Impl {
                               (pipeline.threads() > 1 && queued_work >= options.inline_below &&
                                queued_work >= options.inline_mean_below * queue.size());
         try {
-            pending += pipeline.run(queue, *backend, parallel, counters);
+            const OutputOptions output{stream_output ? &*stream_output : nullptr,
+                                       rasterizer_discard};
+            pending += pipeline.run(queue, *backend, output, parallel, counters);
         } catch (...) {
             queue.clear();
             queued_work = 0;
@@ -133,7 +139,10 @@ void Context::draw(const DrawInfo& draw) {
     if (!m.backend)
         throw Error(ErrorCode::invalid_value, "backend: none bound (Context::bind_backend)");
     const DrawState state{draw, {m.buffers, m.attribs}, m.vs ? &m.vs : nullptr, m.gs};
-    m.queue.push_back(prepare_draw(state, *m.middle, m.options.draw));
+    const StreamOutput* so = m.stream_output ? &*m.stream_output : nullptr;
+    PreparedDraw prepared = prepare_draw(state, *m.middle, capture_options(m.options.draw, so));
+    prepare_stream_output(prepared, so);
+    m.queue.push_back(std::move(prepared));
     m.queued_work += m.queue.back().work();
     if (m.queue.size() >= detail::kMaxQueuedDraws || m.queued_work >= detail::kFlushWork)
         m.deliver();
@@ -142,6 +151,84 @@ void Context::draw(const DrawInfo& draw) {
 DrawStats Context::flush() {
     impl_->deliver();
     return std::exchange(impl_->pending, DrawStats{});
+}
+
+void Context::set_stream_output(const StreamOutputState& state) {
+    // GL: buffers and varyings cannot change while transform feedback is active.
+    if (impl_->stream_output && impl_->stream_output->begun())
+        throw Error(ErrorCode::invalid_operation,
+                    "stream output: set_stream_output during a capture session");
+    StreamOutput so(state); // validated before anything changes
+    impl_->deliver();
+    impl_->stream_output.emplace(std::move(so));
+}
+
+void Context::clear_stream_output() {
+    if (impl_->stream_output && impl_->stream_output->begun())
+        throw Error(ErrorCode::invalid_operation,
+                    "stream output: clear_stream_output during a capture session");
+    impl_->deliver();
+    impl_->stream_output.reset();
+}
+
+StreamOutput& Context::bound_stream_output(const char* what) {
+    if (!impl_->stream_output)
+        throw Error(ErrorCode::invalid_operation,
+                    std::string("stream output: ") + what + ": none bound (set_stream_output)");
+    // Queued draws were issued before this call: they are captured (or not) first.
+    impl_->deliver();
+    return *impl_->stream_output;
+}
+
+void Context::begin_stream_output() {
+    bound_stream_output("begin").begin();
+}
+void Context::pause_stream_output() {
+    bound_stream_output("pause").pause();
+}
+void Context::resume_stream_output() {
+    bound_stream_output("resume").resume();
+}
+StreamOutputCounts Context::end_stream_output() {
+    StreamOutput& so = bound_stream_output("end");
+    so.end();
+    return so.counts();
+}
+StreamOutputCounts Context::stream_output_counts() {
+    return bound_stream_output("counts").counts();
+}
+size_t Context::stream_output_written_bytes(uint32_t buffer) {
+    if (buffer >= kMaxStreamOutputBuffers)
+        throw Error(ErrorCode::invalid_value, "buffer: " + std::to_string(buffer) + ", at most " +
+                                                  std::to_string(kMaxStreamOutputBuffers - 1));
+    return bound_stream_output("written bytes").written_bytes(buffer);
+}
+
+void Context::draw_stream_output(const DrawInfo& draw, uint32_t stream) {
+    // GL draws captured vertices as arrays: the buffer holds vertices, not indices.
+    if (draw.index_type != IndexType::none)
+        throw Error(ErrorCode::invalid_value,
+                    "index_type: drawing what was captured is not indexed");
+    if (stream >= kMaxVertexStreams)
+        throw Error(ErrorCode::invalid_value, "stream: " + std::to_string(stream) + ", at most " +
+                                                  std::to_string(kMaxVertexStreams - 1));
+    const StreamOutput& so = bound_stream_output("draw what was captured");
+    // GL: INVALID_OPERATION until EndTransformFeedback has run once for the object.
+    if (!so.ended_once())
+        throw Error(ErrorCode::invalid_operation,
+                    "stream output: draw what was captured: no capture session has ended");
+    const uint64_t vertices = so.written_vertices(stream);
+    if (vertices > UINT32_MAX)
+        throw Error(ErrorCode::count_overflow, "stream output: " + std::to_string(vertices) +
+                                                   " captured vertices do not fit a draw count");
+    DrawInfo d = draw;
+    d.count = uint32_t(vertices);
+    this->draw(d);
+}
+
+void Context::set_rasterizer_discard(bool discard) {
+    impl_->deliver();
+    impl_->rasterizer_discard = discard;
 }
 
 const ContextCounters& Context::counters() const {

@@ -47,13 +47,15 @@ class SimdDraw final : public MiddleEndDraw {
 class GsDraw final : public MiddleEndDraw {
   public:
     GsDraw(const DrawState& state, uint32_t max_vertices)
-        : MiddleEndDraw({gs_segment_vertex_limit(*state.gs, max_vertices), false, state.gs->input},
+        : MiddleEndDraw({.max_vertices = gs_segment_vertex_limit(*state.gs, max_vertices),
+                         .assemble_as = state.gs->input,
+                         .delivers_streams = true}, // the reference keeps every stream for capture
                         gs_output_layout(*state.gs)),
           state_(state), in_layout_(vertex_layout_for(state)) {}
 
     void shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatch& out) const override {
         const GeometryShader& gs = *state_.gs;
-        GsStripWriter writer(gs, out);
+        GsStripWriter writer(gs, out, true);
         GsStats stats;
         for_each_gs_input(state_, in_layout_, seg, static_cast<GsScratch&>(*scratch),
                           [&](uint32_t, uint32_t p, std::span<const uint32_t* const> inputs) {

@@ -1,6 +1,6 @@
 #include "draw/internal/pipeline.hpp"
 
-#include "draw/internal/submit.hpp"
+#include "draw/internal/output_stage.hpp"
 #include "drawpipe/error.hpp"
 
 #include <oneapi/tbb/enumerable_thread_specific.h>
@@ -89,7 +89,7 @@ struct DrawPipeline::Impl {
     // Source state (serial stage), kept across pipeline runs of one flush.
     SegmentSource source;
     std::span<const PreparedDraw> draws;
-    Backend* backend = nullptr;
+    std::optional<DrawSink> sink;
     size_t cursor = 0;      // next draw of `draws` to begin
     uint64_t token_seq = 0; // tokens emitted (numbers the ring)
     bool draw_open = false, open_small = false, begins_pending = false;
@@ -98,6 +98,7 @@ struct DrawPipeline::Impl {
 
     // Sink state (serial stage).
     std::array<uint64_t, kMaxCounters> counter_total{};
+    StreamOutputCounts primitive_total;
     uint64_t delivered = 0;
     OrderEdge sink_edge;
 
@@ -179,14 +180,13 @@ struct DrawPipeline::Impl {
         t.edge.acquire();
         for (uint32_t i = 0; i < t.count; ++i) {
             const Item& it = t.items[i];
-            const VertexLayout& layout = it.draw->middle->layout();
-            if (it.begins) backend->begin_draw(it.draw->state.draw, layout);
+            if (it.begins) sink->begin(*it.draw);
             if (it.has_segment) {
                 for (uint32_t c = 0; c < kMaxCounters; ++c)
                     counter_total[c] += it.batch.counters[c];
-                submit_batch(*backend, it.batch, layout);
+                sink->batch(it.batch, primitive_total);
             } else {
-                backend->end_draw();
+                sink->end();
                 ++delivered;
             }
         }
@@ -264,16 +264,17 @@ void DrawPipeline::bind(std::shared_ptr<const MiddleEnd> middle) {
     impl_->scratch.clear();
 }
 
-DrawStats DrawPipeline::run(std::span<const PreparedDraw> draws, Backend& backend, bool parallel,
-                            ContextCounters& counters) {
+DrawStats DrawPipeline::run(std::span<const PreparedDraw> draws, Backend& backend,
+                            const OutputOptions& output, bool parallel, ContextCounters& counters) {
     Impl& m = *impl_;
     assert(m.middle);
     m.draws = draws;
-    m.backend = &backend;
+    m.sink.emplace(backend, output);
     m.cursor = 0;
     m.draw_open = false;
     m.front_total = {};
     m.counter_total = {};
+    m.primitive_total = {};
     m.delivered = 0;
     // Each flush walks the token ring from its start, so a flush of the same shape uses the
     // same tokens: once one has warmed them, nothing grows.
@@ -299,6 +300,7 @@ DrawStats DrawPipeline::run(std::span<const PreparedDraw> draws, Backend& backen
     DrawStats stats;
     stats.front = m.front_total;
     stats.counters = m.counter_total;
+    stats.primitives = m.primitive_total;
     return stats;
 }
 

@@ -32,7 +32,7 @@ PreparedDraw prepare_draw(const DrawState& state, const MiddleEnd& middle,
         validate_gs(*state.gs);
         check_gs_link(*state.gs, vertex_layout_for(state));
     }
-    PreparedDraw p{state, middle.prepare(state), {}, nullptr};
+    PreparedDraw p{state, middle.prepare(state), {}, nullptr, nullptr};
     if (!p.middle)
         throw Error(ErrorCode::middle_end_failure,
                     "middle end '" + std::string(middle.name()) + "': prepare returned null");

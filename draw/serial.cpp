@@ -1,29 +1,54 @@
 #include "drawpipe/serial.hpp"
 
+#include "draw/internal/output_stage.hpp"
 #include "draw/internal/prepared_draw.hpp"
-#include "draw/internal/submit.hpp"
+#include "drawpipe/error.hpp"
+#include "drawpipe/gs.hpp"
 
 namespace drawpipe {
 
+void prepare_stream_output(PreparedDraw& draw, const StreamOutput* so) {
+    if (!so) return;
+    const GeometryShader* gs = draw.state.gs;
+    const uint32_t streams = gs ? gs->streams : 1;
+    auto plan = std::make_shared<StreamOutputPlan>(
+        plan_stream_output(so->state(), draw.middle->layout(), streams));
+    // A middle end that drops streams past 0 would leave their buffers silently empty.
+    bool later_streams = false;
+    for (uint32_t s = 1; s < kMaxVertexStreams; ++s) later_streams |= plan->buffer_mask[s] != 0;
+    if (later_streams && !draw.middle->limits().delivers_streams)
+        throw Error(ErrorCode::unsupported,
+                    "stream output: captures a vertex stream past 0, which this middle end does "
+                    "not deliver (only stream 0 of gs " +
+                        (gs ? gs->name : std::string()) + ")");
+    draw.stream_output = std::move(plan);
+}
+
 DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& backend,
                       const DrawOptions& options) {
-    const PreparedDraw draw = prepare_draw(state, middle, options);
+    return draw_serial(state, middle, backend, options, OutputOptions{});
+}
+
+DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& backend,
+                      const DrawOptions& options, const OutputOptions& output) {
+    PreparedDraw draw = prepare_draw(state, middle, capture_options(options, output.stream_output));
+    prepare_stream_output(draw, output.stream_output);
     SegmentSource source;
     source.begin(draw);
-    const VertexLayout& layout = draw.middle->layout();
     auto scratch = middle.make_scratch();
     SegmentStorage storage;
     Segment seg;
     ShadedBatch batch;
     DrawStats stats;
-    backend.begin_draw(state.draw, layout);
+    DrawSink sink(backend, output);
+    sink.begin(draw);
     while (source.next(storage, seg)) {
         batch.clear();
         draw.middle->shade(seg, scratch.get(), batch);
         for (uint32_t i = 0; i < kMaxCounters; ++i) stats.counters[i] += batch.counters[i];
-        submit_batch(backend, batch, layout);
+        sink.batch(batch, stats.primitives);
     }
-    backend.end_draw();
+    sink.end();
     stats.front = source.stats();
     return stats;
 }

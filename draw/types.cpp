@@ -141,6 +141,8 @@ const char* error_code_name(ErrorCode code) {
         return "parse_error";
     case ErrorCode::not_found:
         return "not_found";
+    case ErrorCode::invalid_operation:
+        return "invalid_operation";
     }
     return "unknown";
 }

@@ -5,6 +5,7 @@
 #include "drawpipe/error.hpp"
 #include "drawpipe/registry.hpp"
 #include "drawpipe/split_cache.hpp"
+#include "drawpipe/stream_output.hpp"
 #include "tools/commands.hpp"
 #include "tools/common/draw_text.hpp"
 #include "tools/common/gs_library.hpp"
@@ -12,9 +13,12 @@
 
 #include <oneapi/tbb/global_control.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 namespace drawpipe::cli {
@@ -27,11 +31,84 @@ struct TraceArgs {
     std::string strategy = "distinct";
     uint32_t max_vertices = 0;
     bool segments = false;
-    std::string gs;       // overrides the description's `gs`
-    bool stats = false;   // middle-end counters to stderr
-    uint32_t repeat = 1;  // draws of the same registered index buffer
-    uint32_t threads = 0; // 0: $DRAWPIPE_THREADS or every hardware thread
+    std::string gs;                   // overrides the description's `gs`
+    bool stats = false;               // middle-end counters to stderr
+    uint32_t repeat = 1;              // draws of the same registered index buffer
+    uint32_t threads = 0;             // 0: $DRAWPIPE_THREADS or every hardware thread
+    std::optional<uint64_t> xfb_size; // capture into one buffer of this many bytes
+    std::string xfb_dump;             // write that buffer's bytes here
+    uint32_t xfb_stream = 0;          // the geometry shader's vertex stream captured
 };
+
+// The CLI's capture: per vertex its vertex id and instance id (a geometry shader's output
+// vertex: its id, and its layer when it writes one), then every component of each varying,
+// as 32-bit words, interleaved in one buffer; the outputs tests/mesa/mesa_trace captures.
+StreamOutputState cli_capture(const VertexLayout& layout, void* data, size_t size,
+                              uint32_t stream) {
+    StreamOutputState so;
+    auto add = [&](CaptureSource src, uint32_t index, uint32_t components) {
+        const uint32_t at =
+            so.outputs.empty() ? 0 : so.outputs.back().offset + so.outputs.back().components;
+        so.outputs.push_back({src, index, 0, components, 0, at, stream});
+    };
+    if (layout.gs_output) {
+        add(CaptureSource::gs_id, 0, 1);
+        if (layout.outputs.layer) add(CaptureSource::layer, 0, 1);
+    } else {
+        add(CaptureSource::vertex_id, 0, 1);
+        add(CaptureSource::instance_id, 0, 1);
+    }
+    for (uint32_t i = 0; i < layout.varying_count(); ++i)
+        add(CaptureSource::varying, i, layout.varying(i).components);
+    const uint32_t dwords = so.outputs.back().offset + so.outputs.back().components;
+    so.buffers[0] = {data, 0, size, 4 * dwords};
+    return so;
+}
+
+// The trace of what the capture wrote: each captured vertex put back into a record of
+// `layout` and printed as the trace backend prints it.
+void print_captured(const StreamOutputState& so, const VertexLayout& layout, uint32_t n,
+                    uint64_t written) {
+    static constexpr const char* kNames[4] = {"", "point", "line", "tri"};
+    const auto* bytes = static_cast<const unsigned char*>(so.buffers[0].data);
+    const uint32_t stride = so.buffers[0].stride;
+    std::vector<uint32_t> record(layout.stride());
+    std::vector<uint32_t> words(stride / 4);
+    std::string line;
+    for (uint64_t p = 0; p < written; ++p) {
+        line = kNames[n];
+        for (uint32_t k = 0; k < n; ++k) {
+            std::memcpy(words.data(), bytes + (p * n + k) * stride, stride);
+            std::fill(record.begin(), record.end(), 0u);
+            uint32_t w = 0;
+            for (const CapturedOutput& o : so.outputs) {
+                uint32_t slot = 0;
+                switch (o.source) {
+                case CaptureSource::vertex_id:
+                    slot = SLOT_VERTEX_ID;
+                    break;
+                case CaptureSource::instance_id:
+                    slot = SLOT_INSTANCE_ID;
+                    break;
+                case CaptureSource::gs_id:
+                    slot = SLOT_GS_ID;
+                    break;
+                case CaptureSource::layer:
+                    slot = SLOT_GS_LAYER;
+                    break;
+                default:
+                    slot = layout.varying_slot(o.index);
+                    break;
+                }
+                for (uint32_t c = 0; c < o.components; ++c) record[slot + c] = words[w++];
+            }
+            line += ' ';
+            line += trace_vertex(record.data(), layout);
+        }
+        line += '\n';
+        std::fwrite(line.data(), 1, line.size(), stdout);
+    }
+}
 
 std::string read_file(const std::string& path) {
     if (path == "-") {
@@ -87,6 +164,23 @@ void print_stats(const MiddleEnd& middle, const DrawStats& s) {
         std::fprintf(stderr, "# %s %.4f\n", f.name.c_str(), f.value);
 }
 
+// Vertices of each captured primitive: GL's transform-feedback mode for the draw.
+uint32_t captured_vertices(Prim prim, const GeometryShader* gs) {
+    if (gs) return gs_min_strip_vertices(gs->output);
+    switch (prim) {
+    case Prim::points:
+        return 1;
+    case Prim::lines:
+    case Prim::line_loop:
+    case Prim::line_strip:
+    case Prim::lines_adjacency:
+    case Prim::line_strip_adjacency:
+        return 2;
+    default:
+        return 3;
+    }
+}
+
 } // namespace
 
 void add_trace_command(CLI::App& app) {
@@ -105,11 +199,20 @@ void add_trace_command(CLI::App& app) {
                   "Print the front end's and middle end's counters to stderr");
     cmd->add_option("--repeat", args->repeat,
                     "Draw N times from a registered index buffer (later draws replay the cached "
-                    "split; the trace printed is the last draw's)")
+                    "split; the trace printed is the last draw's; with --xfb-size the draws are "
+                    "one capture session, every second one drawn paused)")
         ->check(CLI::Range(1u, 1000000u));
     cmd->add_option("--threads", args->threads,
                     "Pipeline threads (default: $DRAWPIPE_THREADS or every hardware thread)")
         ->check(CLI::Range(1u, 1024u));
+    cmd->add_option("--xfb-size", args->xfb_size,
+                    "Capture with stream output into one buffer of BYTES bytes (vertex id, "
+                    "instance id and attributes as 32-bit words) and print what was written");
+    cmd->add_option("--xfb-dump", args->xfb_dump,
+                    "With --xfb-size: write the buffer's bytes to FILE");
+    cmd->add_option("--xfb-stream", args->xfb_stream,
+                    "With --xfb-size: capture this vertex stream of the geometry shader")
+        ->check(CLI::Range(0u, 3u));
     cmd->callback([args] {
         DrawDesc desc = parse_draw_text(read_file(args->file));
         if (!args->gs.empty()) desc.gs = args->gs;
@@ -137,13 +240,61 @@ void add_trace_command(CLI::App& app) {
         ctx.bind_geometry_shader(gs);
         if (bound->info.index_type != IndexType::none)
             bound->info.index_buffer_id = ctx.register_index_buffer();
+        std::vector<unsigned char> xfb;
+        StreamOutputState so;
+        VertexLayout layout;
+        if (args->xfb_size) {
+            if (*args->xfb_size > (uint64_t(1) << 32))
+                throw Error(ErrorCode::invalid_value, "--xfb-size: at most 4 GiB");
+            xfb.assign(size_t(*args->xfb_size), 0);
+            layout = middle->prepare(state)->layout();
+            so = cli_capture(layout, xfb.data(), xfb.size(), args->xfb_stream);
+            ctx.set_stream_output(so);
+            ctx.set_rasterizer_discard(true); // the capture is printed, not the backend's trace
+        } else if (!args->xfb_dump.empty()) {
+            throw Error(ErrorCode::invalid_value, "--xfb-dump: needs --xfb-size");
+        }
         DrawStats stats;
+        StreamOutputCounts captured;
+        // With a capture, the repeats are one session: each captured draw appends after the
+        // last, and every second draw runs paused (generated, not written), as GL's queries
+        // spanning the session count them.
+        if (args->xfb_size) ctx.begin_stream_output();
         for (uint32_t r = 0; r < args->repeat; ++r) {
             trace.clear();
-            if (r + 1 == args->repeat) trace.stream_to(stdout); // only the last draw prints
+            if (r + 1 == args->repeat && !args->xfb_size)
+                trace.stream_to(stdout); // only the last draw prints
+            const bool paused = args->xfb_size && r % 2 == 1;
+            if (paused) ctx.pause_stream_output();
             ctx.draw(bound->info);
-            stats = ctx.flush();
+            if (args->xfb_size)
+                stats += ctx.flush();
+            else
+                stats = ctx.flush();
+            if (paused) ctx.resume_stream_output();
         }
+        if (args->xfb_size) captured = ctx.end_stream_output();
+        std::fflush(stdout);
+        if (args->xfb_size) {
+            print_captured(so, layout, captured_vertices(bound->info.prim, gs),
+                           captured.written[args->xfb_stream]);
+            if (!args->xfb_dump.empty()) {
+                std::ofstream out(args->xfb_dump, std::ios::binary);
+                out.write(reinterpret_cast<const char*>(xfb.data()), std::streamsize(xfb.size()));
+                if (!out)
+                    throw Error(ErrorCode::not_found,
+                                "--xfb-dump: cannot write '" + args->xfb_dump + "'");
+            }
+        }
+        // GL_PRIMITIVES_GENERATED of stream 0, as OpenGL's query reports it.
+        std::printf("# primitives_generated %llu\n",
+                    (unsigned long long)stats.primitives.generated[0]);
+        const uint32_t st = args->xfb_stream;
+        if (st > 0)
+            std::printf("# stream %u primitives_generated %llu\n", st,
+                        (unsigned long long)stats.primitives.generated[st]);
+        if (args->xfb_size)
+            std::printf("# primitives_written %llu\n", (unsigned long long)captured.written[st]);
         if (args->stats) {
             print_stats(*middle, stats);
             const SplitCacheStats c = ctx.split_cache().stats();

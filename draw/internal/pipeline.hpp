@@ -3,7 +3,8 @@
 //
 //   source  serial in order: the front end cuts draws into segments and packs them into tokens
 //   shade   parallel:        the middle end fetches and shades each token's segments
-//   sink    serial in order: the backend receives the batches, begin_draw/end_draw per draw
+//   sink    serial in order: stream output captures the batches, then the backend receives
+//           them, begin_draw/end_draw per draw (draw/internal/output_stage.hpp)
 //
 // A token carries one segment, or several segments of small draws (so tiny draws and small
 // instances do not each pay for a pipeline step). Tokens live in a ring as large as the
@@ -13,6 +14,7 @@
 
 #include "draw/internal/prepared_draw.hpp"
 #include "drawpipe/backend.hpp"
+#include "drawpipe/serial.hpp"
 #include "drawpipe/stats.hpp"
 
 #include <memory>
@@ -53,8 +55,8 @@ class DrawPipeline {
     // Delivers `draws` in order to `backend`: through the pipeline when `parallel`, else on
     // the calling thread. Returns the draws' summed statistics; rethrows (after the pipeline
     // is cancelled) what a middle end or the backend threw.
-    DrawStats run(std::span<const PreparedDraw> draws, Backend& backend, bool parallel,
-                  ContextCounters& counters);
+    DrawStats run(std::span<const PreparedDraw> draws, Backend& backend,
+                  const OutputOptions& output, bool parallel, ContextCounters& counters);
 
   private:
     struct Impl;

@@ -7,6 +7,7 @@
 #include "draw/internal/validate.hpp"
 #include "drawpipe/middle_end.hpp"
 #include "drawpipe/serial.hpp"
+#include "drawpipe/stream_output.hpp"
 
 #include <memory>
 #include <optional>
@@ -18,6 +19,8 @@ struct PreparedDraw {
     std::shared_ptr<const MiddleEndDraw> middle; // the middle end prepared for it
     FrontEndOptions split;                       // the limits and strategy it is split with
     std::shared_ptr<const SplitEntry> cached;    // its recorded split, when the cache serves it
+    // The bound stream output resolved for this draw's vertices; null when none is bound.
+    std::shared_ptr<const StreamOutputPlan> stream_output;
 
     // Vertices times instances: how much work the draw is, for queue and token sizing.
     uint64_t work() const { return uint64_t(state.draw.count) * state.draw.instance_count; }

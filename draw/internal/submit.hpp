@@ -5,12 +5,13 @@
 
 namespace drawpipe {
 
-// Hands one middle-end batch to a backend, range by range.
+// Hands one middle-end batch to a backend, range by range, stream 0 only (no stream output).
 inline void submit_batch(Backend& backend, const ShadedBatch& batch, const VertexLayout& layout) {
     const VertexView view{batch.vertices.data(), batch.vertex_count, layout.stride()};
     for (const PrimRange& r : batch.prims)
-        backend.draw_elements(r.prim, r.flags, view,
-                              std::span<const uint32_t>(batch.elts).subspan(r.first, r.count));
+        if (r.stream == 0) // the other vertex streams only feed stream output
+            backend.draw_elements(r.prim, r.flags, view,
+                                  std::span<const uint32_t>(batch.elts).subspan(r.first, r.count));
 }
 
 } // namespace drawpipe

@@ -14,6 +14,16 @@ limit up to 64, or absent) and through mesa_trace; the traces must be equal. lin
 and line_strip_adjacency without a geometry shader cannot be captured by Mesa's transform
 feedback, so for them only the number of lines is compared.
 
+With --xfb each draw is captured into one transform-feedback buffer of a random size (often
+too small, ending mid-draw, sometimes not a multiple of a primitive's size or of 4): drawpipe
+`trace --xfb-size BYTES --xfb-dump FILE` against mesa_trace's capture of the same size; the
+written primitives, GL_PRIMITIVES_GENERATED, GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN and
+every byte of the buffer must agree. Without --xfb the traces and GL_PRIMITIVES_GENERATED
+must.
+
+With --xfb --variants, --repeat N makes N draws one capture session (each appends after the
+last; every second draw runs paused), on both sides.
+
 With --variants each draw also gets a random --strategy, --middle-end, --repeat and --threads.
 The reorder strategy changes the order of a triangle list's triangles on purpose (never their
 vertices), so its traces are compared with Mesa's as sorted lines.
@@ -185,6 +195,53 @@ def random_variant(rng, strategies, middle_ends, gs):
             "--threads", str(rng.choice([1, 2, 3, 8]))]
 
 
+# Library geometry shaders with several vertex streams (stream N > 0 captures `id` + 500 N).
+GS_STREAMS = {"streams2": 2}
+# Library geometry shaders that capture a layer after the id.
+GS_WRITES_LAYER = {"amplify3_layer", "invocations4"}
+GS_OUTPUT_VERTICES = {"points_out": 1, "points_in_quad": 3, "streams2": 1, "line_strip_out": 2,
+                      "lines_in": 2, "lines_adj_in": 2, "color_swizzle_lines": 2}
+
+
+def record_bytes(d):
+    """Bytes per captured vertex: what `drawpipe trace --xfb-size` and mesa_trace capture."""
+    gs = d.get("gs")
+    colour = 4 if d.get("vs") == "color" else 0
+    if gs and d.get("xfb_stream"):
+        return 4
+    if gs:
+        return 4 * (1 + (gs in GS_WRITES_LAYER) + (4 if gs in GS_READS_COLOR else 0))
+    return 4 * (2 + (colour or len(d["attribs"])))
+
+
+def prim_vertices(d):
+    gs = d.get("gs")
+    if gs:
+        return GS_OUTPUT_VERTICES.get(gs, 3)
+    p = d["prim"]
+    return 1 if p == "points" else 2 if p in ("lines", "line_loop", "line_strip") else 3
+
+
+def random_xfb_size(rng, d):
+    """A buffer size that often ends mid-draw, sometimes on a primitive boundary, sometimes
+    not a multiple of a primitive (or of 4), sometimes large enough for everything."""
+    prim_bytes = record_bytes(d) * prim_vertices(d)
+    amplify = 3 if d.get("gs") else 1
+    full = max(1, d["count"] * max(d["instances"], 1) * amplify) * prim_bytes
+    r = rng.random()
+    if r < 0.15:
+        size = rng.randint(0, 2 * prim_bytes)
+    elif r < 0.35:
+        size = prim_bytes * rng.randint(0, max(1, full // prim_bytes))
+    elif r < 0.8:
+        size = 4 * rng.randint(0, full // 4 + 1)
+    else:
+        size = full * 2 + 64
+    if rng.random() < 0.1:
+        size += rng.randint(1, 3)
+    return size
+
+
 def random_limit(rng, prim):
     if rng.random() < 0.2:
         return 0  # the middle end's own limit
@@ -209,8 +266,12 @@ class Runner:
             f.write(fmt(d))
         return path
 
-    def drawpipe_trace(self, path, limit, extra=()):
+    def drawpipe_trace(self, path, limit, extra=(), xfb=None, stream=0):
         cmd = [self.drawpipe, "trace", path] + list(extra)
+        if xfb is not None:
+            cmd += ["--xfb-size", str(xfb), "--xfb-dump", path + ".dp.bin"]
+        if stream:
+            cmd += ["--xfb-stream", str(stream)]
         if "--threads" not in extra:
             cmd += ["--threads", "2"]
         if limit:
@@ -221,7 +282,8 @@ class Runner:
         return p.stdout, ""
 
     def mesa_batch(self, paths):
-        """{path: (status, text)} from one mesa_trace process."""
+        """{path: (status, text)} from one mesa_trace process. A path may be
+        `FILE,BYTES,DUMP`: FILE captured into a buffer of BYTES bytes, dumped to DUMP."""
         out = {}
         for i in range(0, len(paths), 300):
             chunk = paths[i:i + 300]
@@ -242,20 +304,29 @@ class Runner:
         return {k: tuple(v) for k, v in out.items()}
 
 
-def verdict(d, limit, dp, dp_err, mesa, extra=()):
+def mesa_arg(path, d):
+    if d.get("xfb") is None:
+        return path
+    return f"{path},{d['xfb']},{path}.mesa.bin,{d.get('xfb_stream', 0)},{d.get('repeat', 1)}"
+
+
+def verdict(d, limit, dp, dp_err, mesa, extra=(), path=None):
     """None when both agree, else a one-line reason. The reorder strategy draws the same
-    primitives in vertex-cache order, so there the traces are compared as multisets of lines."""
+    primitives in vertex-cache order, so there the traces are compared as multisets of lines
+    (not when capturing: stream output keeps GL's order, so drawpipe splits `exact` then)."""
     status, text = mesa
-    if "reorder" in extra and dp is not None and status == 0:
+    xfb = d.get("xfb") is not None
+    if "reorder" in extra and dp is not None and status == 0 and not xfb:
         dp, text = "".join(sorted(dp.splitlines(True))), "".join(sorted(text.splitlines(True)))
     if status == 4:  # count only
         want = int(text.split(": ")[1].split()[0])
         if dp is None:
             return f"drawpipe failed: {dp_err}"
         got = sum(1 for l in dp.splitlines() if l.startswith("line "))
-        bad = [l for l in dp.splitlines() if not l.startswith("line ")]
-        if got != want or bad:
-            return f"line count: drawpipe {got}, Mesa generated {want}"
+        bad = [l for l in dp.splitlines() if not l.startswith("line ") and not l.startswith("#")]
+        generated = [l for l in dp.splitlines() if l.startswith("# primitives_generated ")]
+        if got != want or bad or generated != [f"# primitives_generated {want}"]:
+            return f"line count: drawpipe {got} ({generated}), Mesa generated {want}"
         return None
     if status != 0:
         if dp is None:
@@ -265,14 +336,23 @@ def verdict(d, limit, dp, dp_err, mesa, extra=()):
         return f"drawpipe failed: {dp_err}"
     if dp != text:
         return "traces differ"
+    if xfb:
+        with open(path + ".dp.bin", "rb") as f:
+            dp_bytes = f.read()
+        with open(path + ".mesa.bin", "rb") as f:
+            mesa_bytes = f.read()
+        if dp_bytes != mesa_bytes:
+            at = next((i for i, (a, b) in enumerate(zip(dp_bytes, mesa_bytes)) if a != b),
+                      min(len(dp_bytes), len(mesa_bytes)))
+            return f"buffer bytes differ from byte {at} ({len(dp_bytes)} vs {len(mesa_bytes)})"
     return None
 
 
 def check_one(runner, d, limit, extra=()):
     path = runner.write(d)
-    dp, err = runner.drawpipe_trace(path, limit, extra)
-    mesa = runner.mesa_batch([path])[path]
-    return verdict(d, limit, dp, err, mesa, extra), dp, err, mesa
+    dp, err = runner.drawpipe_trace(path, limit, extra, d.get("xfb"), d.get("xfb_stream", 0))
+    mesa = runner.mesa_batch([mesa_arg(path, d)])[path]
+    return verdict(d, limit, dp, err, mesa, extra, path), dp, err, mesa
 
 
 def shrink(runner, d, limit, extra):
@@ -358,6 +438,8 @@ def main():
                     help="--variants picks from these (direct: direct-2 .. direct-1024)")
     ap.add_argument("--middle-ends", default="fetch_shade,fetch_shade_simd,mali,gen7,a4xx,a4xx_naive",
                     help="--variants picks from these (never mali with a geometry shader)")
+    ap.add_argument("--xfb", action="store_true",
+                    help="capture into a random-sized buffer; compare bytes and query counts")
     ap.add_argument("--max-report", type=int, default=40,
                     help="mismatches shrunk and written (all are counted)")
     args = ap.parse_args()
@@ -367,6 +449,8 @@ def main():
         groups = [(f"{gs}<-{p}", p, gs) for gs, inp in GS_INPUT.items() for p in FEEDS[inp]]
     else:
         groups = [(p, p, None) for p in PRIMS]
+    if args.xfb:  # Mesa does not capture line adjacency without a geometry shader
+        groups = [g for g in groups if g[2] or g[1] not in COUNT_ONLY]
     if args.prims:
         keep = set(args.prims.split(","))
         groups = [g for g in groups if g[1] in keep]
@@ -378,13 +462,25 @@ def main():
         for name, prim, gs in groups:
             for _ in range(args.per_prim):
                 d = random_draw(rng, prim, gs)
+                if args.xfb:
+                    if gs in GS_STREAMS and rng.random() < 0.5:
+                        d["xfb_stream"] = rng.randint(1, GS_STREAMS[gs] - 1)
+                    d["xfb"] = random_xfb_size(rng, d)
                 lim = random_limit(rng, prim)
                 extra = random_variant(rng, args.strategies.split(","),
                                        args.middle_ends.split(","), gs) if args.variants else []
+                if args.xfb and "--repeat" in extra:
+                    # A capture session of that many draws, every second one paused.
+                    d["repeat"] = int(extra[extra.index("--repeat") + 1])
+                if d.get("xfb_stream") and "--middle-end" in extra:
+                    # Only the reference delivers streams past 0; the others refuse the draw.
+                    extra[extra.index("--middle-end") + 1] = "fetch_shade"
                 jobs.append((name, d, lim, runner.write(d), extra))
-        mesa = runner.mesa_batch([j[3] for j in jobs])
+        mesa = runner.mesa_batch([mesa_arg(j[3], j[1]) for j in jobs])
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            dps = list(pool.map(lambda j: runner.drawpipe_trace(j[3], j[2], j[4]), jobs))
+            dps = list(pool.map(
+                lambda j: runner.drawpipe_trace(j[3], j[2], j[4], j[1].get("xfb"),
+                                                j[1].get("xfb_stream", 0)), jobs))
 
         cover = collections.Counter()  # what the draws exercised
         for name, d, lim, path, _ in jobs:
@@ -398,13 +494,22 @@ def main():
             cover["instanced attribute"] += any(d["attribs"])
             cover["base instance"] += d["base_instance"] > 0
             cover["non-empty Mesa trace"] += mesa[path][0] == 0 and mesa[path][1] != ""
+            if args.xfb and mesa[path][0] == 0:
+                counts = dict(l[2:].split() for l in mesa[path][1].splitlines()
+                              if l.startswith("# primitives_"))
+                w, g = int(counts["primitives_written"]), int(counts["primitives_generated"])
+                cover["buffer full mid-draw"] += 0 < w < g
+                cover["nothing fit"] += w == 0 < g
+                cover["buffer size not a multiple of 4"] += d["xfb"] % 4 != 0
+                cover["vertex stream 1 captured"] += d.get("xfb_stream", 0) > 0
+                cover["session of several draws with pause/resume"] += d.get("repeat", 1) > 1
         per_group = collections.Counter()
         bad_group = collections.Counter()
         both_reject = collections.Counter()
         mismatches = []
         for (name, d, lim, path, extra), (dp, err) in zip(jobs, dps):
             per_group[name] += 1
-            why = verdict(d, lim, dp, err, mesa[path], extra)
+            why = verdict(d, lim, dp, err, mesa[path], extra, path)
             if why is None and dp is None:
                 both_reject[name] += 1
             if why is not None:
@@ -436,9 +541,13 @@ def main():
                 f.write(dp if dp is not None else f"ERROR: {err}\n")
             with open(base + ".mesa", "w") as f:
                 f.write(mtext if mstatus in (0, 4) else f"status {mstatus}: {mtext}")
+            xfb_args = ["--xfb-size", str(d2["xfb"])] if d2.get("xfb") is not None else []
+            if d2.get("xfb_stream"):
+                xfb_args += ["--xfb-stream", str(d2["xfb_stream"])]
             with open(base + ".args", "w") as f:
-                f.write(" ".join(extra + (["--max-vertices", str(lim2)] if lim2 else [])) + "\n")
-            cli = " ".join(extra + (["--max-vertices", str(lim2)] if lim2 else []))
+                f.write(" ".join(extra + xfb_args +
+                                 (["--max-vertices", str(lim2)] if lim2 else [])) + "\n")
+            cli = " ".join(extra + xfb_args + (["--max-vertices", str(lim2)] if lim2 else []))
             print(f"\n=== {name}: {why2} (originally: {why}; drawpipe trace {cli or '(no options)'})")
             print(fmt(d2), end="")
             print("--- drawpipe")

@@ -2,6 +2,18 @@
 //
 //   mesa_trace [--info] DRAW.txt         one trace on stdout
 //   mesa_trace [--batch] DRAW.txt...      each trace after a line `== FILE status S`
+//   mesa_trace --xfb-size BYTES [--xfb-dump FILE] DRAW.txt
+//                                         capture into one buffer of BYTES bytes: only the
+//                                         primitives written, and the buffer's bytes
+//   mesa_trace --xfb-size BYTES --repeat N DRAW.txt
+//                                         N draws in one capture session, every second
+//                                         one paused (glPause/ResumeTransformFeedback)
+//   mesa_trace --batch DRAW.txt,BYTES[,DUMP[,STREAM[,REPEAT]]]...   the same per file
+//   --xfb-stream 1 (gs streams2 only): capture vertex stream 1 instead, with
+//                                         `# stream 1 primitives_generated N`
+//
+// Every trace ends with `# primitives_generated N` (GL_PRIMITIVES_GENERATED), and with a
+// fixed buffer `# primitives_written M` (GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN).
 //
 // Reads a draw description in drawpipe's text format (draw/draw_text.hpp; parsed here on
 // purpose, without drawpipe's code), draws it with real OpenGL on a headless EGL context
@@ -494,7 +506,10 @@ std::string vertex_shader(size_t attribs, bool color) {
     return s;
 }
 
-GLuint link_program(const Desc& d, const GsInfo* gs, std::vector<std::string>& varyings) {
+// `stream` > 0: stream 0's `id` goes to buffer 0, then (gl_NextBuffer) the stream's `id<N>`
+// to buffer 1, the buffer compared.
+GLuint link_program(const Desc& d, const GsInfo* gs, std::vector<std::string>& varyings,
+                    uint32_t stream) {
     const GLuint prog = glCreateProgram();
     const bool color = d.vs == "color";
     glAttachShader(prog, compile(GL_VERTEX_SHADER, vertex_shader(d.divisors.size(), color)));
@@ -504,6 +519,7 @@ GLuint link_program(const Desc& d, const GsInfo* gs, std::vector<std::string>& v
         varyings = {"id"};
         if (gs->writes_layer) varyings.push_back("layer_v");
         if (gs->color) varyings.push_back("color_out");
+        if (stream > 0) varyings = {"id", "gl_NextBuffer", "id" + std::to_string(stream)};
     } else {
         varyings = {"vid", "iid"};
         if (color)
@@ -560,23 +576,29 @@ struct Capture {
     uint32_t components = 0; // uint32 per captured vertex
     std::vector<uint32_t> data;
     GLuint written = 0, generated = 0;
-    bool count_only = false; // not captured: only `generated` is known
+    bool count_only = false;    // not captured: only `generated` is known
+    std::vector<uint8_t> bytes; // with a fixed buffer size: the whole buffer
+    GLuint generated0 = 0;      // stream 0's count, when another stream is captured
+    GLuint generated_drawn = 0; // the count of the draw without transform feedback
 };
 
 // Every GL object of one draw, released (and the state it changed reset) on any exit, so
 // that one context serves many draws.
 struct DrawObjects {
-    GLuint prog = 0, fbo = 0, rb = 0, vao = 0, ib = 0, tfb = 0;
-    GLuint queries[2] = {};
+    GLuint prog = 0, fbo = 0, rb = 0, vao = 0, ib = 0, tfb = 0, tfb0 = 0;
+    GLuint queries[3] = {};
     std::vector<GLuint> attrib_buffers;
     bool xfb_active = false, generated_active = false, written_active = false;
+    bool generated0_active = false; // stream 0's count while another stream is captured
+    GLuint stream = 0;              // the vertex stream the queries count
     DrawObjects() = default;
     DrawObjects(const DrawObjects&) = delete;
     DrawObjects& operator=(const DrawObjects&) = delete;
     ~DrawObjects() {
         if (xfb_active) glEndTransformFeedback();
-        if (written_active) glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
-        if (generated_active) glEndQuery(GL_PRIMITIVES_GENERATED);
+        if (written_active) glEndQueryIndexed(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, stream);
+        if (generated_active) glEndQueryIndexed(GL_PRIMITIVES_GENERATED, stream);
+        if (generated0_active) glEndQuery(GL_PRIMITIVES_GENERATED);
         glDisable(GL_PRIMITIVE_RESTART);
         glDisable(GL_RASTERIZER_DISCARD);
         glBindVertexArray(0);
@@ -584,8 +606,10 @@ struct DrawObjects {
         glBindBuffer(GL_ARRAY_BUFFER, 0);
         glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
         glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 1, 0);
         glUseProgram(0);
-        glDeleteQueries(2, queries);
+        glDeleteQueries(3, queries);
+        glDeleteBuffers(1, &tfb0);
         glDeleteBuffers(GLsizei(attrib_buffers.size()), attrib_buffers.data());
         glDeleteBuffers(1, &ib);
         glDeleteBuffers(1, &tfb);
@@ -598,10 +622,17 @@ struct DrawObjects {
     }
 };
 
-Capture draw(const Desc& d, const GsInfo* gs) {
+// `xfb_size`: capture into one buffer of exactly this many bytes (zeros first), drawn once;
+// what did not fit is counted, not drawn again.
+// `stream` > 0: that vertex stream is captured (into buffer 1) and counted instead.
+// `repeat`: with a fixed buffer, the draw runs that many times in one transform-feedback
+// session, every second time paused (as `drawpipe trace --repeat N --xfb-size` does).
+Capture draw(const Desc& d, const GsInfo* gs, std::optional<uint64_t> xfb_size, uint32_t stream,
+             uint32_t repeat) {
     DrawObjects o;
+    o.stream = stream;
     std::vector<std::string> varyings;
-    o.prog = link_program(d, gs, varyings);
+    o.prog = link_program(d, gs, varyings, stream);
     glUseProgram(o.prog);
 
     // A complete framebuffer (a surfaceless context has none); nothing is rasterized.
@@ -671,28 +702,13 @@ Capture draw(const Desc& d, const GsInfo* gs) {
     cap.components = uint32_t(varyings.size());
     for (const std::string& v : varyings)
         if (v == "color" || v == "color_out") cap.components += 3; // a vec4 takes four words
+    if (stream > 0) cap.components = 1; // buffer 1 holds the stream's id alone
     const uint32_t per_prim = cap.xfb_mode == GL_POINTS ? 1 : cap.xfb_mode == GL_LINES ? 2 : 3;
     const uint32_t amplify = gs ? 64 * 4 : 1; // bounds a library shader's output per input
     uint64_t capacity = (uint64_t(d.count) + 2) * std::max(d.instances, 1u) * amplify;
 
-    glGenBuffers(1, &o.tfb);
-    glGenQueries(2, o.queries);
-    for (int attempt = 0; attempt < 2; ++attempt) {
-        const uint64_t bytes = capacity * per_prim * cap.components * 4;
-        if (bytes > (uint64_t(1) << 31)) fail(1, "draw too large to capture");
-        glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, o.tfb);
-        glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, GLsizeiptr(bytes), nullptr, GL_STREAM_READ);
-        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, o.tfb);
-        glBeginQuery(GL_PRIMITIVES_GENERATED, o.queries[0]);
-        o.generated_active = true;
-        if (capture) {
-            glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, o.queries[1]);
-            o.written_active = true;
-            glBeginTransformFeedback(cap.xfb_mode);
-            o.xfb_active = true;
-            check_gl("glBeginTransformFeedback");
-        }
-        const GLenum mode = kPrims[d.prim].mode;
+    const GLenum mode = kPrims[d.prim].mode;
+    auto issue_draw = [&] {
         if (d.index_size != 0) {
             const auto offset = reinterpret_cast<const void*>(uintptr_t(d.start) * d.index_size);
             glDrawElementsInstancedBaseVertexBaseInstance(mode, GLsizei(d.count), index_type,
@@ -702,15 +718,58 @@ Capture draw(const Desc& d, const GsInfo* gs) {
             glDrawArraysInstancedBaseInstance(mode, GLint(d.start), GLsizei(d.count),
                                               GLsizei(d.instances), d.base_instance);
         }
+    };
+    glGenBuffers(1, &o.tfb);
+    glGenQueries(3, o.queries);
+    const GLuint binding = stream > 0 ? 1 : 0;
+    if (stream > 0) { // stream 0's buffer, large enough for everything
+        glGenBuffers(1, &o.tfb0);
+        glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, o.tfb0);
+        glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, GLsizeiptr(capacity * per_prim * 4), nullptr,
+                     GL_STREAM_READ);
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, o.tfb0);
+    }
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        const uint64_t bytes = xfb_size ? *xfb_size : capacity * per_prim * cap.components * 4;
+        if (bytes > (uint64_t(1) << 31)) fail(1, "draw too large to capture");
+        glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, o.tfb);
+        const std::vector<uint8_t> zeros(xfb_size ? bytes : 0);
+        glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, GLsizeiptr(bytes),
+                     xfb_size ? zeros.data() : nullptr, GL_STREAM_READ);
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, binding, o.tfb);
+        glBeginQueryIndexed(GL_PRIMITIVES_GENERATED, stream, o.queries[0]);
+        o.generated_active = true;
+        if (stream > 0) {
+            glBeginQuery(GL_PRIMITIVES_GENERATED, o.queries[2]);
+            o.generated0_active = true;
+        }
+        if (capture) {
+            glBeginQueryIndexed(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, stream, o.queries[1]);
+            o.written_active = true;
+            glBeginTransformFeedback(cap.xfb_mode);
+            o.xfb_active = true;
+            check_gl("glBeginTransformFeedback");
+        }
+        for (uint32_t r = 0; r < (xfb_size ? repeat : 1); ++r) {
+            const bool paused = capture && r % 2 == 1;
+            if (paused) glPauseTransformFeedback();
+            issue_draw();
+            if (paused) glResumeTransformFeedback();
+        }
         check_gl("the draw");
         if (capture) {
             glEndTransformFeedback();
             o.xfb_active = false;
-            glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+            glEndQueryIndexed(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, stream);
             o.written_active = false;
         }
-        glEndQuery(GL_PRIMITIVES_GENERATED);
+        glEndQueryIndexed(GL_PRIMITIVES_GENERATED, stream);
         o.generated_active = false;
+        if (stream > 0) {
+            glEndQuery(GL_PRIMITIVES_GENERATED);
+            o.generated0_active = false;
+            glGetQueryObjectuiv(o.queries[2], GL_QUERY_RESULT, &cap.generated0);
+        }
         glGetQueryObjectuiv(o.queries[0], GL_QUERY_RESULT, &cap.generated);
         if (capture) glGetQueryObjectuiv(o.queries[1], GL_QUERY_RESULT, &cap.written);
         check_gl("the queries");
@@ -718,13 +777,30 @@ Capture draw(const Desc& d, const GsInfo* gs) {
             cap.count_only = true;
             return cap;
         }
-        if (cap.generated <= cap.written || cap.generated <= capacity) break;
+        if (xfb_size || cap.generated <= cap.written || cap.generated <= capacity) break;
         capacity = cap.generated; // the buffer was too small: draw again into a larger one
+    }
+    cap.generated_drawn = cap.generated;
+    if (!xfb_size) {
+        // GL_PRIMITIVES_GENERATED of the draw alone, without transform feedback: Mesa then
+        // counts a quad, a quad-strip quad or a polygon as one primitive, not two triangles.
+        glBeginQuery(GL_PRIMITIVES_GENERATED, o.queries[2]);
+        o.generated0_active = true;
+        issue_draw();
+        glEndQuery(GL_PRIMITIVES_GENERATED);
+        o.generated0_active = false;
+        glGetQueryObjectuiv(o.queries[2], GL_QUERY_RESULT, &cap.generated_drawn);
+        check_gl("the draw without transform feedback");
     }
     const size_t words = size_t(cap.written) * per_prim * cap.components;
     cap.data.resize(words);
     glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, o.tfb);
     glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, GLsizeiptr(words * 4), cap.data.data());
+    if (xfb_size) {
+        cap.bytes.resize(size_t(*xfb_size));
+        glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, GLsizeiptr(cap.bytes.size()),
+                           cap.bytes.data());
+    }
     check_gl("reading the capture");
     return cap;
 }
@@ -783,8 +859,18 @@ std::string read_text(const std::string& file) {
     return text.str();
 }
 
-// One description drawn: its trace, or a Failure.
-std::string trace_file(const std::string& file) {
+// What to draw: a description, and optionally a fixed capture buffer and where to dump it.
+struct Job {
+    std::string file;
+    std::optional<uint64_t> xfb_size;
+    std::string dump;
+    uint32_t stream = 0; // the vertex stream captured
+    uint32_t repeat = 1; // draws in the capture session
+};
+
+// One description drawn: its trace and the queries, or a Failure.
+std::string trace_file(const Job& job) {
+    const std::string& file = job.file;
     Desc desc;
     try {
         desc = parse(read_text(file));
@@ -799,14 +885,32 @@ std::string trace_file(const std::string& file) {
         if (gs->color && desc.vs != "color")
             fail(1, "gs " + desc.gs + ": reads the colour varying; the draw needs `vs color`");
     }
-    const Capture cap = draw(desc, gs);
+    if (job.stream > 0 && (!gs || std::string_view(gs->name) != "streams2" || job.stream > 1))
+        fail(1, "--xfb-stream " + std::to_string(job.stream) +
+                    ": only stream 1 of gs streams2 is declared here");
+    const Capture cap = draw(desc, gs, job.xfb_size, job.stream, job.repeat);
     if (cap.count_only)
         fail(4, "# count-only " + std::string(kPrims[desc.prim].name) + ": " +
                     std::to_string(cap.generated) + " lines generated");
-    if (cap.generated != cap.written)
+    if (!job.xfb_size && cap.generated != cap.written)
         fail(3, "transform feedback wrote " + std::to_string(cap.written) + " of " +
                     std::to_string(cap.generated) + " primitives generated");
-    return format_trace(cap, gs, gs ? gs->color : desc.vs == "color");
+    if (!job.dump.empty()) {
+        std::ofstream out(job.dump, std::ios::binary);
+        out.write(reinterpret_cast<const char*>(cap.bytes.data()),
+                  std::streamsize(cap.bytes.size()));
+        if (!out) fail(1, "cannot write '" + job.dump + "'");
+    }
+    std::string out = format_trace(cap, gs, gs ? gs->color : desc.vs == "color");
+    if (job.stream > 0) {
+        out += "# primitives_generated " + std::to_string(cap.generated0) + "\n";
+        out += "# stream " + std::to_string(job.stream) + " primitives_generated " +
+               std::to_string(cap.generated) + "\n";
+    } else {
+        out += "# primitives_generated " + std::to_string(cap.generated_drawn) + "\n";
+    }
+    if (job.xfb_size) out += "# primitives_written " + std::to_string(cap.written) + "\n";
+    return out;
 }
 
 void print_info(const Gl& gl) {
@@ -824,19 +928,69 @@ void print_info(const Gl& gl) {
                  quads_follow ? "yes" : "no");
 }
 
+uint64_t byte_count(const std::string& word) {
+    try {
+        return number<uint64_t>(0, "xfb size", word);
+    } catch (const ParseError& e) {
+        fail(1, e.what());
+    }
+}
+
 int run(int argc, char** argv) {
     bool info = false, batch = false;
-    std::vector<std::string> files;
+    std::vector<Job> files;
+    std::optional<uint64_t> xfb_size;
+    std::string dump;
+    uint32_t stream = 0, repeat = 1;
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
-        if (a == "--info")
+        auto value = [&]() -> std::string {
+            if (i + 1 == argc) fail(1, std::string(a) + " needs a value");
+            return argv[++i];
+        };
+        if (a == "--info") {
             info = true;
-        else if (a == "--batch")
+        } else if (a == "--batch") {
             batch = true;
-        else if (a == "-" || a.substr(0, 1) != "-")
-            files.emplace_back(a);
-        else
+        } else if (a == "--xfb-size") {
+            const std::string v = value();
+            xfb_size = byte_count(v);
+        } else if (a == "--xfb-dump") {
+            dump = value();
+        } else if (a == "--xfb-stream") {
+            stream = uint32_t(byte_count(value()));
+        } else if (a == "--repeat") {
+            repeat = uint32_t(byte_count(value()));
+        } else if (a == "-" || a.substr(0, 1) != "-") {
+            // FILE, or FILE,BYTES[,DUMP] in a batch: that file captured into BYTES bytes.
+            Job job;
+            const std::string arg(a);
+            const size_t c1 = arg.find(',');
+            job.file = arg.substr(0, c1);
+            if (c1 != std::string::npos) {
+                const size_t c2 = arg.find(',', c1 + 1);
+                job.xfb_size = byte_count(arg.substr(c1 + 1, c2 - c1 - 1));
+                if (c2 != std::string::npos) {
+                    const size_t c3 = arg.find(',', c2 + 1);
+                    job.dump = arg.substr(c2 + 1, c3 - c2 - 1);
+                    if (c3 != std::string::npos) {
+                        const size_t c4 = arg.find(',', c3 + 1);
+                        job.stream = uint32_t(byte_count(arg.substr(c3 + 1, c4 - c3 - 1)));
+                        if (c4 != std::string::npos)
+                            job.repeat = uint32_t(byte_count(arg.substr(c4 + 1)));
+                    }
+                }
+            }
+            files.push_back(job);
+        } else {
             fail(1, "unknown option '" + std::string(a) + "'");
+        }
+    }
+    for (Job& job : files) {
+        if (!job.xfb_size) job.xfb_size = xfb_size;
+        if (job.dump.empty()) job.dump = dump;
+        if (job.stream == 0) job.stream = stream;
+        if (job.repeat == 1) job.repeat = repeat;
     }
     if (files.size() > 1) batch = true;
     if (files.empty() && !info) fail(1, "usage: mesa_trace [--info] [--batch] DRAW.txt...");
@@ -858,11 +1012,12 @@ int run(int argc, char** argv) {
         return 0;
     }
     // Batch: `== FILE status S` before each trace; a failure's message follows its header.
-    for (const std::string& file : files) {
+    for (const Job& job : files) {
+        const std::string& file = job.file;
         std::string out;
         int status = 0;
         try {
-            out = trace_file(file);
+            out = trace_file(job);
         } catch (const Failure& f) {
             if (f.status == 2) throw; // no usable GL: nothing else would draw either
             status = f.status;

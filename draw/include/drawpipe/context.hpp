@@ -13,6 +13,7 @@
 #include "drawpipe/middle_end.hpp"
 #include "drawpipe/serial.hpp"
 #include "drawpipe/stats.hpp"
+#include "drawpipe/stream_output.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -79,6 +80,31 @@ class Context {
     // part of it) and the context stays usable.
     DrawStats flush();
 
+    // Stream output (drawpipe/stream_output.hpp). The state is validated and copied; its
+    // buffers stay the driver's and must stay valid until the draws writing them are flushed.
+    // Throws Error(invalid_operation) while a session is begun, as GL does.
+    void set_stream_output(const StreamOutputState& state);
+    void clear_stream_output();
+    // The capture session (GL's glBegin/Pause/Resume/EndTransformFeedback). Each call first
+    // delivers the queued draws, so it takes effect between draws in draw order. Throws
+    // Error(invalid_operation) when no stream output is bound or the call is out of order.
+    void begin_stream_output();
+    void pause_stream_output();
+    void resume_stream_output();
+    StreamOutputCounts end_stream_output(); // the session's counts
+    // Delivers the queued draws; the session's counts and buffer positions so far.
+    StreamOutputCounts stream_output_counts();
+    size_t stream_output_written_bytes(uint32_t buffer);
+    // glDrawTransformFeedbackStream: draws `draw` (non-indexed, from draw.start) with its
+    // count replaced by the vertices `stream` wrote in the last capture session. Delivers
+    // the queued draws first, since the count depends on them. Throws Error(invalid_operation)
+    // when no stream output is bound or no session has ended, Error(invalid_value) for an
+    // indexed draw or a stream past 3.
+    void draw_stream_output(const DrawInfo& draw, uint32_t stream = 0);
+    // GL_RASTERIZER_DISCARD: with it on, nothing after stream output runs (the backend
+    // receives nothing, not even begin_draw). Primitives are still counted and captured.
+    void set_rasterizer_discard(bool discard);
+
     const ContextCounters& counters() const;
 
     // Static index buffers: a draw whose DrawInfo::index_buffer_id comes from
@@ -93,6 +119,7 @@ class Context {
     SplitCache& split_cache();
 
   private:
+    StreamOutput& bound_stream_output(const char* what);
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -17,4 +17,5 @@
 #include "drawpipe/registry.hpp"
 #include "drawpipe/shader.hpp"
 #include "drawpipe/stats.hpp"
+#include "drawpipe/stream_output.hpp"
 #include "drawpipe/types.hpp"

@@ -18,6 +18,7 @@ enum class ErrorCode {
     unsupported,          // a legal request this component does not handle
     parse_error,          // malformed draw description text
     not_found,            // unknown middle end, backend, shader or strategy name
+    invalid_operation,    // a call the current state does not allow (GL_INVALID_OPERATION)
 };
 
 class Error : public std::runtime_error {

@@ -40,6 +40,9 @@ struct MiddleEndLimits {
     // instance at once only to a draw that is one segment; a draw that splits gets one
     // pass per instance instead.
     bool instancing_single_segment_only = false;
+    // Delivers every vertex stream of a geometry shader (PrimRange::stream), not only stream
+    // 0: required to capture a stream past 0 with stream output.
+    bool delivers_streams = false;
 };
 
 // Per-thread working memory of a middle end, reused from segment to segment and draw to draw.

@@ -10,7 +10,8 @@
 
 namespace drawpipe {
 
-class SplitCache; // drawpipe/split_cache.hpp
+class SplitCache;   // drawpipe/split_cache.hpp
+class StreamOutput; // drawpipe/stream_output.hpp
 
 struct DrawOptions {
     Strategy strategy;
@@ -20,9 +21,21 @@ struct DrawOptions {
     SplitCache* split_cache = nullptr;
 };
 
+// What follows the middle end, in draw order, besides the backend.
+struct OutputOptions {
+    // Captures the draw while its session is active; null: nothing is captured (the
+    // primitives generated are counted all the same).
+    StreamOutput* stream_output = nullptr;
+    // GL_RASTERIZER_DISCARD: nothing after stream output runs, the backend receives nothing.
+    bool rasterizer_discard = false;
+};
+
 // Validates and prepares the draw, splits it and hands every segment's output to the
 // backend in draw order. Throws Error on bad input before the backend sees anything.
 DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& backend,
                       const DrawOptions& options = {});
+// The same, through stream output (drawpipe/stream_output.hpp) and rasterizer discard.
+DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& backend,
+                      const DrawOptions& options, const OutputOptions& output);
 
 } // namespace drawpipe

@@ -46,6 +46,7 @@ struct PrimRange {
     uint8_t flags; // SplitFlags of the segment (0 for GS output strips)
     uint32_t first;
     uint32_t count;
+    uint8_t stream = 0; // the geometry shader's vertex stream; only 0 reaches the backend
 };
 
 struct ShadedBatch {

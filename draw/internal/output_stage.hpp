@@ -1,0 +1,64 @@
+// What happens to a shaded batch after the middle end, in draw order: stream output
+// captures it (and the generated count is kept), then, unless rasterizer discard is on, the
+// backend receives stream 0. The pipeline's sink and draw_serial both go through DrawSink,
+// so their output cannot differ.
+#pragma once
+
+#include "draw/internal/prepared_draw.hpp"
+#include "draw/internal/submit.hpp"
+#include "drawpipe/backend.hpp"
+#include "drawpipe/serial.hpp"
+#include "drawpipe/stream_output.hpp"
+
+namespace drawpipe {
+
+// Resolves the bound stream output for a prepared draw (its plan), or throws Error: an
+// output the last vertex stage does not write, or a middle end that drops the vertex
+// streams the capture needs. Nothing to do when no stream output is bound.
+void prepare_stream_output(PreparedDraw& draw, const StreamOutput* so);
+
+// The options a draw is split with while stream output is bound: the reorder strategy draws
+// triangles out of GL's order on purpose, and captured bytes must keep that order, so it
+// falls back to `exact` (the de-duplication reorder itself uses).
+inline DrawOptions capture_options(DrawOptions options, const StreamOutput* so) {
+    if (so && options.strategy.kind == Strategy::Kind::reorder)
+        options.strategy = Strategy{Strategy::Kind::exact, 0};
+    return options;
+}
+
+class DrawSink {
+  public:
+    DrawSink(Backend& backend, const OutputOptions& out) : backend_(backend), out_(out) {}
+
+    void begin(const PreparedDraw& draw) {
+        draw_ = &draw;
+        if (!out_.rasterizer_discard) backend_.begin_draw(draw.state.draw, draw.middle->layout());
+    }
+    // One batch of the current draw; adds its primitive counts to `counts`.
+    void batch(const ShadedBatch& batch, StreamOutputCounts& counts) {
+        const VertexLayout& layout = draw_->middle->layout();
+        const VertexView view{batch.vertices.data(), batch.vertex_count, layout.stride()};
+        const Provoking pv = draw_->state.draw.provoking;
+        for (const PrimRange& r : batch.prims) {
+            const auto elts = std::span<const uint32_t>(batch.elts).subspan(r.first, r.count);
+            if (out_.stream_output && draw_->stream_output)
+                out_.stream_output->write(*draw_->stream_output, r.stream, r.prim, r.flags, pv,
+                                          view, elts, counts);
+            else
+                counts.generated[r.stream] += drawn_prim_count(r.prim, r.count, r.flags);
+            // Only stream 0 goes on to rasterization (GL: the other streams are captured only).
+            if (r.stream == 0 && !out_.rasterizer_discard)
+                backend_.draw_elements(r.prim, r.flags, view, elts);
+        }
+    }
+    void end() {
+        if (!out_.rasterizer_discard) backend_.end_draw();
+    }
+
+  private:
+    Backend& backend_;
+    OutputOptions out_;
+    const PreparedDraw* draw_ = nullptr;
+};
+
+} // namespace drawpipe
