@@ -34,8 +34,7 @@ inline DrawDesc draw_from_bytes(FuzzedDataProvider& in, const DrawGenLimits& lim
         d.gs = gs->name;
     }
     // The library's colour vertex shader: always under a GS that reads it, else sometimes.
-    if ((gs && gs->input_varyings > 0) || in.ConsumeIntegralInRange<int>(0, 3) == 0)
-        d.vs = "color";
+    if ((gs && gs->input_varyings > 0) || in.ConsumeIntegralInRange<int>(0, 3) == 0) d.vs = "color";
     d.prim = Prim(in.ConsumeIntegralInRange<int>(0, kPrimCount - 1));
     // A GS draw of a primitive GL rejects only tests the rejection: prefer one it takes.
     if (gs && !gs_input_compatible(d.prim, gs->input)) d.prim = gs->input;

@@ -5,6 +5,7 @@
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/fetch_shade.hpp"
+#include "support/expect_error.hpp"
 #include "support/trace_util.hpp"
 
 #include <gtest/gtest.h>
@@ -32,15 +33,7 @@ struct Bound {
     }
 };
 
-template <class F> void expect_error(F&& f, ErrorCode code, std::string_view needle) {
-    try {
-        f();
-        FAIL() << "no error";
-    } catch (const Error& e) {
-        EXPECT_EQ(e.code(), code) << e.what();
-        EXPECT_NE(std::string_view(e.what()).find(needle), std::string_view::npos) << e.what();
-    }
-}
+using test::expect_error;
 
 TEST(Context, DrawsTraceLikeTheSerialPath) {
     Bound b(kStrip);

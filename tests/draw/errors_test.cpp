@@ -3,6 +3,7 @@
 #include "draw/internal/validate.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/vertex_fetch.hpp"
+#include "support/expect_error.hpp"
 #include "support/trace_util.hpp"
 #include "tools/common/draw_text.hpp"
 
@@ -12,15 +13,7 @@ using namespace drawpipe;
 
 namespace {
 
-void expect_error(const std::function<void()>& f, ErrorCode code, const std::string& field) {
-    try {
-        f();
-        FAIL() << "expected " << error_code_name(code);
-    } catch (const Error& e) {
-        EXPECT_EQ(e.code(), code) << e.what();
-        EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
-    }
-}
+using test::expect_error;
 
 } // namespace
 

@@ -9,6 +9,7 @@
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/serial.hpp"
 #include "drawpipe/stream_output.hpp"
+#include "support/expect_error.hpp"
 #include "tools/common/draw_text.hpp"
 #include "tools/common/gs_library.hpp"
 
@@ -23,15 +24,7 @@ using namespace drawpipe;
 
 namespace {
 
-template <class F> void expect_error(F&& f, ErrorCode code, std::string_view needle) {
-    try {
-        f();
-        FAIL() << "no error";
-    } catch (const Error& e) {
-        EXPECT_EQ(e.code(), code) << e.what();
-        EXPECT_NE(std::string_view(e.what()).find(needle), std::string_view::npos) << e.what();
-    }
-}
+using test::expect_error;
 
 // Vertex id and instance id of each vertex, interleaved in buffer 0 (8 bytes a vertex).
 StreamOutputState ids_state(std::vector<uint32_t>& mem, size_t bytes, size_t offset = 0) {

@@ -72,12 +72,12 @@ TEST(Gen7MiddleEnd, LibraryShadersMatchReferenceAndOracle) {
 TEST(Gen7MiddleEnd, ProbeFindsEndPrimitive) {
     // From the library's definitions: which shaders contain EndPrimitive().
     const std::map<std::string, bool> cuts = {
-        {"passthrough_tri", true},     {"amplify3_layer", true}, {"strip_cut_middle", true},
-        {"endprim_before_emit", true}, {"cull_odd", true},       {"many_cuts64", true},
-        {"points_out", false},         {"line_strip_out", true}, {"lines_in", false},
-        {"lines_adj_in", false},       {"tris_adj_in", true},    {"points_in_quad", false},
-        {"invocations4", false},       {"streams2", false},
-        {"color_tri", true},           {"color_swizzle_lines", false},
+        {"passthrough_tri", true},      {"amplify3_layer", true}, {"strip_cut_middle", true},
+        {"endprim_before_emit", true},  {"cull_odd", true},       {"many_cuts64", true},
+        {"points_out", false},          {"line_strip_out", true}, {"lines_in", false},
+        {"lines_adj_in", false},        {"tris_adj_in", true},    {"points_in_quad", false},
+        {"invocations4", false},        {"streams2", false},      {"color_tri", true},
+        {"color_swizzle_lines", false},
     };
     for (const GeometryShader& gs : gs_library()) {
         EXPECT_EQ(gen7::probe_uses_end_primitive(gs), cuts.at(gs.name)) << gs.name;
