@@ -1,0 +1,57 @@
+// Rasterizer state: what the pipeline stages after stream output need (GL's viewport,
+// clipping, culling, polygon mode, stipple, widths, offset). Bound with
+// Context::set_raster_state; without it the backend receives positions as the last shader
+// stage wrote them (clip space) and no stage runs.
+//
+// With it bound, the backend receives window coordinates in the position slot:
+// (x_w, y_w, z_w, 1 / w_clip), x and y in pixels with y up and pixel centres at
+// half-integers, z in the depth range. Every decomposed primitive keeps its provoking vertex
+// first (Provoking::first) or last (Provoking::last), so a backend finds it without knowing
+// the primitive type it came from.
+#pragma once
+
+#include "drawpipe/limits.hpp"
+
+#include <array>
+#include <cstdint>
+
+namespace drawpipe {
+
+struct Viewport {
+    float x = 0, y = 0, width = 0, height = 0; // glViewport
+    float near = 0, far = 1;                   // glDepthRange
+};
+
+enum class PolygonMode : uint8_t { fill, line, point };
+enum class CullFace : uint8_t { none, front, back, front_and_back };
+enum class FrontFace : uint8_t { ccw, cw };
+
+struct RasterState {
+    Viewport viewport;
+    FrontFace front_face = FrontFace::ccw;
+    CullFace cull = CullFace::none;
+    PolygonMode front_mode = PolygonMode::fill;
+    PolygonMode back_mode = PolygonMode::fill;
+    // glShadeModel(GL_FLAT): every output takes the provoking vertex's value. Outputs
+    // declared Interp::flat always do.
+    bool flatshade = false;
+    // glLineStipple; stipple_factor 1-256, bit i of the pattern covers fragment i / factor.
+    bool line_stipple = false;
+    uint32_t stipple_factor = 1;
+    uint16_t stipple_pattern = 0xFFFF;
+    float line_width = 1.0f;
+    float point_size = 1.0f;         // used unless the last shader stage writes a point size
+    bool point_sprite = false;       // wide points carry sprite coordinates (GL_POINT_SPRITE)
+    float offset_factor = 0.0f;      // glPolygonOffset, applied when any offset_* is on
+    float offset_units = 0.0f;
+    bool offset_fill = false, offset_line = false, offset_point = false;
+    // glClipPlane in clip space: bit i of clip_plane_enable keeps
+    // dot(clip_planes[i], position) >= 0. Clip distances the shader declares are all enabled.
+    uint32_t clip_plane_enable = 0;
+    std::array<std::array<float, 4>, kMaxClipDistances> clip_planes{};
+    // The generic output carrying the per-vertex edge flag (x != 0: boundary edge), as a
+    // vertex shader passes glEdgeFlagPointer's attribute on; -1: every edge flag is true.
+    int32_t edge_flag_varying = -1;
+};
+
+} // namespace drawpipe
