@@ -76,12 +76,25 @@ struct Options {
     std::string middle_end = "fetch_shade";
     std::string mesh = kDefaultMesh;
     std::string json;
+    std::string workloads = "W1,W3,W7";
 };
+
+// "a,b,c" as its items.
+std::vector<std::string> split_list(const std::string& arg) {
+    std::vector<std::string> items;
+    for (size_t pos = 0; pos <= arg.size();) {
+        const size_t comma = std::min(arg.find(',', pos), arg.size());
+        items.push_back(arg.substr(pos, comma - pos));
+        pos = comma + 1;
+    }
+    return items;
+}
 
 [[noreturn]] void usage(const char* why) {
     std::fprintf(stderr,
                  "mesa_draw_bench: %s\nusage: mesa_draw_bench [--rounds N] [--middle-end "
-                 "NAME|all|A,B] [--mesh FILE|none] [--json FILE] [--split-cache] [--smoke]\n",
+                 "NAME|all|A,B] [--workloads W1,W3,W7] [--mesh FILE|none] [--json FILE] "
+                 "[--split-cache] [--smoke]\n",
                  why);
     std::exit(2);
 }
@@ -103,6 +116,11 @@ Options parse_options(int argc, char** argv) {
             if (o.rounds < 1) usage("--rounds must be at least 1");
         } else if (a == "--middle-end") {
             o.middle_end = value();
+        } else if (a == "--workloads") {
+            o.workloads = value();
+            for (const std::string& id : split_list(o.workloads))
+                if (id != "W1" && id != "W3" && id != "W7")
+                    usage(("unknown workload " + id + " (W1, W3, W7)").c_str());
         } else if (a == "--mesh") {
             o.mesh = value();
         } else if (a == "--json") {
@@ -602,11 +620,9 @@ std::vector<std::string> middle_end_names(const std::string& arg) {
             names.push_back(e.name);
         return names;
     }
-    for (size_t pos = 0; pos <= arg.size();) {
-        const size_t comma = std::min(arg.find(',', pos), arg.size());
-        names.push_back(arg.substr(pos, comma - pos));
-        MiddleEndRegistry::global().find(names.back()); // throws for an unknown name
-        pos = comma + 1;
+    for (std::string& name : split_list(arg)) {
+        MiddleEndRegistry::global().find(name); // throws for an unknown name
+        names.push_back(std::move(name));
     }
     return names;
 }
@@ -661,7 +677,7 @@ int main(int argc, char** argv) {
 
         std::vector<Input> inputs;
         inputs.reserve(4);
-        for (const char* id : {"W1", "W3", "W7"}) {
+        for (const std::string& id : split_list(opt.workloads)) {
             Input& in = inputs.emplace_back();
             in.w = make_workload(id);
             in.positions = &grid;

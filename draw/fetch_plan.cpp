@@ -121,11 +121,10 @@ void SimdShade::shade_segment(const Segment& seg, ShadedBatch& out) const {
     for (uint32_t i = 0; i < seg.instance_count; ++i) {
         const uint32_t instance = seg.instance_first + i;
         const uint32_t base = out.vertex_count;
-        shade_fetched(seg, instance, out.append_vertices(seg.fetch_count, stride));
+        shade_fetched(seg, instance, out.append_unset_vertices(seg.fetch_count, stride));
         const uint32_t first = uint32_t(out.elts.size());
-        out.elts.resize(first + seg.draw_count);
         simd_emit_elts(seg.linear_draw() ? nullptr : seg.draw_elts.data(), seg.draw_count, base,
-                       out.elts.data() + first);
+                       out.append_unset_elts(seg.draw_count));
         out.prims.push_back({seg.prim, seg.flags, first, seg.draw_count});
     }
 }

@@ -40,7 +40,7 @@ class DrawSink {
         const VertexView view{batch.vertices.data(), batch.vertex_count, layout.stride()};
         const Provoking pv = draw_->state.draw.provoking;
         for (const PrimRange& r : batch.prims) {
-            const auto elts = std::span<const uint32_t>(batch.elts).subspan(r.first, r.count);
+            const auto elts = batch.elts_of(r);
             if (out_.stream_output && draw_->stream_output)
                 out_.stream_output->write(*draw_->stream_output, r.stream, r.prim, r.flags, pv,
                                           view, elts, counts);

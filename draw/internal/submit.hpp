@@ -10,8 +10,7 @@ inline void submit_batch(Backend& backend, const ShadedBatch& batch, const Verte
     const VertexView view{batch.vertices.data(), batch.vertex_count, layout.stride()};
     for (const PrimRange& r : batch.prims)
         if (r.stream == 0) // the other vertex streams only feed stream output
-            backend.draw_elements(r.prim, r.flags, view,
-                                  std::span<const uint32_t>(batch.elts).subspan(r.first, r.count));
+            backend.draw_elements(r.prim, r.flags, view, batch.elts_of(r));
 }
 
 } // namespace drawpipe

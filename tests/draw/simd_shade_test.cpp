@@ -226,6 +226,11 @@ void compare_random(uint32_t seed, int rounds) {
             seg.draw_elts = draw_elts;
         }
         ShadedBatch a, b;
+        // The fast path writes records it does not zero: stale dwords left in the batch's
+        // storage by an earlier segment must all be overwritten.
+        b.vertices.assign(size_t(3 * n + 8) * layout.stride(), 0xDEADBEEFu);
+        b.elts.assign(3 * n + 8, 0xDEADBEEFu);
+        b.clear();
         a.vertices.assign(3, 7); // batches already holding something
         b.vertices = a.vertices;
         a.vertex_count = b.vertex_count = 1;

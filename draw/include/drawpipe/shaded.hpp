@@ -6,6 +6,8 @@
 #include "drawpipe/stats.hpp"
 #include "drawpipe/types.hpp"
 
+#include <boost/container/vector.hpp>
+
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -49,11 +51,13 @@ struct PrimRange {
     uint8_t stream = 0; // the geometry shader's vertex stream; only 0 reaches the backend
 };
 
+// Vertices and elements are Boost vectors so that producers which write every dword they
+// append can grow them without the zero-fill std::vector::resize does (8% of a W7 draw).
 struct ShadedBatch {
-    std::vector<uint32_t> vertices; // vertex_count * layout stride dwords
+    boost::container::vector<uint32_t> vertices; // vertex_count * layout stride dwords
     uint32_t vertex_count = 0;
     std::vector<PrimRange> prims;
-    std::vector<uint32_t> elts; // indices into the batch's vertices
+    boost::container::vector<uint32_t> elts; // indices into the batch's vertices
     // Middle-end statistics for this segment, summed per draw in draw order.
     std::array<uint64_t, kMaxCounters> counters{};
 
@@ -64,11 +68,29 @@ struct ShadedBatch {
         elts.clear();
         counters.fill(0);
     }
+    // The elements of one of the batch's primitive ranges.
+    std::span<const uint32_t> elts_of(const PrimRange& r) const {
+        return {elts.data() + r.first, r.count};
+    }
+    // Room for n more vertex records, zeroed.
     uint32_t* append_vertices(uint32_t n, uint32_t stride) {
         const size_t at = vertices.size();
         vertices.resize(at + size_t(n) * stride);
         vertex_count += n;
         return vertices.data() + at;
+    }
+    // The same, left unset, for a producer that writes every dword of every record.
+    uint32_t* append_unset_vertices(uint32_t n, uint32_t stride) {
+        const size_t at = vertices.size();
+        vertices.resize(at + size_t(n) * stride, boost::container::default_init);
+        vertex_count += n;
+        return vertices.data() + at;
+    }
+    // Room for n more elements, left unset for the caller to write.
+    uint32_t* append_unset_elts(uint32_t n) {
+        const size_t at = elts.size();
+        elts.resize(at + n, boost::container::default_init);
+        return elts.data() + at;
     }
 };
 
