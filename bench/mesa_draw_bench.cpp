@@ -25,6 +25,7 @@
 
 #include "bench/mesa_draw_limit.hpp"
 #include "bench/mesh.hpp"
+#include "bench/rounds.hpp"
 #include "bench/workloads.hpp"
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
@@ -420,18 +421,9 @@ struct Config {
     std::vector<double> seconds;
 };
 
-double best_of(const std::vector<double>& v) {
-    return *std::min_element(v.begin(), v.end());
-}
-double median_of(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
 // Median over rounds of num's time / den's time.
 double median_ratio(const Config& num, const Config& den) {
-    std::vector<double> r;
-    for (size_t i = 0; i < num.seconds.size(); ++i) r.push_back(num.seconds[i] / den.seconds[i]);
-    return median_of(r);
+    return bench::median_ratio(num.seconds, den.seconds);
 }
 
 void measure(std::vector<Config*>& configs, int rounds) {

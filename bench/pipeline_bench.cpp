@@ -14,6 +14,7 @@
 // `--crossover ROUNDS` the measurements behind kInlineDrawWork; `--single` runs one
 // configuration alone (for valgrind).
 #include "bench/bench_main.hpp"
+#include "bench/rounds.hpp"
 #include "bench/workloads.hpp"
 #include "draw/internal/front_end.hpp"
 #include "draw/internal/submit.hpp"
@@ -233,20 +234,10 @@ struct Config {
     std::vector<double> seconds;
 };
 
-double best_of(const std::vector<double>& v) {
-    return *std::min_element(v.begin(), v.end());
-}
-double median_of(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 // Speed-up of `c` over `base` as the median of per-round ratios: a round's runs are adjacent in
 // time, so they share whatever the machine was doing.
 double median_ratio(const Config& base, const Config& c) {
-    std::vector<double> r;
-    for (size_t i = 0; i < base.seconds.size(); ++i) r.push_back(base.seconds[i] / c.seconds[i]);
-    return median_of(r);
+    return bench::median_ratio(base.seconds, c.seconds);
 }
 
 void measure(std::vector<Config>& configs, int rounds) {

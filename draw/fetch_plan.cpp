@@ -86,11 +86,7 @@ FetchPlan make_fetch_plan(const DrawState& state, const VertexLayout& layout) {
         }
         p.attribs[a] = plan_attrib(state.input.buffers[attrib.buffer], attrib);
     }
-    p.preset.fill(0);
-    p.preset[SLOT_POSITION + 3] = kOneFloat;
-    for (uint32_t i = 0; i < layout.varying_count(); ++i)
-        p.preset[layout.varying_slot(i) + 3] =
-            layout.varying(i).type == ValueType::float32 ? kOneFloat : 1u;
+    preset_record(layout, p.preset.data());
     return p;
 }
 

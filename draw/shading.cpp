@@ -48,15 +48,14 @@ void pass_through(const DrawState& state, const VertexLayout& layout, const uint
     }
 }
 
-// What a shader finds in an output before it writes it (ShaderBlock's presets).
+} // namespace
+
 void preset_record(const VertexLayout& layout, uint32_t* rec) {
     std::fill(rec, rec + layout.stride(), 0u);
     rec[SLOT_POSITION + 3] = float_dword(1.0f);
     for (uint32_t i = 0; i < layout.varying_count(); ++i)
         rec[layout.varying_slot(i) + 3] = one_of(layout.varying(i).type);
 }
-
-} // namespace
 
 ShaderOutputs attribute_outputs(const VertexInput& input) {
     ShaderOutputs o;

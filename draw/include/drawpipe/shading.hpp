@@ -19,6 +19,10 @@ ShaderOutputs attribute_outputs(const VertexInput& input);
 // shader the attributes passed through, each a varying of its format's value type.
 VertexLayout vertex_layout_for(const DrawState& state);
 
+// What a shader finds in a record's outputs before it writes them (ShaderBlock's presets):
+// position and varyings (0, 0, 0, 1), with an integer 1 for integer varyings; the rest 0.
+void preset_record(const VertexLayout& layout, uint32_t* rec);
+
 // Shades vertices `ids[0 .. n)` of one instance into consecutive records at `out`: fetches
 // with GL's rules, runs the vertex shader a block at a time and fills the headers. The
 // reference every faster path is checked against.
