@@ -1,5 +1,5 @@
 // What `drawpipe bench` measured, and the two files it can write from it: the raw figures
-// as JSON for other tools, and a grouped bar chart as SVG.
+// as JSON for other tools, and a bar chart as SVG.
 #pragma once
 
 #include "drawpipe/split_cache.hpp"
@@ -42,8 +42,9 @@ struct BenchReport {
 // Writes the report as JSON; throws Error(not_found) when the file cannot be written.
 void write_bench_json(const BenchReport& report, const std::string& path);
 
-// Writes two grouped bar charts (M indices/s and fetched vertices per index), one group per
-// input and limit, one bar per strategy. Throws Error(not_found) when it cannot write.
+// Writes panels of bars (M indices/s, x proxy, fetched vertices per index, and with --repeat
+// first draw vs redraw), a bar per row with its value beside it, grouped by input and limit
+// (tools/bench_plot.cpp). Throws Error(not_found) when it cannot write.
 void write_bench_svg(const BenchReport& report, const std::string& path);
 
 } // namespace drawpipe::cli

@@ -1,8 +1,8 @@
 # `drawpipe bench` end to end: runs it on W2 (and a real mesh when glmark2-data is there) with
 # every strategy, then checks the JSON it wrote against facts that do not depend on timing
 # (W2 under Mesa's vsplit: 382 segments, 0.6676 fetched vertices per index, docs/workloads.md;
-# `exact` never fetches more than the direct-mapped default) and that the SVG has a bar per row.
-# Inputs: DRAWPIPE (the program), WORK_DIR, MESH (optional).
+# `exact` never fetches more than the direct-mapped default) and the SVG plot (check_svg.py).
+# Inputs: DRAWPIPE (the program), WORK_DIR, MESH (optional), PYTHON, CHECK_SVG.
 file(MAKE_DIRECTORY ${WORK_DIR})
 set(inputs W2)
 if(MESH AND EXISTS ${MESH})
@@ -51,13 +51,18 @@ foreach(base RANGE 0 ${last} 7)
   endif()
 endforeach()
 
-file(READ ${WORK_DIR}/bench.svg svg)
-string(REGEX MATCHALL "<rect [^>]*><title>" bars "${svg}")
-list(LENGTH bars n_bars)
-math(EXPR expected_bars "2 * ${rows}")
-if(NOT svg MATCHES "^<svg " OR NOT n_bars EQUAL expected_bars)
-  message(FATAL_ERROR "SVG: expected ${expected_bars} bars, found ${n_bars}")
+# The plot: three panels with a bar per row, plus first draw and redraw per (indexed) row;
+# everything inside the canvas, no label over another, rendered to PNG (check_svg.py).
+math(EXPR expect_bars "5 * ${rows}")
+if(NOT PYTHON)
+  message(FATAL_ERROR "python3 is needed to check the plot (quickstart.sh installs it)")
 endif()
+execute_process(COMMAND ${PYTHON} ${CHECK_SVG} ${WORK_DIR}/bench.svg --bars ${expect_bars}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "bench --plot: ${out}${err}")
+endif()
+message("${out}")
 # --repeat 2: every row drew once through the split cache (a miss) and twice more (hits).
 string(JSON misses GET "${json}" split_cache misses)
 string(JSON hits GET "${json}" split_cache hits)
