@@ -11,8 +11,12 @@
 namespace drawpipe::bench {
 
 Workload load_mesh(const std::string& path) {
-    if (!std::filesystem::is_regular_file(path))
-        throw Error(ErrorCode::not_found, "mesh: no such file '" + path + "'");
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw Error(ErrorCode::not_found, "mesh '" + path + "': is a directory");
+    if (!std::filesystem::is_regular_file(path, ec))
+        throw Error(ErrorCode::not_found,
+                    "mesh '" + path + "': no such file (and not a workload id: W1..W7)");
     Assimp::Importer importer;
     // Joining identical vertices gives the index buffer a driver would draw; points and lines
     // are dropped so that only triangles remain.
@@ -63,6 +67,16 @@ Workload load_mesh(const std::string& path) {
 
 Workload load_input(const std::string& id_or_path) {
     if (is_workload_id(id_or_path)) return make_workload(id_or_path);
+    // "W9" is a mistyped workload, not a missing mesh file.
+    const bool looks_like_id = id_or_path.size() >= 2 && id_or_path[0] == 'W' &&
+                               id_or_path.find_first_not_of("0123456789", 1) == std::string::npos;
+    if (looks_like_id && !std::filesystem::exists(id_or_path)) {
+        std::string known;
+        for (std::string_view id : workload_ids())
+            known += (known.empty() ? "" : ", ") + std::string(id);
+        throw Error(ErrorCode::not_found,
+                    "unknown workload '" + id_or_path + "' (workloads: " + known + ")");
+    }
     return load_mesh(id_or_path);
 }
 

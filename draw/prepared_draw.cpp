@@ -11,9 +11,20 @@ namespace drawpipe {
 
 namespace {
 
-FrontEndOptions split_options(const MiddleEndLimits& limits, const DrawOptions& options) {
+// A forced limit may only lower the middle end's: above it, segments would be larger than
+// the middle end was built to take.
+FrontEndOptions split_options(const MiddleEndLimits& limits, const DrawOptions& options,
+                              std::string_view middle) {
     FrontEndOptions fo{limits, options.strategy};
-    if (options.max_vertices != 0) fo.limits.max_vertices = options.max_vertices;
+    if (options.max_vertices != 0) {
+        if (options.max_vertices > limits.max_vertices)
+            throw Error(ErrorCode::invalid_value,
+                        "max_vertices: " + std::to_string(options.max_vertices) +
+                            " is above the " + std::to_string(limits.max_vertices) +
+                            " vertices per segment middle end '" + std::string(middle) +
+                            "' accepts for this draw");
+        fo.limits.max_vertices = options.max_vertices;
+    }
     return fo;
 }
 
@@ -36,7 +47,7 @@ PreparedDraw prepare_draw(const DrawState& state, const MiddleEnd& middle,
     if (!p.middle)
         throw Error(ErrorCode::middle_end_failure,
                     "middle end '" + std::string(middle.name()) + "': prepare returned null");
-    p.split = split_options(p.middle->limits(), options);
+    p.split = split_options(p.middle->limits(), options, middle.name());
     check_split(draw, p.split);
     const bool cacheable =
         options.split_cache && draw.index_buffer_id != 0 && draw.index_type != IndexType::none;

@@ -35,8 +35,15 @@ std::shared_ptr<const MiddleEnd> MiddleEndRegistry::find(std::string_view name) 
         if (e.name == name) return e.middle;
     std::string known;
     for (const Entry& e : entries_) known += (known.empty() ? "" : ", ") + e.name;
+    // The global registry with only the core's own entries: the likely cause is a driver that
+    // never registered the hardware models.
+    const bool core_only = this == &global() && entries_.size() <= 2;
     throw Error(ErrorCode::not_found,
-                "middle end '" + std::string(name) + "' is not registered (known: " + known + ")");
+                "middle end '" + std::string(name) + "' is not registered (known: " + known + ")" +
+                    (core_only ? "; the hardware models (mali, a4xx, gen7) are registered by "
+                                 "drawpipe::register_builtin_middle_ends() from "
+                                 "<drawpipe/middle_ends.hpp>: call it once first"
+                               : ""));
 }
 
 bool MiddleEndRegistry::contains(std::string_view name) const {

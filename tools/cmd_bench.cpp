@@ -19,6 +19,7 @@
 #include "drawpipe/prim.hpp"
 #include "tools/bench_report.hpp"
 #include "tools/commands.hpp"
+#include "tools/common/files.hpp"
 
 #include <meshoptimizer.h>
 
@@ -236,8 +237,11 @@ void run_bench(const BenchArgs& a) {
         }
         strategies.push_back(parse_strategy_option(name));
     }
-    for (uint32_t limit : a.limits)
-        if (limit == 0) throw Error(ErrorCode::invalid_value, "--max-vertices: must be positive");
+    if (a.min_time < 0)
+        throw Error(ErrorCode::invalid_value,
+                    "--min-time: " + std::to_string(a.min_time) + " is negative");
+    if (!a.plot.empty()) check_output_path(a.plot, "--plot");
+    if (!a.json.empty()) check_output_path(a.json, "--json");
 
     BenchReport report;
     report.machine = machine_description();
@@ -342,7 +346,8 @@ void add_bench_command(CLI::App& app) {
         ->required();
     cmd->add_option("--strategy", args->strategies, std::string(kStrategyHelp) + ", or all")
         ->expected(1, -1);
-    cmd->add_option("--max-vertices", args->limits, "Middle-end limits (default 4096)")
+    cmd->add_option("--max-vertices", args->limits,
+                    "Middle-end limits (0 or absent: the middle end's default, 4096)")
         ->expected(1, -1);
     cmd->add_option("--threads", args->threads,
                     "Also run the whole draw through a Context of N threads (fetch_shade)");
@@ -357,6 +362,8 @@ void add_bench_command(CLI::App& app) {
     cmd->add_flag("!--no-progress", args->progress, "No progress bar on stderr");
     cmd->callback([args] {
         // The command as it can be re-run, with every setting spelled out.
+        for (uint32_t& l : args->limits)
+            if (l == 0) l = MiddleEndLimits{}.max_vertices;
         std::string& c = args->command;
         c = "drawpipe bench";
         for (const std::string& in : args->inputs) c += " " + in;

@@ -6,6 +6,7 @@
 #include "drawpipe/error.hpp"
 #include "drawpipe/prim.hpp"
 #include "tools/commands.hpp"
+#include "tools/common/files.hpp"
 
 #include <oneapi/tbb/global_control.h>
 
@@ -76,6 +77,7 @@ void add_demo_command(CLI::App& app) {
     cmd->add_option("--png", args->png,
                     "Also rasterise the triangle_strip draw into this PNG file");
     cmd->callback([args] {
+        if (!args->png.empty()) check_output_path(args->png, "--png");
         const Strategy strategy = parse_strategy_option(args->strategy);
         const uint32_t n = args->size;
         // One float4 position per grid vertex.

@@ -8,6 +8,7 @@
 #include "middle_ends/intel_gen7/gen7_middle_end.hpp"
 #include "tools/commands.hpp"
 #include "tools/common/draw_text.hpp"
+#include "tools/common/files.hpp"
 #include "tools/common/gs_library.hpp"
 
 #include <cstdio>
@@ -26,18 +27,6 @@ struct Gen7Args {
     uint32_t max_vertices = 0;
     bool no_stream_output = false;
 };
-
-std::string read_text(const std::string& path) {
-    std::ostringstream s;
-    if (path == "-") {
-        s << std::cin.rdbuf();
-        return s.str();
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(ErrorCode::not_found, "cannot open draw description '" + path + "'");
-    s << in.rdbuf();
-    return s.str();
-}
 
 void print_program(const std::string& name, const gen7::GsProgram& p) {
     const bool cut = p.format == gen7::ControlDataFormat::cut;
@@ -93,7 +82,7 @@ void add_gen7_command(CLI::App& app) {
     cmd->add_flag("--no-stream-output", args->no_stream_output,
                   "Compile without transform feedback: drop vertices of streams > 0");
     cmd->callback([args] {
-        DrawDesc desc = parse_draw_text(read_text(args->file));
+        DrawDesc desc = parse_draw_text(read_input_file(args->file, "draw description"));
         if (!args->gs.empty()) desc.gs = args->gs;
         if (desc.gs.empty())
             throw Error(ErrorCode::invalid_value, "--gs: gen7-header needs a geometry shader");

@@ -8,6 +8,7 @@
 #include "drawpipe/stream_output.hpp"
 #include "tools/commands.hpp"
 #include "tools/common/draw_text.hpp"
+#include "tools/common/files.hpp"
 #include "tools/common/gs_library.hpp"
 #include "tools/common/vs_library.hpp"
 
@@ -110,19 +111,6 @@ void print_captured(const StreamOutputState& so, const VertexLayout& layout, uin
     }
 }
 
-std::string read_file(const std::string& path) {
-    if (path == "-") {
-        std::ostringstream s;
-        s << std::cin.rdbuf();
-        return s.str();
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(ErrorCode::not_found, "cannot open draw description '" + path + "'");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 const char* flags_name(uint8_t flags) {
     static const char* names[4] = {"-", "BEFORE", "AFTER", "BEFORE|AFTER"};
     return names[flags & 3];
@@ -183,9 +171,23 @@ uint32_t captured_vertices(Prim prim, const GeometryShader* gs) {
 
 } // namespace
 
+// What a description may name: the registered middle ends and the library shaders.
+std::string library_help() {
+    std::string middles, gs, vs;
+    for (const MiddleEndRegistry::Entry& e : MiddleEndRegistry::global().entries())
+        middles += " " + e.name;
+    for (const GeometryShader& g : gs_library()) gs += " " + std::string(g.name);
+    for (const NamedVertexShader& v : vs_library()) vs += " " + std::string(v.name);
+    return "Description keys: " + std::string(kDescriptionKeys) +
+           " (README: The drawpipe program).\nMiddle ends (--middle-end):" + middles +
+           "\nGeometry shaders (--gs, key gs):" + gs + "\nVertex shaders (key vs):" + vs + "\n" +
+           kExitCodeHelp;
+}
+
 void add_trace_command(CLI::App& app) {
     auto args = std::make_shared<TraceArgs>();
     CLI::App* cmd = app.add_subcommand("trace", "Print the canonical trace of a draw description");
+    cmd->footer(library_help());
     cmd->add_option("draw", args->file, "Draw description file ('-' for stdin)")->required();
     cmd->add_option("--middle-end", args->middle_end, "Middle end by registered name");
     cmd->add_option("--max-vertices", args->max_vertices,
@@ -214,7 +216,7 @@ void add_trace_command(CLI::App& app) {
                     "With --xfb-size: capture this vertex stream of the geometry shader")
         ->check(CLI::Range(0u, 3u));
     cmd->callback([args] {
-        DrawDesc desc = parse_draw_text(read_file(args->file));
+        DrawDesc desc = parse_draw_text(read_input_file(args->file, "draw description"));
         if (!args->gs.empty()) desc.gs = args->gs;
         const GeometryShader* gs = desc.gs.empty() ? nullptr : &find_gs(desc.gs);
         const auto bound = bind_draw(desc);
@@ -254,6 +256,7 @@ void add_trace_command(CLI::App& app) {
         } else if (!args->xfb_dump.empty()) {
             throw Error(ErrorCode::invalid_value, "--xfb-dump: needs --xfb-size");
         }
+        if (!args->xfb_dump.empty()) check_output_path(args->xfb_dump, "--xfb-dump");
         DrawStats stats;
         StreamOutputCounts captured;
         // With a capture, the repeats are one session: each captured draw appends after the

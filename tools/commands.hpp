@@ -1,14 +1,23 @@
 // Subcommands of the `drawpipe` program; each file adds one to the CLI11 app.
 #pragma once
 
-#include "drawpipe/error.hpp"
 #include "draw/internal/front_end.hpp"
+#include "drawpipe/error.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <string>
 
 namespace drawpipe::cli {
+
+// Exit codes, the same for every command whatever parses its arguments.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;  // something failed while running
+inline constexpr int kExitBadInput = 2; // a bad option, file, draw description or draw
+inline constexpr const char* kExitCodeHelp =
+    "Exit codes: 0 done; 2 bad input (an unknown command or option, an unusable file or "
+    "output path, a malformed description, an invalid draw); 1 a failure while running (a "
+    "middle end broke its contract, out of memory).";
 
 // What --strategy accepts, for help texts and errors.
 inline constexpr const char* kStrategyHelp =

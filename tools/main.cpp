@@ -4,32 +4,67 @@
 #include "tools/commands.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <new>
+#include <string>
+
+#ifndef DRAWPIPE_VERSION
+#define DRAWPIPE_VERSION "unknown"
+#endif
+
+namespace {
+
+// A middle end that broke its contract is a failure while running; every other Error is
+// about what the user asked for (a bad option, file, description or draw).
+int exit_code_of(const drawpipe::Error& e) {
+    return e.code() == drawpipe::ErrorCode::middle_end_failure ? drawpipe::cli::kExitFailure
+                                                               : drawpipe::cli::kExitBadInput;
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
+    using namespace drawpipe::cli;
     drawpipe::register_builtin_middle_ends();
     CLI::App app{"drawpipe: a Gallium-style draw module (front end, middle ends, backends)"};
+    app.set_version_flag("--version", "drawpipe " DRAWPIPE_VERSION);
     app.require_subcommand(1);
-    drawpipe::cli::add_trace_command(app);
-    drawpipe::cli::add_demo_command(app);
-    drawpipe::cli::add_mali_command(app);
-    drawpipe::cli::add_gen7_command(app);
-    drawpipe::cli::add_bench_command(app);
+    app.footer(kExitCodeHelp);
+    add_trace_command(app);
+    add_demo_command(app);
+    add_mali_command(app);
+    add_gen7_command(app);
+    add_bench_command(app);
+    // CLI11 would only say "a subcommand is required" for a misspelt one: name it.
+    if (argc > 1 && argv[1][0] != '-') {
+        std::string known;
+        bool found = false;
+        for (const CLI::App* sub : app.get_subcommands({})) {
+            found = found || sub->get_name() == argv[1];
+            known += (known.empty() ? "" : ", ") + sub->get_name();
+        }
+        if (!found) {
+            std::fprintf(stderr, "drawpipe: unknown command '%s' (commands: %s; see --help)\n",
+                         argv[1], known.c_str());
+            return kExitBadInput;
+        }
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        const int code = app.exit(e); // prints help, the version or the message
+        return code == 0 ? kExitOk : kExitBadInput;
     } catch (const drawpipe::Error& e) {
         std::fprintf(stderr, "drawpipe: error (%s): %s\n", drawpipe::error_code_name(e.code()),
                      e.what());
-        return 1;
+        return exit_code_of(e);
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "drawpipe: error: out of memory\n");
-        return 1;
+        return kExitFailure;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "drawpipe: error: %s\n", e.what());
-        return 1;
+        return kExitFailure;
     }
-    return 0;
+    return kExitOk;
 }

@@ -68,6 +68,16 @@ TEST(Errors, LimitBelowPrimitiveMinimum) {
                  ErrorCode::limit_too_small, "max_vertices");
 }
 
+// A forced limit can lower the middle end's but not raise it: the error names both numbers
+// and the middle end.
+TEST(Errors, ForcedLimitAboveTheMiddleEnds) {
+    const DrawDesc desc = parse_draw_text("prim triangles\nindex none\ncount 6\n");
+    FetchShade middle(4096);
+    EXPECT_NO_THROW(test::trace_with(desc, middle, 4096));
+    expect_error([&] { test::trace_with(desc, middle, 4097); }, ErrorCode::invalid_value,
+                 "4097 is above the 4096 vertices per segment middle end 'fetch_shade'");
+}
+
 TEST(Errors, MiddleEndReportingZeroVertices) {
     class ZeroLimit final : public MiddleEnd {
       public:

@@ -42,6 +42,18 @@ TEST(Registry, UnknownNameListsTheKnownOnes) {
     EXPECT_FALSE(r.contains("gamma"));
 }
 
+// This binary never calls register_builtin_middle_ends(): asking for a hardware model says to.
+TEST(Registry, AMissingHardwareModelSaysToRegisterTheBuiltins) {
+    try {
+        MiddleEndRegistry::global().find("gen7");
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), ErrorCode::not_found);
+        EXPECT_NE(std::string(e.what()).find("register_builtin_middle_ends()"), std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(Registry, NullInstanceIsRefused) {
     MiddleEndRegistry r;
     EXPECT_THROW(r.add("null", "", nullptr), Error);

@@ -17,6 +17,11 @@
 
 namespace drawpipe {
 
+// Every key a description may hold, for help texts.
+inline constexpr const char* kDescriptionKeys =
+    "prim, index, indices, restart, start, count, base_vertex, instances, base_instance, "
+    "provoking, attrib, vs, gs";
+
 struct DrawDesc {
     Prim prim = Prim::triangles;
     IndexType index_type = IndexType::none;

@@ -1,0 +1,40 @@
+# The command line's conventions, as a user meets them: --version, one exit-code scheme for
+# every command (0 done, 2 bad input, 1 failure while running), errors that name what is
+# wrong (an unknown command, an unknown workload, a directory, a missing file, a negative
+# time, an output path that cannot be written, checked before the run).
+# Inputs: DRAWPIPE (the program), DATA (tests/data), WORK_DIR.
+file(MAKE_DIRECTORY ${WORK_DIR})
+
+# expect(CODE REGEX ARGS...): runs drawpipe ARGS, wants exit CODE and REGEX in its output.
+function(expect code regex)
+  execute_process(COMMAND ${DRAWPIPE} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err TIMEOUT 60)
+  if(NOT rc EQUAL code)
+    message(FATAL_ERROR "drawpipe ${ARGN}: exit ${rc}, expected ${code}\n${out}${err}")
+  endif()
+  if(NOT "${out}${err}" MATCHES "${regex}")
+    message(FATAL_ERROR "drawpipe ${ARGN}: output does not match '${regex}':\n${out}${err}")
+  endif()
+endfunction()
+
+expect(0 "^drawpipe [0-9]+\\.[0-9]+\\.[0-9]+\n$" --version)
+expect(0 "Exit codes: 0 done; 2 bad input" --help)
+expect(2 "unknown command 'frobnicate' \\(commands: trace, demo" frobnicate)
+expect(2 "unknown workload 'W9' \\(workloads: W1, W2, W3, W4, W5, W6, W7\\)" bench W9)
+expect(2 "draw description '${WORK_DIR}': is a directory" trace ${WORK_DIR})
+expect(2 "draw description '${WORK_DIR}/absent.txt': No such file or directory"
+       trace ${WORK_DIR}/absent.txt)
+expect(2 "--min-time: -1.000000 is negative" bench W1 --min-time -1)
+expect(2 "--reps: Value -1 not in range" bench W1 --reps -1)
+# Checked before the run: the error comes at once, not after timing W1.
+expect(2 "--plot '${WORK_DIR}/no/such/dir/x.svg': no directory" bench W1 --plot
+       ${WORK_DIR}/no/such/dir/x.svg)
+expect(2 "--png '${WORK_DIR}': is a directory" demo --png ${WORK_DIR})
+# A forced limit above the middle end's names both numbers.
+expect(2 "max_vertices: 5000 is above the 4096 vertices per segment middle end 'fetch_shade'"
+       trace --max-vertices 5000 ${DATA}/xfb_strip.txt)
+# --max-vertices 0 is the middle end's default everywhere.
+expect(0 "# primitives_generated 4" trace --max-vertices 0 ${DATA}/xfb_strip.txt)
+expect(0 "grid-tris-u16 +distinct +4096" bench W2 --max-vertices 0 --reps 1 --min-time 0
+       --no-progress)
+expect(2 "--help" trace)

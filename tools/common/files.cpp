@@ -1,0 +1,47 @@
+#include "tools/common/files.hpp"
+
+#include "drawpipe/error.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <unistd.h>
+
+namespace drawpipe::cli {
+
+std::string read_input_file(const std::string& path, const std::string& what) {
+    std::ostringstream s;
+    if (path == "-") {
+        s << std::cin.rdbuf();
+        return s.str();
+    }
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw Error(ErrorCode::not_found, what + " '" + path + "': is a directory");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(ErrorCode::not_found, what + " '" + path + "': " + std::strerror(errno));
+    s << in.rdbuf();
+    if (in.bad())
+        throw Error(ErrorCode::not_found, what + " '" + path + "': " + std::strerror(errno));
+    return s.str();
+}
+
+void check_output_path(const std::string& path, const std::string& option) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+        throw Error(ErrorCode::not_found, option + " '" + path + "': is a directory");
+    const fs::path parent = fs::path(path).parent_path();
+    const std::string dir = parent.empty() ? "." : parent.string();
+    if (!fs::is_directory(dir, ec))
+        throw Error(ErrorCode::not_found, option + " '" + path + "': no directory '" + dir + "'");
+    if (::access(dir.c_str(), W_OK) != 0 ||
+        (fs::exists(path, ec) && ::access(path.c_str(), W_OK) != 0))
+        throw Error(ErrorCode::not_found, option + " '" + path + "': " + std::strerror(errno));
+}
+
+} // namespace drawpipe::cli

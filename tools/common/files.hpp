@@ -1,0 +1,17 @@
+// Reading inputs and checking outputs the way every command does: a path that cannot be used
+// says why (the OS's reason), and an output path is checked before a long run, not after it.
+#pragma once
+
+#include <string>
+
+namespace drawpipe::cli {
+
+// The whole file ('-': standard input). Throws Error(not_found) naming `what`, the path and
+// the reason ("is a directory", "No such file or directory", "Permission denied").
+std::string read_input_file(const std::string& path, const std::string& what);
+
+// Throws Error(not_found) naming `option` when `path` cannot be written: a directory, or a
+// parent directory that does not exist or is not writable. Creates nothing.
+void check_output_path(const std::string& path, const std::string& option);
+
+} // namespace drawpipe::cli
