@@ -106,6 +106,12 @@ void add_demo_command(CLI::App& app) {
                     "fetched/index", "points", "lines", "triangles");
         for (int p = 0; p < kPrimCount; ++p) {
             const Prim prim = Prim(p);
+            // A forced limit too small for this primitive type skips it, with the reason.
+            if (args->max_vertices != 0 && args->max_vertices < min_segment_vertices(prim)) {
+                std::printf("%-26s skipped: a segment needs at least %u vertices\n",
+                            std::string(prim_name(prim)).c_str(), min_segment_vertices(prim));
+                continue;
+            }
             const std::vector<uint32_t> indices = grid_indices(prim, n);
             DrawInfo draw;
             draw.prim = prim;

@@ -38,3 +38,6 @@ expect(0 "# primitives_generated 4" trace --max-vertices 0 ${DATA}/xfb_strip.txt
 expect(0 "grid-tris-u16 +distinct +4096" bench W2 --max-vertices 0 --reps 1 --min-time 0
        --no-progress)
 expect(2 "--help" trace)
+# A limit too small for some primitive types skips them, saying why, and draws the rest.
+expect(0 "line_strip +[0-9]+.*triangle_strip +skipped: a segment needs at least 4 vertices"
+       demo --size 8 --max-vertices 3 --threads 1)
