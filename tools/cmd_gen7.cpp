@@ -39,6 +39,20 @@ void print_program(const std::string& name, const gen7::GsProgram& p) {
                 p.vertex_hwords, p.urb_entry_bytes, p.urb_entry_size, p.desc.max_vertices);
 }
 
+void print_legend() {
+    std::printf(
+        "# legend: one GS thread per line \"instance I primitive P invocation N: vertices V "
+        "header D...\": V vertices emitted, then\n"
+        "#   the control-data header DWORDs as the fixed function reads them (-------- never "
+        "written). Then each URB write, in order:\n"
+        "#   \"vertex count C global G slot S bytes O+B\": a vertex sent while vertex_count was "
+        "C, at global offset G and slot offset S\n"
+        "#   (hwords), changing B bytes from byte O of the entry; \"header count C dword D mask "
+        "M3M2M1M0 [slot S] bytes O+B data X\":\n"
+        "#   control data DWORD X written to header DWORD D under a channel mask (or unmasked), "
+        "at per-slot offset S (owords).\n");
+}
+
 void print_thread(const gen7::ThreadReport& r) {
     const gen7::UrbEntry& e = *r.entry;
     std::printf("instance %u primitive %u invocation %u: vertices %u header", r.instance,
@@ -91,7 +105,7 @@ void add_gen7_command(CLI::App& app) {
         const auto bound = bind_draw(desc);
         bool printed_program = false;
         auto show_thread = [&](const gen7::ThreadReport& r) {
-            if (!printed_program) print_program(gs.name, *r.program);
+            if (!printed_program) print_legend(), print_program(gs.name, *r.program);
             printed_program = true;
             print_thread(r);
         };

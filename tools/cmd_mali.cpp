@@ -64,6 +64,16 @@ void print_job(const MaliArgs& args) {
     if (args.divisors.size() > kMaxAttribs)
         throw Error(ErrorCode::invalid_value,
                     "--divisor: at most " + std::to_string(kMaxAttribs) + " attributes");
+    std::printf(
+        "# legend: an instanced job runs `padded` threads per instance; thread L = instance * "
+        "padded + vertex.\n"
+        "#   records (element read for L): 1D: L; 1D POT divisor: L >> shift; 1D modulus: L mod "
+        "(2 * extra_flags + 1) * 2^shift;\n"
+        "#   1D NPOT divisor: ((L + extra_flags) * (2^31 | magic_divisor)) >> 32 >> shift "
+        "(its continuation record holds the divisor).\n"
+        "#   attribute buffer records: the four DWORDs of each slot as the driver writes them "
+        "(Panfrost's v5 Attribute Buffer layout).\n"
+        "#   wasted: threads whose vertex is past N (the padding).\n");
     std::printf("vertex job: %u vertices, %u instances%s\n", n, total,
                 args.idvs ? ", Bifrost IDVS (n rounded up to 4 first)" : "");
     if (total == 0) {

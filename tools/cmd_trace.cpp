@@ -171,6 +171,12 @@ uint32_t captured_vertices(Prim prim, const GeometryShader* gs) {
 
 } // namespace
 
+// The first line of every trace: what its fields are.
+constexpr const char* kTraceHeader =
+    "# trace: one primitive per line (point, line, tri), each vertex as vertexid/instanceid then "
+    "[its attributes or varyings] (a geometry shader's output vertex: its id, @layer), in the "
+    "order GL's transform feedback writes them";
+
 // What a description may name: the registered middle ends and the library shaders.
 std::string library_help() {
     std::string middles, gs, vs;
@@ -262,6 +268,7 @@ void add_trace_command(CLI::App& app) {
         // With a capture, the repeats are one session: each captured draw appends after the
         // last, and every second draw runs paused (generated, not written), as GL's queries
         // spanning the session count them.
+        std::printf("%s\n", kTraceHeader);
         if (args->xfb_size) ctx.begin_stream_output();
         for (uint32_t r = 0; r < args->repeat; ++r) {
             trace.clear();

@@ -279,7 +279,8 @@ class Runner:
         p = subprocess.run(cmd, capture_output=True, text=True)
         if p.returncode != 0:
             return None, p.stderr.strip()
-        return p.stdout, ""
+        # The header line says what the fields are; mesa_trace prints the records only.
+        return "".join(l for l in p.stdout.splitlines(True) if not l.startswith("# trace: ")), ""
 
     def mesa_batch(self, paths):
         """{path: (status, text)} from one mesa_trace process. A path may be
