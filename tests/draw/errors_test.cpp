@@ -59,6 +59,10 @@ TEST(Errors, MalformedDescriptionNamesTheLine) {
     for (int i = 0; i < 17; ++i) many += "attrib 0\n";
     expect_error([&] { parse_draw_text(many); }, ErrorCode::parse_error, "line 19: attrib");
     expect_error([] { parse_draw_text("count 3\n"); }, ErrorCode::parse_error, "prim");
+    // A key given twice names both lines; indices and attrib accumulate instead.
+    expect_error([] { parse_draw_text("prim points\ncount 2\n\ncount 3\n"); },
+                 ErrorCode::parse_error, "line 4: count: given twice (first on line 2)");
+    EXPECT_EQ(parse_draw_text("prim points\nindex u8\nindices 1\nindices 2\n").indices.size(), 2u);
 }
 
 TEST(Errors, LimitBelowPrimitiveMinimum) {

@@ -42,6 +42,11 @@ template <class T> T number(int line, std::string_view key, std::string_view wor
     return v;
 }
 
+// Keys that may appear on several lines: their values accumulate.
+bool repeatable_key(std::string_view key) {
+    return key == "indices" || key == "attrib";
+}
+
 } // namespace
 
 DrawDesc parse_draw_text(std::string_view text) {
@@ -49,6 +54,7 @@ DrawDesc parse_draw_text(std::string_view text) {
     int line_no = 0;
     bool have_prim = false;
     std::vector<int> index_line; // the line each index came from, for errors found later
+    std::vector<std::pair<std::string, int>> seen; // single-valued keys and their lines
     while (!text.empty()) {
         ++line_no;
         const size_t nl = text.find('\n');
@@ -59,6 +65,13 @@ DrawDesc parse_draw_text(std::string_view text) {
         const auto words = split_words(line);
         if (words.empty()) continue;
         const std::string_view key = words[0];
+        // A key given twice is a mistake to report, not a value to overwrite silently.
+        if (!repeatable_key(key)) {
+            for (const auto& [k, at] : seen)
+                if (k == key)
+                    bad(line_no, key, "given twice (first on line " + std::to_string(at) + ")");
+            seen.emplace_back(std::string(key), line_no);
+        }
         auto one = [&]() {
             if (words.size() != 2) bad(line_no, key, "expects exactly one value");
             return words[1];
