@@ -54,6 +54,8 @@ struct Context::Impl {
     Backend* backend = nullptr;
     std::optional<StreamOutput> stream_output;
     bool rasterizer_discard = false;
+    std::optional<RasterState> raster;
+    std::vector<Stage*> stages;
     std::vector<PreparedDraw> queue;
     uint64_t queued_work = 0;
     DrawStats pending; // of draws delivered since the last flush()
@@ -64,15 +66,18 @@ struct Context::Impl {
         if (!options.draw.split_cache) options.draw.split_cache = &split_cache;
     }
 
+    OutputOptions output() {
+        return {stream_output ? &*stream_output : nullptr, rasterizer_discard,
+                raster ? &*raster : nullptr, stages};
+    }
+
     void deliver() {
         if (queue.empty()) return;
         const bool parallel = options.inline_below == 0 ||
                               (pipeline.threads() > 1 && queued_work >= options.inline_below &&
                                queued_work >= options.inline_mean_below * queue.size());
         try {
-            const OutputOptions output{stream_output ? &*stream_output : nullptr,
-                                       rasterizer_discard};
-            pending += pipeline.run(queue, *backend, output, parallel, counters);
+            pending += pipeline.run(queue, *backend, output(), parallel, counters);
         } catch (...) {
             queue.clear();
             queued_work = 0;
@@ -142,6 +147,7 @@ void Context::draw(const DrawInfo& draw) {
     const StreamOutput* so = m.stream_output ? &*m.stream_output : nullptr;
     PreparedDraw prepared = prepare_draw(state, *m.middle, capture_options(m.options.draw, so));
     prepare_stream_output(prepared, so);
+    prepare_raster(prepared, m.output());
     m.queue.push_back(std::move(prepared));
     m.queued_work += m.queue.back().work();
     if (m.queue.size() >= detail::kMaxQueuedDraws || m.queued_work >= detail::kFlushWork)
@@ -224,6 +230,26 @@ void Context::draw_stream_output(const DrawInfo& draw, uint32_t stream) {
     DrawInfo d = draw;
     d.count = uint32_t(vertices);
     this->draw(d);
+}
+
+void Context::set_raster_state(const RasterState& state) {
+    impl_->deliver();
+    impl_->raster = state;
+}
+
+void Context::clear_raster_state() {
+    impl_->deliver();
+    impl_->raster.reset();
+}
+
+void Context::add_stage(Stage& stage) {
+    impl_->deliver();
+    impl_->stages.push_back(&stage);
+}
+
+void Context::clear_stages() {
+    impl_->deliver();
+    impl_->stages.clear();
 }
 
 void Context::set_rasterizer_discard(bool discard) {

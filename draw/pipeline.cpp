@@ -171,6 +171,10 @@ struct DrawPipeline::Impl {
             if (!it.has_segment) continue;
             it.batch.clear();
             it.draw->middle->shade(it.seg, s, it.batch);
+            // The per-vertex clip test and viewport run here, on every thread, unless stream
+            // output must first capture the shader's positions (then the sink runs them).
+            if (const RasterPlan* r = it.draw->raster.get(); r && r->parallel)
+                post_shade(*r, it.batch);
         }
         t.edge.release();
     }
@@ -179,7 +183,7 @@ struct DrawPipeline::Impl {
         sink_edge.acquire();
         t.edge.acquire();
         for (uint32_t i = 0; i < t.count; ++i) {
-            const Item& it = t.items[i];
+            Item& it = t.items[i];
             if (it.begins) sink->begin(*it.draw);
             if (it.has_segment) {
                 for (uint32_t c = 0; c < kMaxCounters; ++c)
@@ -234,6 +238,8 @@ struct DrawPipeline::Impl {
                          it.storage.draw.capacity() * sizeof(uint16_t) +
                          it.batch.vertices.capacity() * sizeof(uint32_t) +
                          it.batch.elts.capacity() * sizeof(uint32_t) +
+                         it.batch.clip_mask.capacity() * sizeof(uint16_t) +
+                         it.batch.clip_pos.capacity() * sizeof(float) +
                          it.batch.prims.capacity() * sizeof(PrimRange);
         if (bytes <= kRetainedItemBytes) return;
         for (Token& t : tokens)

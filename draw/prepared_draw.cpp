@@ -19,8 +19,8 @@ FrontEndOptions split_options(const MiddleEndLimits& limits, const DrawOptions& 
     if (options.max_vertices != 0) {
         if (options.max_vertices > limits.max_vertices)
             throw Error(ErrorCode::invalid_value,
-                        "max_vertices: " + std::to_string(options.max_vertices) +
-                            " is above the " + std::to_string(limits.max_vertices) +
+                        "max_vertices: " + std::to_string(options.max_vertices) + " is above the " +
+                            std::to_string(limits.max_vertices) +
                             " vertices per segment middle end '" + std::string(middle) +
                             "' accepts for this draw");
         fo.limits.max_vertices = options.max_vertices;
@@ -43,7 +43,7 @@ PreparedDraw prepare_draw(const DrawState& state, const MiddleEnd& middle,
         validate_gs(*state.gs);
         check_gs_link(*state.gs, vertex_layout_for(state));
     }
-    PreparedDraw p{state, middle.prepare(state), {}, nullptr, nullptr};
+    PreparedDraw p{state, middle.prepare(state), {}, nullptr, nullptr, nullptr};
     if (!p.middle)
         throw Error(ErrorCode::middle_end_failure,
                     "middle end '" + std::string(middle.name()) + "': prepare returned null");

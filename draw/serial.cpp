@@ -24,6 +24,11 @@ void prepare_stream_output(PreparedDraw& draw, const StreamOutput* so) {
     draw.stream_output = std::move(plan);
 }
 
+void prepare_raster(PreparedDraw& draw, const OutputOptions& out) {
+    if (!out.raster || out.rasterizer_discard) return;
+    draw.raster = plan_raster(*out.raster, draw.middle->layout(), out.stream_output != nullptr);
+}
+
 DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& backend,
                       const DrawOptions& options) {
     return draw_serial(state, middle, backend, options, OutputOptions{});
@@ -33,6 +38,7 @@ DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& 
                       const DrawOptions& options, const OutputOptions& output) {
     PreparedDraw draw = prepare_draw(state, middle, capture_options(options, output.stream_output));
     prepare_stream_output(draw, output.stream_output);
+    prepare_raster(draw, output);
     SegmentSource source;
     source.begin(draw);
     auto scratch = middle.make_scratch();
@@ -45,6 +51,7 @@ DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& 
     while (source.next(storage, seg)) {
         batch.clear();
         draw.middle->shade(seg, scratch.get(), batch);
+        if (draw.raster && draw.raster->parallel) post_shade(*draw.raster, batch);
         for (uint32_t i = 0; i < kMaxCounters; ++i) stats.counters[i] += batch.counters[i];
         sink.batch(batch, stats.primitives);
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "draw/internal/front_end.hpp"
+#include "draw/internal/raster_plan.hpp"
 #include "draw/internal/split_replay.hpp"
 #include "draw/internal/validate.hpp"
 #include "drawpipe/middle_end.hpp"
@@ -21,6 +22,9 @@ struct PreparedDraw {
     std::shared_ptr<const SplitEntry> cached;    // its recorded split, when the cache serves it
     // The bound stream output resolved for this draw's vertices; null when none is bound.
     std::shared_ptr<const StreamOutputPlan> stream_output;
+    // The bound RasterState resolved for it; null when none is bound (or rasterizer discard
+    // is on): positions then reach the backend in clip space and no stage runs.
+    std::shared_ptr<const RasterPlan> raster;
 
     // Vertices times instances: how much work the draw is, for queue and token sizing.
     uint64_t work() const { return uint64_t(state.draw.count) * state.draw.instance_count; }

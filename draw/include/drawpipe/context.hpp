@@ -11,7 +11,9 @@
 
 #include "drawpipe/backend.hpp"
 #include "drawpipe/middle_end.hpp"
+#include "drawpipe/raster_state.hpp"
 #include "drawpipe/serial.hpp"
+#include "drawpipe/stage.hpp"
 #include "drawpipe/stats.hpp"
 #include "drawpipe/stream_output.hpp"
 
@@ -104,6 +106,16 @@ class Context {
     // GL_RASTERIZER_DISCARD: with it on, nothing after stream output runs (the backend
     // receives nothing, not even begin_draw). Primitives are still counted and captured.
     void set_rasterizer_discard(bool discard);
+
+    // Clipping, the viewport transform and the pipeline stages (drawpipe/raster_state.hpp):
+    // with a raster state bound the backend receives window coordinates. Validated when a
+    // draw is queued (Error(invalid_value) naming the field).
+    void set_raster_state(const RasterState& state);
+    void clear_raster_state();
+    // Appends a driver's stage (drawpipe/stage.hpp), run after the built-in ones and before
+    // the backend while a raster state is bound; caller-owned, called from one thread.
+    void add_stage(Stage& stage);
+    void clear_stages();
 
     const ContextCounters& counters() const;
 

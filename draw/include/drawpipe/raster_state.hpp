@@ -40,13 +40,14 @@ struct RasterState {
     uint32_t stipple_factor = 1;
     uint16_t stipple_pattern = 0xFFFF;
     float line_width = 1.0f;
-    float point_size = 1.0f;         // used unless the last shader stage writes a point size
-    bool point_sprite = false;       // wide points carry sprite coordinates (GL_POINT_SPRITE)
-    float offset_factor = 0.0f;      // glPolygonOffset, applied when any offset_* is on
+    float point_size = 1.0f;    // used unless the last shader stage writes a point size
+    bool point_sprite = false;  // wide points carry sprite coordinates (GL_POINT_SPRITE)
+    float offset_factor = 0.0f; // glPolygonOffset, applied when any offset_* is on
     float offset_units = 0.0f;
     bool offset_fill = false, offset_line = false, offset_point = false;
-    // glClipPlane in clip space: bit i of clip_plane_enable keeps
-    // dot(clip_planes[i], position) >= 0. Clip distances the shader declares are all enabled.
+    // GL_CLIP_DISTANCEi / GL_CLIP_PLANEi: bit i of clip_plane_enable keeps the vertices whose
+    // distance i is >= 0, that is gl_ClipDistance[i] when the last shader stage writes it, else
+    // dot(clip_planes[i], position) in clip space.
     uint32_t clip_plane_enable = 0;
     std::array<std::array<float, 4>, kMaxClipDistances> clip_planes{};
     // The generic output carrying the per-vertex edge flag (x != 0: boundary edge), as a

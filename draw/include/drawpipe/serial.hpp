@@ -8,10 +8,14 @@
 #include "drawpipe/stats.hpp"
 #include "drawpipe/strategy.hpp"
 
+#include <span>
+
 namespace drawpipe {
 
 class SplitCache;   // drawpipe/split_cache.hpp
 class StreamOutput; // drawpipe/stream_output.hpp
+class Stage;        // drawpipe/stage.hpp
+struct RasterState; // drawpipe/raster_state.hpp
 
 struct DrawOptions {
     Strategy strategy;
@@ -28,6 +32,11 @@ struct OutputOptions {
     StreamOutput* stream_output = nullptr;
     // GL_RASTERIZER_DISCARD: nothing after stream output runs, the backend receives nothing.
     bool rasterizer_discard = false;
+    // Clipping, viewport and the pipeline stages (drawpipe/raster_state.hpp); null: the
+    // backend receives clip-space positions and no stage runs.
+    const RasterState* raster = nullptr;
+    // A driver's own stages, run in order after the built-in ones, before the backend.
+    std::span<Stage* const> stages = {};
 };
 
 // Validates and prepares the draw, splits it and hands every segment's output to the

@@ -60,6 +60,12 @@ struct ShadedBatch {
     boost::container::vector<uint32_t> elts; // indices into the batch's vertices
     // Middle-end statistics for this segment, summed per draw in draw order.
     std::array<uint64_t, kMaxCounters> counters{};
+    // Written by the draw module when a RasterState is bound (not by middle ends): the OR of
+    // every vertex's clip mask, and when it is not 0, each vertex's mask and its clip-space
+    // position (the record's position then holds window coordinates).
+    uint32_t clip_or = 0;
+    std::vector<uint16_t> clip_mask;
+    std::vector<float> clip_pos;
 
     void clear() {
         vertices.clear();
@@ -67,6 +73,7 @@ struct ShadedBatch {
         prims.clear();
         elts.clear();
         counters.fill(0);
+        clip_or = 0;
     }
     // The elements of one of the batch's primitive ranges.
     std::span<const uint32_t> elts_of(const PrimRange& r) const {

@@ -57,8 +57,8 @@ class Stage {
     }
     // End of a batch: records handed on so far, and those from new_vertex(), go stale.
     virtual void flush() {
+        if (next_) next_->flush(); // the later stages may still refer to this one's vertices
         vertices_.clear();
-        if (next_) next_->flush();
     }
     virtual void end_draw() {
         if (next_) next_->end_draw();

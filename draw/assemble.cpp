@@ -1,0 +1,105 @@
+#include "draw/internal/assemble.hpp"
+
+#include "drawpipe/prim.hpp"
+#include "drawpipe/segment.hpp"
+
+namespace drawpipe {
+
+namespace {
+
+constexpr uint8_t kAllEdges = PRIM_EDGE_0 | PRIM_EDGE_1 | PRIM_EDGE_2;
+
+// Which edges of each decomposed triangle (v0-v1, v1-v2, v2-v0) are the GL primitive's own,
+// and whether the per-vertex edge flags apply (separate triangles, quads, polygons only).
+struct EdgeRule {
+    uint8_t (*edges)(uint32_t tri, uint32_t tris, bool last, bool first_run, bool last_run);
+    bool vertex_flags;
+};
+
+uint8_t all_edges(uint32_t, uint32_t, bool, bool, bool) {
+    return kAllEdges;
+}
+// Quads: each quad's diagonal is interior.
+uint8_t quad_edges(uint32_t tri, uint32_t, bool last, bool, bool) {
+    const bool second = tri & 1;
+    if (!last) return second ? PRIM_EDGE_1 | PRIM_EDGE_2 : PRIM_EDGE_0 | PRIM_EDGE_1;
+    return second ? PRIM_EDGE_0 | PRIM_EDGE_1 : PRIM_EDGE_0 | PRIM_EDGE_2;
+}
+// Quad strips: (a, d, c), (a, b, d) or, provoking last, (c, a, d), (a, b, d).
+uint8_t quad_strip_edges(uint32_t tri, uint32_t, bool last, bool, bool) {
+    const bool second = tri & 1;
+    if (second) return PRIM_EDGE_0 | PRIM_EDGE_1;
+    return last ? PRIM_EDGE_0 | PRIM_EDGE_2 : PRIM_EDGE_1 | PRIM_EDGE_2;
+}
+// Polygons, a fan around vertex 0: (0, i+1, i+2) or, provoking last, (i+1, i+2, 0). The
+// edges to the centre are the polygon's only on its first and last triangle.
+uint8_t polygon_edges(uint32_t tri, uint32_t tris, bool last, bool first_run, bool last_run) {
+    const bool first_tri = tri == 0 && first_run, last_tri = tri + 1 == tris && last_run;
+    if (!last)
+        return uint8_t(PRIM_EDGE_1 | (first_tri ? PRIM_EDGE_0 : 0) | (last_tri ? PRIM_EDGE_2 : 0));
+    return uint8_t(PRIM_EDGE_0 | (last_tri ? PRIM_EDGE_1 : 0) | (first_tri ? PRIM_EDGE_2 : 0));
+}
+
+EdgeRule edge_rule(Prim prim) {
+    switch (prim) {
+    case Prim::triangles:
+        return {all_edges, true};
+    case Prim::quads:
+        return {quad_edges, true};
+    case Prim::quad_strip:
+        return {quad_strip_edges, false};
+    case Prim::polygon:
+        return {polygon_edges, true};
+    default:
+        return {all_edges, false};
+    }
+}
+
+// Lines that start a stipple pattern: every separate line, else the run's first.
+bool separate_lines(Prim prim) {
+    return prim == Prim::lines || prim == Prim::lines_adjacency;
+}
+
+} // namespace
+
+void assemble(Prim prim, uint8_t split_flags, Provoking pv, const VertexView& vertices,
+              std::span<const uint32_t> elts, int32_t edge_flag_slot, Stage& first) {
+    const bool first_run = !(split_flags & SPLIT_BEFORE), last_run = !(split_flags & SPLIT_AFTER);
+    const bool last = pv == Provoking::last;
+    const EdgeRule rule = edge_rule(prim);
+    const uint32_t count = uint32_t(elts.size());
+    const uint32_t n = trim_count(prim, count);
+    const uint32_t tris = prim_shape(prim).first == 1 ? 0 : gl_prim_count(prim, n);
+    // Decomposed triangles of quads are two per quad; the rule counts decomposed triangles.
+    const uint32_t decomposed_tris =
+        prim == Prim::quads || prim == Prim::quad_strip ? 2 * tris : tris;
+    auto edge_flag = [&](uint32_t e) {
+        if (edge_flag_slot < 0) return true;
+        return (vertices.vertex(e)[edge_flag_slot] & 0x7FFFFFFFu) != 0; // 0.0, -0.0 or 0
+    };
+    uint32_t tri = 0, line = 0;
+    StagePrim p;
+    for_each_decomposed(prim, pv, count, [&](uint32_t k, const uint32_t* pos) {
+        for (uint32_t i = 0; i < k; ++i) p.v[i] = vertices.vertex(elts[pos[i]]);
+        if (k == 3) {
+            uint8_t edges = rule.edges(tri++, decomposed_tris, last, first_run, last_run);
+            if (rule.vertex_flags) {
+                if (!edge_flag(elts[pos[0]])) edges &= ~PRIM_EDGE_0;
+                if (!edge_flag(elts[pos[1]])) edges &= ~PRIM_EDGE_1;
+                if (!edge_flag(elts[pos[2]])) edges &= ~PRIM_EDGE_2;
+            }
+            p.flags = edges;
+            first.triangle(p);
+        } else if (k == 2) {
+            const bool reset = separate_lines(prim) || (line == 0 && first_run);
+            ++line;
+            p.flags = reset ? PRIM_RESET_STIPPLE : 0;
+            first.line(p);
+        } else {
+            p.flags = 0;
+            first.point(p);
+        }
+    });
+}
+
+} // namespace drawpipe

@@ -1,0 +1,205 @@
+// Clipping in homogeneous clip space (Sutherland-Hodgman over the planes a primitive's
+// vertices are outside of), as Mesa's draw_pipe_clip does it: the result keeps the provoking
+// vertex's flat outputs and is re-emitted as a fan that keeps the provoking vertex first or
+// last.
+#include "draw/internal/stages.hpp"
+
+#include <boost/container/small_vector.hpp>
+
+#include <cmath>
+
+namespace drawpipe {
+
+struct ClipStage::ClipVertex {
+    const uint32_t* record; // window coordinates in its position
+    float pos[4];           // clip space
+    bool edge;              // the edge from this vertex to the next is drawn (polygon mode)
+};
+
+uint32_t ClipStage::mask_of(const uint32_t* v) const {
+    const size_t i = size_t(v - batch_->vertices.data()) / plan_.layout.stride();
+    return batch_->clip_mask[i];
+}
+
+const float* ClipStage::clip_pos_of(const uint32_t* v) const {
+    const size_t i = size_t(v - batch_->vertices.data()) / plan_.layout.stride();
+    return &batch_->clip_pos[4 * i];
+}
+
+uint32_t* ClipStage::window(uint32_t* r) const {
+    uint32_t* p = r + SLOT_POSITION;
+    const float iw = 1.0f / dword_float(p[3]);
+    for (uint32_t c = 0; c < 3; ++c)
+        p[c] = float_dword(dword_float(p[c]) * iw * plan_.scale[c] + plan_.translate[c]);
+    p[3] = float_dword(iw);
+    return r;
+}
+
+void ClipStage::copy_flat(uint32_t* dst, const uint32_t* provoking) const {
+    const VertexLayout& l = plan_.layout;
+    for (uint32_t i = 0; i < l.varying_count(); ++i)
+        if (plan_.state.flatshade || l.varying(i).interp == Interp::flat)
+            for (uint32_t c = 0; c < 4; ++c)
+                dst[l.varying_slot(i) + c] = provoking[l.varying_slot(i) + c];
+}
+
+void ClipStage::point(const StagePrim& prim) {
+    // A point is kept or culled whole (its size does not matter: GL clips the vertex).
+    if (mask_of(prim.v[0]) == 0) next()->point(prim);
+}
+
+namespace {
+
+// Smooth outputs, point size and clip distances interpolate at the clip-space parameter t,
+// noperspective outputs at the window-space one; integer outputs and the layer and viewport
+// index come from the provoking vertex.
+float lerp(float a, float b, float t) {
+    return a + t * (b - a);
+}
+
+} // namespace
+
+void ClipStage::line(const StagePrim& prim) {
+    const uint32_t m0 = mask_of(prim.v[0]), m1 = mask_of(prim.v[1]);
+    if ((m0 | m1) == 0) return next()->line(prim);
+    if (m0 & m1) return; // both outside one plane
+    const float* p0 = clip_pos_of(prim.v[0]);
+    const float* p1 = clip_pos_of(prim.v[1]);
+    float t0 = 0, t1 = 1;
+    for (uint32_t planes = m0 | m1; planes; planes &= planes - 1) {
+        const uint32_t plane = uint32_t(__builtin_ctz(planes));
+        const float d0 = plan_.distance(plane, p0, prim.v[0]);
+        const float d1 = plan_.distance(plane, p1, prim.v[1]);
+        if (d0 < 0 && d1 < 0) return;
+        const float t = d0 / (d0 - d1);
+        if (d1 < 0)
+            t1 = std::min(t1, t);
+        else if (d0 < 0)
+            t0 = std::max(t0, t);
+    }
+    if (t0 > t1) return;
+    const bool last = draw_.draw->provoking == Provoking::last;
+    const uint32_t* provoking = prim.v[last ? 1 : 0];
+    StagePrim out = prim;
+    auto make = [&](float t, uint32_t at) -> const uint32_t* {
+        if ((at == 0 && t == 0) || (at == 1 && t == 1)) return prim.v[at];
+        uint32_t* r = new_vertex(provoking);
+        const VertexLayout& l = plan_.layout;
+        const float w0 = p0[3], w1 = p1[3];
+        const float wt = lerp(w0, w1, t);
+        const float s = wt != 0 ? t * w1 / wt : t; // the window-space parameter
+        for (uint32_t c = 0; c < 4; ++c) r[SLOT_POSITION + c] = float_dword(lerp(p0[c], p1[c], t));
+        for (uint32_t d = kVertexHeaderDwords; d < l.layer_slot(); ++d)
+            r[d] = float_dword(lerp(dword_float(prim.v[0][d]), dword_float(prim.v[1][d]), t));
+        for (uint32_t i = 0; i < l.varying_count(); ++i) {
+            const Varying& v = l.varying(i);
+            const uint32_t slot = l.varying_slot(i);
+            for (uint32_t c = 0; c < 4; ++c) {
+                if (v.interp == Interp::noperspective)
+                    r[slot + c] = float_dword(lerp(dword_float(prim.v[0][slot + c]),
+                                                   dword_float(prim.v[1][slot + c]), s));
+                else if (v.type != ValueType::float32)
+                    r[slot + c] = provoking[slot + c];
+            }
+        }
+        copy_flat(r, provoking);
+        return window(r);
+    };
+    out.v[0] = make(t0, 0);
+    out.v[1] = make(t1, 1);
+    next()->line(out);
+}
+
+void ClipStage::triangle(const StagePrim& prim) {
+    const uint32_t m[3] = {mask_of(prim.v[0]), mask_of(prim.v[1]), mask_of(prim.v[2])};
+    if ((m[0] | m[1] | m[2]) == 0) return next()->triangle(prim);
+    if (m[0] & m[1] & m[2]) return;
+    const bool last = draw_.draw->provoking == Provoking::last;
+    const uint32_t* provoking = prim.v[last ? 2 : 0];
+    const VertexLayout& l = plan_.layout;
+    bool any_flat = plan_.state.flatshade;
+    for (uint32_t i = 0; i < l.varying_count(); ++i)
+        any_flat |= l.varying(i).interp == Interp::flat;
+
+    using List = boost::container::small_vector<ClipVertex, 24>;
+    List in, out;
+    for (uint32_t i = 0; i < 3; ++i) {
+        ClipVertex v{prim.v[i], {}, bool(prim.flags & (PRIM_EDGE_0 << i))};
+        std::copy_n(clip_pos_of(prim.v[i]), 4, v.pos);
+        in.push_back(v);
+    }
+    auto interp = [&](const ClipVertex& a, const ClipVertex& b, float t) {
+        uint32_t* r = new_vertex(provoking);
+        ClipVertex v{r, {}, false};
+        for (uint32_t c = 0; c < 4; ++c) v.pos[c] = lerp(a.pos[c], b.pos[c], t);
+        for (uint32_t c = 0; c < 4; ++c) r[SLOT_POSITION + c] = float_dword(v.pos[c]);
+        const float wt = v.pos[3];
+        const float s = wt != 0 ? t * b.pos[3] / wt : t;
+        for (uint32_t d = kVertexHeaderDwords; d < l.layer_slot(); ++d)
+            r[d] = float_dword(lerp(dword_float(a.record[d]), dword_float(b.record[d]), t));
+        for (uint32_t i = 0; i < l.varying_count(); ++i) {
+            const Varying& vy = l.varying(i);
+            const uint32_t slot = l.varying_slot(i);
+            for (uint32_t c = 0; c < 4; ++c) {
+                if (vy.interp == Interp::noperspective)
+                    r[slot + c] = float_dword(
+                        lerp(dword_float(a.record[slot + c]), dword_float(b.record[slot + c]), s));
+                else if (vy.type != ValueType::float32)
+                    r[slot + c] = provoking[slot + c];
+            }
+        }
+        copy_flat(r, provoking);
+        window(r);
+        return v;
+    };
+    const uint32_t planes = m[0] | m[1] | m[2];
+    for (uint32_t left = planes; left; left &= left - 1) {
+        const uint32_t plane = uint32_t(__builtin_ctz(left));
+        const bool user = plane >= kViewPlanes;
+        out.clear();
+        for (size_t i = 0; i < in.size(); ++i) {
+            const ClipVertex& a = in[i];
+            const ClipVertex& b = in[(i + 1) % in.size()];
+            const float da = plan_.distance(plane, a.pos, a.record);
+            const float db = plan_.distance(plane, b.pos, b.record);
+            if (da >= 0) out.push_back(a);
+            if ((da >= 0) != (db >= 0)) {
+                // The crossing point, computed from the inside vertex so that both triangles
+                // sharing an edge get the same new vertex.
+                ClipVertex v =
+                    da >= 0 ? interp(a, b, da / (da - db)) : interp(b, a, db / (db - da));
+                // Leaving: the edge along the plane is drawn only for user planes. Entering:
+                // the rest of a's edge keeps a's flag.
+                v.edge = da >= 0 ? user : a.edge;
+                out.push_back(v);
+            }
+        }
+        in.swap(out);
+        if (in.size() < 3) return;
+    }
+    // Vertices the fan reuses keep their own records, so flat outputs are copied into fresh
+    // ones where the provoking vertex's differ.
+    if (any_flat)
+        for (ClipVertex& v : in)
+            if (v.record != provoking) {
+                uint32_t* r = new_vertex(v.record);
+                copy_flat(r, provoking);
+                v.record = r;
+            }
+    // A fan around the first vertex, in the input's winding. Every vertex now carries the
+    // provoking vertex's flat values, so whichever vertex is provoking in each triangle is right.
+    StagePrim t;
+    const size_t n = in.size();
+    for (size_t i = 1; i + 1 < n; ++i) {
+        const ClipVertex &a = in[0], &b = in[i], &c = in[i + 1];
+        t.v[0] = a.record, t.v[1] = b.record, t.v[2] = c.record;
+        uint8_t e = 0;
+        if (i == 1 && a.edge) e |= PRIM_EDGE_0;
+        if (b.edge) e |= PRIM_EDGE_1;
+        if (i + 2 == n && c.edge) e |= PRIM_EDGE_2;
+        t.flags = uint8_t((prim.flags & ~PRIM_EDGE_MASK) | e);
+        next()->triangle(t);
+    }
+}
+
+} // namespace drawpipe

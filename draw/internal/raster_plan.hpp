@@ -1,0 +1,49 @@
+// A bound RasterState resolved for one draw: the viewport transform, the clip planes in use,
+// and where the per-vertex work runs. The per-vertex step (clip test, perspective divide,
+// viewport) runs in the middle end's parallel stage unless stream output is bound, which must
+// capture the positions the shader wrote: then the sink runs it after the capture.
+#pragma once
+
+#include "drawpipe/raster_state.hpp"
+#include "drawpipe/shaded.hpp"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+
+namespace drawpipe {
+
+// Clip-mask bits: the six view-volume planes, then user plane / clip distance i at bit 6 + i.
+enum ClipBits : uint32_t {
+    CLIP_LEFT = 1u << 0, // x >= -w
+    CLIP_RIGHT = 1u << 1,
+    CLIP_BOTTOM = 1u << 2,
+    CLIP_TOP = 1u << 3,
+    CLIP_NEAR = 1u << 4, // z >= -w
+    CLIP_FAR = 1u << 5,
+    CLIP_USER0 = 1u << 6,
+};
+inline constexpr uint32_t kViewPlanes = 6;
+
+struct RasterPlan {
+    RasterState state;
+    VertexLayout layout;
+    std::array<float, 3> scale{}, translate{}; // window = ndc * scale + translate
+    uint32_t user_planes = 0;                  // bits i of enabled user planes / clip distances
+    bool parallel = true;                      // the per-vertex step runs in the parallel stage
+    bool per_primitive = false;                // some stage besides clip works on every primitive
+
+    // Signed distance of a clip-space position (and its record) to plane p (< 0: outside).
+    float distance(uint32_t plane, const float* pos, const uint32_t* record) const;
+};
+
+// Resolves `state` for a draw whose vertices have `layout`; `capturing`: stream output is
+// bound. Throws Error(invalid_value) naming the field for a state GL rejects.
+std::shared_ptr<const RasterPlan> plan_raster(const RasterState& state, const VertexLayout& layout,
+                                              bool capturing);
+
+// The per-vertex step over a batch: clip masks, then window coordinates in every record
+// (ShadedBatch::clip_or and, when it is not 0, clip_mask and clip_pos).
+void post_shade(const RasterPlan& plan, ShadedBatch& batch);
+
+} // namespace drawpipe

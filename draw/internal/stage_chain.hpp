@@ -1,0 +1,37 @@
+// The pipeline stages a draw needs, strung together when it begins: clip, cull, flatshade,
+// the driver's own stages, then emit to the backend. Stages the state does not need are left
+// out; with none needed and no vertex outside, DrawSink hands ranges to the backend directly.
+#pragma once
+
+#include "draw/internal/prepared_draw.hpp"
+#include "draw/internal/stages.hpp"
+
+#include <optional>
+#include <span>
+
+namespace drawpipe {
+
+class StageChain {
+  public:
+    explicit StageChain(Backend& backend) : emit_(backend) {}
+
+    // Throws Error(unsupported) for a state needing a stage drawpipe does not have.
+    void begin(const PreparedDraw& draw, std::span<Stage* const> driver_stages);
+    // Whether a batch must go through the stages (else its ranges go straight to the backend).
+    bool needed(const ShadedBatch& batch) const { return per_primitive_ || batch.clip_or != 0; }
+    void batch(const ShadedBatch& batch, const PrimRange& range);
+    void flush() { first_->flush(); }
+    void end() { first_->end_draw(); }
+
+  private:
+    const PreparedDraw* draw_ = nullptr;
+    std::optional<ClipStage> clip_;
+    std::optional<CullStage> cull_;
+    std::optional<FlatshadeStage> flat_;
+    EmitStage emit_;
+    Stage* first_ = nullptr;
+    bool per_primitive_ = false;
+    int32_t edge_flag_slot_ = -1;
+};
+
+} // namespace drawpipe

@@ -1,0 +1,90 @@
+// The built-in pipeline stages of drawpipe/stage.hpp that the draw module itself builds:
+// clip, cull, flatshade and emit (to the backend). StageChain (draw/internal/stage_chain.hpp)
+// strings them together per draw.
+#pragma once
+
+#include "draw/internal/raster_plan.hpp"
+#include "drawpipe/backend.hpp"
+#include "drawpipe/stage.hpp"
+
+#include <vector>
+
+namespace drawpipe {
+
+// Clips primitives with a vertex outside (ShadedBatch::clip_mask) against the view volume
+// and the enabled user planes, in clip space; everything else passes untouched. New vertices
+// interpolate every output (flat ones keep the provoking vertex's value) and get window
+// coordinates. Frustum edges of a clipped polygon are not boundary edges, user-plane edges
+// are (as Mesa and NVIDIA draw them in polygon mode line).
+class ClipStage final : public Stage {
+  public:
+    explicit ClipStage(const RasterPlan& plan) : plan_(plan) {}
+    void set_batch(const ShadedBatch& batch) { batch_ = &batch; }
+    void point(const StagePrim& prim) override;
+    void line(const StagePrim& prim) override;
+    void triangle(const StagePrim& prim) override;
+
+  private:
+    struct ClipVertex;
+    uint32_t mask_of(const uint32_t* v) const;
+    const float* clip_pos_of(const uint32_t* v) const;
+    uint32_t* window(uint32_t* record) const; // sets the record's window position from clip
+    void copy_flat(uint32_t* dst, const uint32_t* provoking) const;
+
+    const RasterPlan& plan_;
+    const ShadedBatch* batch_ = nullptr;
+};
+
+// Drops triangles by window-space winding (RasterState::cull, front_face).
+class CullStage final : public Stage {
+  public:
+    explicit CullStage(const RasterPlan& plan) : plan_(plan) {}
+    void point(const StagePrim& prim) override { next()->point(prim); }
+    void line(const StagePrim& prim) override { next()->line(prim); }
+    void triangle(const StagePrim& prim) override;
+
+  private:
+    const RasterPlan& plan_;
+};
+
+// Gives every vertex of a primitive the provoking vertex's flat outputs (all outputs under
+// RasterState::flatshade), so later stages may reorder or split vertices freely.
+class FlatshadeStage final : public Stage {
+  public:
+    explicit FlatshadeStage(const RasterPlan& plan);
+    void point(const StagePrim& prim) override { next()->point(prim); }
+    void line(const StagePrim& prim) override { flatten(prim, 2); }
+    void triangle(const StagePrim& prim) override { flatten(prim, 3); }
+
+  private:
+    void flatten(const StagePrim& prim, uint32_t n);
+    const RasterPlan& plan_;
+    std::vector<uint32_t> flat_dwords_; // record dwords to copy
+};
+
+// The last stage: hands the primitives to the backend as point, line and triangle lists in
+// order, referring to the batch's records and appending the new ones after them.
+class EmitStage final : public Stage {
+  public:
+    explicit EmitStage(Backend& backend) : backend_(backend) {}
+    void set_batch(const ShadedBatch& batch) { batch_ = &batch; }
+    void point(const StagePrim& prim) override { add(Prim::points, prim, 1); }
+    void line(const StagePrim& prim) override { add(Prim::lines, prim, 2); }
+    void triangle(const StagePrim& prim) override { add(Prim::triangles, prim, 3); }
+    void flush() override;
+
+  private:
+    void add(Prim prim, const StagePrim& p, uint32_t n);
+    struct Run {
+        Prim prim;
+        uint32_t first, count;
+    };
+    Backend& backend_;
+    const ShadedBatch* batch_ = nullptr;
+    std::vector<Run> runs_;
+    std::vector<uint32_t> elts_;
+    std::vector<uint32_t> extra_; // records of new vertices, after the batch's
+    std::vector<uint32_t> joined_;
+};
+
+} // namespace drawpipe

@@ -1,0 +1,115 @@
+// The per-vertex step after shading, with a RasterState bound: the clip test against the
+// view volume and the enabled user planes, then the perspective divide and viewport
+// transform into window coordinates (drawpipe/raster_state.hpp). Only batches with a vertex
+// outside keep their clip-space positions, for the clip stage.
+#include "draw/internal/raster_plan.hpp"
+
+#include "drawpipe/error.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace drawpipe {
+
+float RasterPlan::distance(uint32_t plane, const float* p, const uint32_t* record) const {
+    switch (plane) {
+    case 0:
+        return p[0] + p[3];
+    case 1:
+        return p[3] - p[0];
+    case 2:
+        return p[1] + p[3];
+    case 3:
+        return p[3] - p[1];
+    case 4:
+        return p[2] + p[3];
+    case 5:
+        return p[3] - p[2];
+    default: {
+        const uint32_t i = plane - kViewPlanes;
+        if (i < layout.outputs.clip_distances)
+            return dword_float(record[layout.clip_distance_slot() + i]);
+        const auto& c = state.clip_planes[i];
+        return c[0] * p[0] + c[1] * p[1] + c[2] * p[2] + c[3] * p[3];
+    }
+    }
+}
+
+std::shared_ptr<const RasterPlan> plan_raster(const RasterState& s, const VertexLayout& layout,
+                                              bool capturing) {
+    auto bad = [](const std::string& what) { throw Error(ErrorCode::invalid_value, what); };
+    const Viewport& v = s.viewport;
+    if (!(v.width >= 0) || !(v.height >= 0)) bad("viewport: width and height must not be negative");
+    if (!(s.line_width > 0)) bad("line_width: must be positive");
+    if (!(s.point_size > 0)) bad("point_size: must be positive");
+    if (s.stipple_factor < 1 || s.stipple_factor > 256) bad("stipple_factor: must be 1-256");
+    if (s.clip_plane_enable >> kMaxClipDistances)
+        bad("clip_plane_enable: planes past " + std::to_string(kMaxClipDistances - 1));
+    if (s.edge_flag_varying >= int32_t(layout.varying_count()))
+        bad("edge_flag_varying: " + std::to_string(s.edge_flag_varying) +
+            " is not an output of the last shader stage");
+    auto plan = std::make_shared<RasterPlan>();
+    plan->state = s;
+    plan->layout = layout;
+    // GL's depth range is clamped to [0, 1].
+    const float n = std::clamp(v.near, 0.0f, 1.0f), f = std::clamp(v.far, 0.0f, 1.0f);
+    plan->scale = {v.width / 2, v.height / 2, (f - n) / 2};
+    plan->translate = {v.x + v.width / 2, v.y + v.height / 2, (n + f) / 2};
+    plan->user_planes = s.clip_plane_enable;
+    plan->parallel = !capturing;
+    const bool filled = s.front_mode == PolygonMode::fill && s.back_mode == PolygonMode::fill;
+    bool flat_outputs = s.flatshade;
+    for (uint32_t i = 0; i < layout.varying_count(); ++i)
+        flat_outputs |= layout.varying(i).interp == Interp::flat;
+    const bool offset = s.offset_fill || s.offset_line || s.offset_point;
+    plan->per_primitive = !filled || s.cull != CullFace::none || s.line_stipple ||
+                          s.line_width != 1.0f || s.point_size != 1.0f ||
+                          layout.outputs.point_size || offset || (flat_outputs && !filled);
+    return plan;
+}
+
+void post_shade(const RasterPlan& plan, ShadedBatch& batch) {
+    const uint32_t n = batch.vertex_count, stride = plan.layout.stride();
+    uint32_t* rec = batch.vertices.data();
+    const uint32_t user = plan.user_planes;
+    batch.clip_mask.resize(n);
+    uint32_t clip_or = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t* r = rec + size_t(i) * stride;
+        const float x = dword_float(r[SLOT_POSITION]), y = dword_float(r[SLOT_POSITION + 1]);
+        const float z = dword_float(r[SLOT_POSITION + 2]), w = dword_float(r[SLOT_POSITION + 3]);
+        // NaN coordinates fail every test and so count as outside.
+        uint32_t m = uint32_t(!(x >= -w)) | uint32_t(!(x <= w)) << 1 | uint32_t(!(y >= -w)) << 2 |
+                     uint32_t(!(y <= w)) << 3 | uint32_t(!(z >= -w)) << 4 |
+                     uint32_t(!(z <= w)) << 5;
+        if (user) {
+            const float p[4] = {x, y, z, w};
+            for (uint32_t u = user; u; u &= u - 1) {
+                const uint32_t k = uint32_t(__builtin_ctz(u));
+                m |= uint32_t(!(plan.distance(kViewPlanes + k, p, r) >= 0)) << (kViewPlanes + k);
+            }
+        }
+        batch.clip_mask[i] = uint16_t(m);
+        clip_or |= m;
+    }
+    batch.clip_or = clip_or;
+    if (clip_or) {
+        batch.clip_pos.resize(size_t(n) * 4);
+        for (uint32_t i = 0; i < n; ++i)
+            for (uint32_t c = 0; c < 4; ++c)
+                batch.clip_pos[4 * i + c] =
+                    dword_float(rec[size_t(i) * stride + SLOT_POSITION + c]);
+    }
+    const auto& s = plan.scale;
+    const auto& t = plan.translate;
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t* r = rec + size_t(i) * stride + SLOT_POSITION;
+        const float iw = 1.0f / dword_float(r[3]);
+        r[0] = float_dword(dword_float(r[0]) * iw * s[0] + t[0]);
+        r[1] = float_dword(dword_float(r[1]) * iw * s[1] + t[1]);
+        r[2] = float_dword(dword_float(r[2]) * iw * s[2] + t[2]);
+        r[3] = float_dword(iw);
+    }
+}
+
+} // namespace drawpipe

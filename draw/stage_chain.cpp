@@ -1,0 +1,53 @@
+#include "draw/internal/stage_chain.hpp"
+
+#include "draw/internal/assemble.hpp"
+#include "drawpipe/error.hpp"
+
+#include <vector>
+
+namespace drawpipe {
+
+void StageChain::begin(const PreparedDraw& draw, std::span<Stage* const> driver_stages) {
+    draw_ = &draw;
+    const RasterPlan& plan = *draw.raster;
+    const RasterState& s = plan.state;
+    auto missing = [](const char* what) {
+        throw Error(ErrorCode::unsupported, std::string(what) + ": not implemented yet");
+    };
+    if (s.front_mode != PolygonMode::fill || s.back_mode != PolygonMode::fill)
+        missing("polygon_mode line/point");
+    if (s.line_stipple) missing("line_stipple");
+    if (s.line_width != 1.0f) missing("line_width other than 1");
+    if (s.point_size != 1.0f || plan.layout.outputs.point_size) missing("point sizes other than 1");
+    if (s.offset_fill || s.offset_line || s.offset_point) missing("polygon offset");
+
+    std::vector<Stage*> chain;
+    clip_.emplace(plan);
+    chain.push_back(&*clip_);
+    cull_.reset();
+    if (s.cull != CullFace::none) chain.push_back(&cull_.emplace(plan));
+    flat_.reset();
+    if (s.flatshade) chain.push_back(&flat_.emplace(plan));
+    chain.insert(chain.end(), driver_stages.begin(), driver_stages.end());
+    chain.push_back(&emit_);
+    for (size_t i = 0; i + 1 < chain.size(); ++i) chain[i]->set_next(chain[i + 1]);
+    first_ = chain.front();
+    per_primitive_ = plan.per_primitive || !driver_stages.empty();
+    edge_flag_slot_ = s.edge_flag_varying < 0
+                          ? -1
+                          : int32_t(plan.layout.varying_slot(uint32_t(s.edge_flag_varying)));
+    const StageDraw sd{&draw.state.draw, &plan.layout, &s};
+    first_->begin_draw(sd);
+    first_->reset_stipple(); // each draw starts a new stipple pattern
+}
+
+void StageChain::batch(const ShadedBatch& batch, const PrimRange& range) {
+    clip_->set_batch(batch);
+    emit_.set_batch(batch);
+    const VertexView view{batch.vertices.data(), batch.vertex_count,
+                          draw_->raster->layout.stride()};
+    assemble(range.prim, range.flags, draw_->state.draw.provoking, view, batch.elts_of(range),
+             edge_flag_slot_, *first_);
+}
+
+} // namespace drawpipe
