@@ -24,68 +24,172 @@ uint32_t colour_of(uint32_t id) {
     return 0xFF000000u | (h & 0x00FFFFFFu) | 0x00202020u;
 }
 
+uint32_t pack(const float* c) {
+    uint32_t rgba = 0;
+    for (uint32_t i = 0; i < 4; ++i) {
+        const float v = std::clamp(c[i], 0.0f, 1.0f); // NaN: 0
+        rgba |= uint32_t(std::lround((std::isnan(c[i]) ? 0.0f : v) * 255.0f)) << (8 * i);
+    }
+    return rgba;
+}
+
+constexpr int kSubpixelBits = 8; // llvmpipe's fixed-point precision
+constexpr float kOne = float(1 << kSubpixelBits);
+
 } // namespace
 
-RasterBackend::RasterBackend(uint32_t width, uint32_t height)
-    : width_(width), height_(height), pixels_(size_t(width) * height, clear_) {}
+RasterBackend::RasterBackend(uint32_t width, uint32_t height, const RasterOptions& options)
+    : width_(width), height_(height), options_(options), pixels_(size_t(width) * height, 0),
+      depth_(size_t(width) * height, 1.0f) {}
 
 void RasterBackend::clear(uint32_t rgba) {
     clear_ = rgba;
     std::fill(pixels_.begin(), pixels_.end(), rgba);
+    std::fill(depth_.begin(), depth_.end(), 1.0f);
 }
 
 void RasterBackend::begin_draw(const DrawInfo& draw, const VertexLayout& layout) {
     provoking_ = draw.provoking;
     gs_output_ = layout.gs_output;
+    colour_slot_ = -1;
+    const int32_t v = options_.colour_varying;
+    if (v >= 0 && uint32_t(v) < layout.varying_count() &&
+        layout.varying(uint32_t(v)).type == ValueType::float32) {
+        colour_slot_ = int32_t(layout.varying_slot(uint32_t(v)));
+        interp_ = layout.varying(uint32_t(v)).interp;
+    }
 }
 
-RasterBackend::Point RasterBackend::to_screen(const uint32_t* v) const {
+RasterBackend::Vertex RasterBackend::fetch(const uint32_t* v) const {
+    Vertex r{};
     const float x = dword_float(v[SLOT_POSITION]), y = dword_float(v[SLOT_POSITION + 1]);
-    float w = dword_float(v[SLOT_POSITION + 3]);
-    if (!(std::fabs(w) > 1e-20f)) w = 1.0f; // degenerate w: treat as already divided
-    // Viewport covers the image; y up as in GL.
-    return {(x / w * 0.5f + 0.5f) * float(width_), (1.0f - (y / w * 0.5f + 0.5f)) * float(height_)};
+    const float z = dword_float(v[SLOT_POSITION + 2]), w = dword_float(v[SLOT_POSITION + 3]);
+    if (options_.clip_space) {
+        const float iw = 1.0f / w;
+        r = {(x * iw * 0.5f + 0.5f) * float(width_),
+             (y * iw * 0.5f + 0.5f) * float(height_),
+             z * iw * 0.5f + 0.5f,
+             iw,
+             {}};
+    } else {
+        r = {x, y, z, w, {}};
+    }
+    for (uint32_t c = 0; c < 4; ++c)
+        r.c[c] = colour_slot_ < 0 ? 1.0f : dword_float(v[uint32_t(colour_slot_) + c]);
+    return r;
 }
 
-void RasterBackend::plot(int x, int y, uint32_t rgba) {
-    if (x >= 0 && y >= 0 && x < int(width_) && y < int(height_))
-        pixels_[size_t(y) * width_ + x] = rgba;
+void RasterBackend::fragment(int x, int y, float z, const float* c) {
+    if (x < 0 || y < 0 || x >= int(width_) || y >= int(height_)) return;
+    const size_t i = size_t(y) * width_ + uint32_t(x);
+    if (options_.depth_test) {
+        if (!(z < depth_[i])) return;
+        depth_[i] = z;
+    }
+    pixels_[i] = pack(c);
 }
 
-void RasterBackend::fill_triangle(Point a, Point b, Point c, uint32_t rgba) {
-    auto edge = [](Point p, Point q, float x, float y) {
-        return (q.x - p.x) * (y - p.y) - (q.y - p.y) * (x - p.x);
-    };
-    float area = edge(a, b, c.x, c.y);
-    if (area == 0.0f || !std::isfinite(area)) return;
-    if (area < 0) std::swap(b, c), area = -area; // both windings are drawn (no culling)
-    const int x0 = std::max(0, int(std::floor(std::min({a.x, b.x, c.x}))));
-    const int x1 = std::min(int(width_) - 1, int(std::ceil(std::max({a.x, b.x, c.x}))));
-    const int y0 = std::max(0, int(std::floor(std::min({a.y, b.y, c.y}))));
-    const int y1 = std::min(int(height_) - 1, int(std::ceil(std::max({a.y, b.y, c.y}))));
-    // Top-left rule: a pixel centre exactly on an edge belongs to top or left edges only.
-    auto owns = [](Point p, Point q, float e) {
-        if (e != 0.0f) return e > 0.0f;
-        const float dy = q.y - p.y, dx = q.x - p.x;
-        return dy < 0.0f || (dy == 0.0f && dx > 0.0f);
-    };
-    for (int y = y0; y <= y1; ++y)
-        for (int x = x0; x <= x1; ++x) {
-            const float px = float(x) + 0.5f, py = float(y) + 0.5f;
-            if (owns(b, c, edge(b, c, px, py)) && owns(c, a, edge(c, a, px, py)) &&
-                owns(a, b, edge(a, b, px, py)))
-                pixels_[size_t(y) * width_ + x] = rgba;
+void RasterBackend::triangle(const Vertex& a0, const Vertex& b0, const Vertex& c0,
+                             const float* flat) {
+    // Fixed-point vertices; counter-clockwise (y up) so that inside means every edge > 0.
+    const Vertex* v[3] = {&a0, &b0, &c0};
+    int64_t X[3], Y[3];
+    for (int i = 0; i < 3; ++i) {
+        if (!std::isfinite(v[i]->x) || !std::isfinite(v[i]->y) || std::fabs(v[i]->x) > 1e7f ||
+            std::fabs(v[i]->y) > 1e7f)
+            return;
+        X[i] = std::llround(v[i]->x * kOne);
+        Y[i] = std::llround(v[i]->y * kOne);
+    }
+    int64_t area = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
+    if (area == 0) return;
+    if (area < 0) {
+        std::swap(v[1], v[2]), std::swap(X[1], X[2]), std::swap(Y[1], Y[2]);
+        area = -area;
+    }
+    const int64_t xmin = std::max<int64_t>(0, std::min({X[0], X[1], X[2]}) >> kSubpixelBits);
+    const int64_t xmax =
+        std::min<int64_t>(width_ - 1, std::max({X[0], X[1], X[2]}) >> kSubpixelBits);
+    const int64_t ymin = std::max<int64_t>(0, std::min({Y[0], Y[1], Y[2]}) >> kSubpixelBits);
+    const int64_t ymax =
+        std::min<int64_t>(height_ - 1, std::max({Y[0], Y[1], Y[2]}) >> kSubpixelBits);
+    // Edge i runs from vertex i+1 to i+2 (opposite vertex i). A centre exactly on an edge
+    // belongs to it when the edge is a left edge or a bottom one (y up): the top-left rule of
+    // a rasterizer whose rows run from the bottom of the image, as llvmpipe's do for an FBO.
+    int64_t ex[3], ey[3];
+    bool owns[3];
+    for (int i = 0; i < 3; ++i) {
+        const int j = (i + 1) % 3, k = (i + 2) % 3;
+        ex[i] = X[k] - X[j];
+        ey[i] = Y[k] - Y[j];
+        owns[i] = ey[i] < 0 || (ey[i] == 0 && ex[i] > 0);
+    }
+    const float inv_area = 1.0f / float(area);
+    for (int64_t py = ymin; py <= ymax; ++py)
+        for (int64_t px = xmin; px <= xmax; ++px) {
+            const int64_t cx = (px << kSubpixelBits) + (1 << (kSubpixelBits - 1));
+            const int64_t cy = (py << kSubpixelBits) + (1 << (kSubpixelBits - 1));
+            int64_t e[3];
+            bool in = true;
+            for (int i = 0; i < 3 && in; ++i) {
+                const int j = (i + 1) % 3;
+                e[i] = ex[i] * (cy - Y[j]) - ey[i] * (cx - X[j]);
+                in = e[i] > 0 || (e[i] == 0 && owns[i]);
+            }
+            if (!in) continue;
+            float l[3];
+            for (int i = 0; i < 3; ++i) l[i] = float(e[i]) * inv_area;
+            const float z = l[0] * v[0]->z + l[1] * v[1]->z + l[2] * v[2]->z;
+            float c[4];
+            if (flat) {
+                std::copy_n(flat, 4, c);
+            } else {
+                float p[3];
+                for (int i = 0; i < 3; ++i)
+                    p[i] = interp_ == Interp::noperspective ? l[i] : l[i] * v[i]->iw;
+                const float s = 1.0f / (p[0] + p[1] + p[2]);
+                for (int k = 0; k < 4; ++k)
+                    c[k] = (p[0] * v[0]->c[k] + p[1] * v[1]->c[k] + p[2] * v[2]->c[k]) * s;
+            }
+            fragment(int(px), int(py), z, c);
         }
 }
 
-void RasterBackend::draw_line(Point a, Point b, uint32_t rgba) {
+void RasterBackend::line(const Vertex& a, const Vertex& b, const float* flat) {
     const float dx = b.x - a.x, dy = b.y - a.y;
-    const float len = std::max(std::fabs(dx), std::fabs(dy));
-    if (!std::isfinite(len)) return;
-    const int steps = int(std::min(len, 65536.0f));
-    for (int i = 0; i <= steps; ++i) {
-        const float t = steps ? float(i) / float(steps) : 0.0f;
-        plot(int(std::floor(a.x + dx * t)), int(std::floor(a.y + dy * t)), rgba);
+    if (!std::isfinite(dx) || !std::isfinite(dy) || (dx == 0 && dy == 0)) return;
+    // Diamond exit: along the major axis, the segment makes a fragment at every pixel centre
+    // line it crosses from its start (included) to its end (excluded).
+    const bool xmajor = std::fabs(dx) >= std::fabs(dy);
+    const float a_major = xmajor ? a.x : a.y, b_major = xmajor ? b.x : b.y;
+    const float d_major = b_major - a_major;
+    const float lo = std::min(a_major, b_major), hi = std::max(a_major, b_major);
+    const int limit = int(xmajor ? width_ : height_);
+    int first = std::max(0, int(std::ceil(lo - 0.5f)));
+    int last = std::min(limit - 1, int(std::ceil(hi - 0.5f)) - 1);
+    // The start is included and the end excluded, whichever way the line runs.
+    if (d_major < 0) {
+        first = std::max(0, int(std::floor(lo - 0.5f)) + 1);
+        last = std::min(limit - 1, int(std::floor(hi - 0.5f)));
+    }
+    for (int m = first; m <= last; ++m) {
+        const float centre = float(m) + 0.5f;
+        const float t = (centre - a_major) / d_major;
+        const float minor = xmajor ? a.y + t * dy : a.x + t * dx;
+        const int n = int(std::floor(minor));
+        const float z = a.z + t * (b.z - a.z);
+        float c[4];
+        if (flat) {
+            std::copy_n(flat, 4, c);
+        } else {
+            const float pa = interp_ == Interp::noperspective ? 1 - t : (1 - t) * a.iw;
+            const float pb = interp_ == Interp::noperspective ? t : t * b.iw;
+            for (int k = 0; k < 4; ++k) c[k] = (pa * a.c[k] + pb * b.c[k]) / (pa + pb);
+        }
+        if (xmajor)
+            fragment(m, n, z, c);
+        else
+            fragment(n, m, z, c);
     }
 }
 
@@ -94,15 +198,27 @@ void RasterBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertices
     decompose_elements(prim, provoking_, elts, [&](uint32_t n, const uint32_t* e) {
         // GL's provoking vertex: first or last of the decomposed primitive.
         const uint32_t* pv = vertices.vertex(e[provoking_ == Provoking::last ? n - 1 : 0]);
-        const uint32_t rgba = colour_of(gs_output_ ? pv[SLOT_GS_ID] : pv[SLOT_VERTEX_ID]);
-        if (n == 3)
-            fill_triangle(to_screen(vertices.vertex(e[0])), to_screen(vertices.vertex(e[1])),
-                          to_screen(vertices.vertex(e[2])), rgba);
-        else if (n == 2)
-            draw_line(to_screen(vertices.vertex(e[0])), to_screen(vertices.vertex(e[1])), rgba);
-        else {
-            const Point p = to_screen(vertices.vertex(e[0]));
-            plot(int(std::floor(p.x)), int(std::floor(p.y)), rgba);
+        float flat_c[4];
+        const float* flat = nullptr;
+        if (options_.colour_by_id) {
+            const uint32_t rgba = colour_of(gs_output_ ? pv[SLOT_GS_ID] : pv[SLOT_VERTEX_ID]);
+            for (int k = 0; k < 4; ++k) flat_c[k] = float((rgba >> (8 * k)) & 0xFF) / 255.0f;
+            flat = flat_c;
+        } else if (colour_slot_ < 0 || interp_ == Interp::flat) {
+            const Vertex p = fetch(pv);
+            std::copy_n(p.c, 4, flat_c);
+            flat = flat_c;
+        }
+        if (n == 3) {
+            triangle(fetch(vertices.vertex(e[0])), fetch(vertices.vertex(e[1])),
+                     fetch(vertices.vertex(e[2])), flat);
+        } else if (n == 2) {
+            line(fetch(vertices.vertex(e[0])), fetch(vertices.vertex(e[1])), flat);
+        } else {
+            const Vertex p = fetch(vertices.vertex(e[0]));
+            if (std::isfinite(p.x) && std::isfinite(p.y) && std::fabs(p.x) < 1e7f &&
+                std::fabs(p.y) < 1e7f)
+                fragment(int(std::floor(p.x)), int(std::floor(p.y)), p.z, flat ? flat : p.c);
         }
     });
 }
@@ -113,8 +229,12 @@ uint64_t RasterBackend::covered_pixels() const {
 }
 
 void RasterBackend::write_png(const std::string& path) const {
-    if (!stbi_write_png(path.c_str(), int(width_), int(height_), 4, pixels_.data(),
-                        int(width_ * 4)))
+    // PNG rows run from the top; the image's row 0 is the bottom.
+    std::vector<uint32_t> rows(pixels_.size());
+    for (uint32_t y = 0; y < height_; ++y)
+        std::copy_n(pixels_.data() + size_t(y) * width_, width_,
+                    rows.data() + size_t(height_ - 1 - y) * width_);
+    if (!stbi_write_png(path.c_str(), int(width_), int(height_), 4, rows.data(), int(width_ * 4)))
         throw Error(ErrorCode::invalid_value, "png: cannot write '" + path + "'");
 }
 

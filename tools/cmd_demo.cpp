@@ -123,7 +123,7 @@ void add_demo_command(CLI::App& app) {
             draw.restart_index = kRestart;
             CountingBackend counting;
             if (prim == Prim::triangle_strip && !args->png.empty()) {
-                RasterBackend raster(512, 512);
+                RasterBackend raster(512, 512, {.clip_space = true, .colour_by_id = true});
                 ctx.bind_backend(raster);
                 ctx.draw(draw);
                 ctx.flush();

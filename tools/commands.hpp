@@ -36,5 +36,6 @@ void add_demo_command(CLI::App& app);
 void add_mali_command(CLI::App& app);
 void add_gen7_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_render_command(CLI::App& app);
 
 } // namespace drawpipe::cli

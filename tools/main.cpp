@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.footer(kExitCodeHelp);
     add_trace_command(app);
+    add_render_command(app);
     add_demo_command(app);
     add_mali_command(app);
     add_gen7_command(app);

@@ -1,8 +1,8 @@
 // The raster backend: coverage rules, and the invariant seen as a picture: a split draw
 // rasterises to exactly the image of the unsplit draw.
 #include "drawpipe/backends/raster.hpp"
-#include "drawpipe/serial.hpp"
 #include "drawpipe/fetch_shade.hpp"
+#include "drawpipe/serial.hpp"
 
 #include <gtest/gtest.h>
 
@@ -51,7 +51,7 @@ RasterBackend render(const Mesh& m, Prim prim, Provoking pv, uint32_t limit) {
     d.restart_index = 0xFFFFFFFFu;
     d.provoking = pv;
     FetchShade middle(limit);
-    RasterBackend raster(96, 80);
+    RasterBackend raster(96, 80, {.clip_space = true, .colour_by_id = true});
     draw_serial({d, {{&vb, 1}, {&a, 1}}, nullptr, nullptr}, middle, raster);
     return raster;
 }

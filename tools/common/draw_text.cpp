@@ -4,6 +4,9 @@
 #include "drawpipe/limits.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <initializer_list>
 #include <charconv>
 #include <cstring>
 #include <sstream>
@@ -44,7 +47,116 @@ template <class T> T number(int line, std::string_view key, std::string_view wor
 
 // Keys that may appear on several lines: their values accumulate.
 bool repeatable_key(std::string_view key) {
-    return key == "indices" || key == "attrib";
+    return key == "indices" || key == "attrib" || key == "positions" || key == "colors" ||
+           key == "edgeflags" || key == "clip_plane";
+}
+
+template <class T>
+T pick(int line, std::string_view key, std::string_view word,
+       std::initializer_list<std::pair<std::string_view, T>> names) {
+    std::string known;
+    for (const auto& [name, value] : names) {
+        if (name == word) return value;
+        known += (known.empty() ? "" : ", ") + std::string(name);
+    }
+    bad(line, key, "'" + std::string(word) + "' is not one of " + known);
+}
+
+float real(int line, std::string_view key, std::string_view word) {
+    const std::string w(word);
+    char* end = nullptr;
+    const float v = std::strtof(w.c_str(), &end);
+    if (w.empty() || end != w.c_str() + w.size() || !std::isfinite(v))
+        bad(line, key, "'" + w + "' is not a valid number");
+    return v;
+}
+
+// The keys of `drawpipe render`; false for a key that is not one of them.
+bool parse_render_key(int line, std::string_view key, const std::vector<std::string_view>& w,
+                      RenderDesc& r) {
+    auto values = [&](size_t n) {
+        if (w.size() != n + 1) bad(line, key, "expects " + std::to_string(n) + " values");
+    };
+    auto reals = [&](std::vector<float>& out, size_t group) {
+        if ((w.size() - 1) % group != 0)
+            bad(line, key, "expects groups of " + std::to_string(group) + " values");
+        for (size_t i = 1; i < w.size(); ++i) out.push_back(real(line, key, w[i]));
+    };
+    RasterState& s = r.raster;
+    const std::initializer_list<std::pair<std::string_view, PolygonMode>> modes = {
+        {"fill", PolygonMode::fill}, {"line", PolygonMode::line}, {"point", PolygonMode::point}};
+    if (key == "positions") {
+        reals(r.positions, 4);
+    } else if (key == "colors") {
+        reals(r.colors, 4);
+    } else if (key == "edgeflags") {
+        for (size_t i = 1; i < w.size(); ++i)
+            r.edgeflags.push_back(float(number<uint32_t>(line, key, w[i]) != 0));
+    } else if (key == "viewport") {
+        values(4);
+        s.viewport.x = real(line, key, w[1]);
+        s.viewport.y = real(line, key, w[2]);
+        s.viewport.width = real(line, key, w[3]);
+        s.viewport.height = real(line, key, w[4]);
+        r.viewport_given = true;
+    } else if (key == "depth_range") {
+        values(2);
+        s.viewport.near = real(line, key, w[1]);
+        s.viewport.far = real(line, key, w[2]);
+    } else if (key == "polygon_mode") {
+        values(2);
+        s.front_mode = pick(line, key, w[1], modes);
+        s.back_mode = pick(line, key, w[2], modes);
+    } else if (key == "cull") {
+        values(1);
+        s.cull = pick<CullFace>(line, key, w[1],
+                                {{"none", CullFace::none},
+                                 {"front", CullFace::front},
+                                 {"back", CullFace::back},
+                                 {"front_and_back", CullFace::front_and_back}});
+    } else if (key == "front_face") {
+        values(1);
+        s.front_face =
+            pick<FrontFace>(line, key, w[1], {{"ccw", FrontFace::ccw}, {"cw", FrontFace::cw}});
+    } else if (key == "shade") {
+        values(1);
+        s.flatshade = pick<bool>(line, key, w[1], {{"smooth", false}, {"flat", true}});
+    } else if (key == "line_stipple") {
+        values(2);
+        s.line_stipple = true;
+        s.stipple_factor = number<uint32_t>(line, key, w[1]);
+        const std::string pattern(w[2]);
+        char* end = nullptr;
+        const unsigned long v = std::strtoul(pattern.c_str(), &end, 0);
+        if (end != pattern.c_str() + pattern.size() || v > 0xFFFF)
+            bad(line, key, "pattern '" + pattern + "' is not a 16-bit number");
+        s.stipple_pattern = uint16_t(v);
+    } else if (key == "line_width") {
+        values(1);
+        s.line_width = real(line, key, w[1]);
+    } else if (key == "point_size") {
+        values(1);
+        s.point_size = real(line, key, w[1]);
+    } else if (key == "clip_plane") {
+        values(4);
+        uint32_t i = 0;
+        while (i < kMaxClipDistances && (s.clip_plane_enable >> i & 1)) ++i;
+        if (i == kMaxClipDistances)
+            bad(line, key, "at most " + std::to_string(kMaxClipDistances) + " planes");
+        for (uint32_t c = 0; c < 4; ++c) s.clip_planes[i][c] = real(line, key, w[c + 1]);
+        s.clip_plane_enable |= 1u << i;
+    } else if (key == "depth_test") {
+        values(1);
+        r.depth_test = pick<bool>(line, key, w[1], {{"less", true}, {"off", false}});
+    } else if (key == "polygon_offset") {
+        values(2);
+        s.offset_factor = real(line, key, w[1]);
+        s.offset_units = real(line, key, w[2]);
+        s.offset_fill = s.offset_line = s.offset_point = true;
+    } else {
+        return false;
+    }
+    return true;
 }
 
 } // namespace
@@ -122,6 +234,7 @@ DrawDesc parse_draw_text(std::string_view text) {
             d.gs = std::string(one());
         } else if (key == "vs") {
             d.vs = std::string(one());
+        } else if (parse_render_key(line_no, key, words, d.render)) {
         } else {
             bad(line_no, key, "unknown key");
         }

@@ -8,6 +8,7 @@
 // An `attrib D` is a uint32 attribute with instance divisor D whose element k holds k.
 #pragma once
 
+#include "drawpipe/raster_state.hpp"
 #include "drawpipe/types.hpp"
 
 #include <memory>
@@ -20,7 +21,21 @@ namespace drawpipe {
 // Every key a description may hold, for help texts.
 inline constexpr const char* kDescriptionKeys =
     "prim, index, indices, restart, start, count, base_vertex, instances, base_instance, "
-    "provoking, attrib, vs, gs";
+    "provoking, attrib, vs, gs; for drawpipe render: positions, colors, edgeflags, viewport, "
+    "depth_range, polygon_mode, cull, front_face, shade, line_stipple, line_width, point_size, "
+    "clip_plane, depth_test, polygon_offset";
+
+// What `drawpipe render` draws besides the draw: per-vertex positions, colours and edge
+// flags, and the rasterizer state. Positions default to (0, 0, 0, 1), colours to opaque
+// white, edge flags to 1.
+struct RenderDesc {
+    std::vector<float> positions; // 4 per vertex id
+    std::vector<float> colors;    // 4 per vertex id
+    std::vector<float> edgeflags; // 1 per vertex id
+    bool viewport_given = false;  // else the whole image
+    RasterState raster;
+    bool depth_test = false;
+};
 
 struct DrawDesc {
     Prim prim = Prim::triangles;
@@ -38,6 +53,7 @@ struct DrawDesc {
     std::vector<uint32_t> attrib_divisors;
     std::string gs; // geometry shader name, empty for none
     std::string vs; // vertex shader name (tools/common/vs_library.hpp), empty: pass-through
+    RenderDesc render;
 };
 
 // Parses a description; throws Error(parse_error) naming the line and key.

@@ -1,7 +1,14 @@
-// The raster backend: draws what reached it into an RGBA8 image, so a person can look at
-// a draw. Positions (clip space) are divided by w and mapped to the viewport; triangles are
-// filled with the top-left rule, lines and points drawn one pixel wide. Flat shading: each
-// primitive takes its colour from its provoking vertex's id, as GL's flat interpolation does.
+// The raster backend: draws points, lines and triangles into an RGBA8 image with GL's
+// rasterization rules, so a driver can render with drawpipe and compare with OpenGL.
+//
+// With a RasterState bound (drawpipe/raster_state.hpp) positions arrive in window
+// coordinates: pixel centres at half-integers, triangles filled by edge functions in 8-bit
+// subpixel fixed point with a tie rule for centres on an edge, width-1 lines by the
+// diamond-exit rule (sampled at the centres along the major axis), width-1 points at the
+// pixel holding them. The colour is a generic output (smooth: perspective-correct,
+// noperspective: linear, flat: the provoking vertex's), rounded to 8 bits per channel; an
+// optional depth buffer tests GL_LESS. Without a RasterState, `clip_space` maps positions
+// divided by w to the whole image (no clipping), as a quick look at a draw.
 #pragma once
 
 #include "drawpipe/backend.hpp"
@@ -11,36 +18,50 @@
 
 namespace drawpipe {
 
+struct RasterOptions {
+    bool clip_space = false;    // positions are clip space: divide by w, map to the whole image
+    bool colour_by_id = false;  // a hashed colour per provoking vertex (or GS output) id
+    int32_t colour_varying = 0; // the generic output read as RGBA; absent: opaque white
+    bool depth_test = false;    // GL_LESS against a depth buffer cleared to 1
+};
+
 class RasterBackend final : public Backend {
   public:
-    RasterBackend(uint32_t width, uint32_t height);
+    RasterBackend(uint32_t width, uint32_t height, const RasterOptions& options = {});
 
     void begin_draw(const DrawInfo& draw, const VertexLayout& layout) override;
     void draw_elements(Prim prim, uint8_t flags, const VertexView& vertices,
                        std::span<const uint32_t> elts) override;
 
-    void clear(uint32_t rgba = 0xFF000000u);
+    // RGBA8 as bytes R, G, B, A in memory (0xAABBGGRR); depth to 1.
+    void clear(uint32_t rgba = 0);
     uint32_t width() const { return width_; }
     uint32_t height() const { return height_; }
+    // Row y = 0 is the bottom row, as in OpenGL.
     uint32_t pixel(uint32_t x, uint32_t y) const { return pixels_[size_t(y) * width_ + x]; }
     uint64_t covered_pixels() const; // pixels not equal to the clear colour
-    // Writes the image as PNG; throws Error on failure.
+    // Writes the image as PNG, top row first; throws Error on failure.
     void write_png(const std::string& path) const;
 
   private:
-    struct Point {
-        float x, y;
+    struct Vertex {
+        float x, y, z, iw; // window coordinates, 1 / w
+        float c[4];        // colour
     };
-    Point to_screen(const uint32_t* v) const;
-    void fill_triangle(Point a, Point b, Point c, uint32_t rgba);
-    void draw_line(Point a, Point b, uint32_t rgba);
-    void plot(int x, int y, uint32_t rgba);
+    Vertex fetch(const uint32_t* v) const;
+    void triangle(const Vertex& a, const Vertex& b, const Vertex& c, const float* flat);
+    void line(const Vertex& a, const Vertex& b, const float* flat);
+    void fragment(int x, int y, float z, const float* c);
 
     uint32_t width_, height_;
-    uint32_t clear_ = 0xFF000000u;
+    RasterOptions options_;
+    uint32_t clear_ = 0;
     std::vector<uint32_t> pixels_;
+    std::vector<float> depth_;
     Provoking provoking_ = Provoking::last;
     bool gs_output_ = false;
+    int32_t colour_slot_ = -1; // record dword of the colour output, -1: white
+    Interp interp_ = Interp::smooth;
 };
 
 } // namespace drawpipe

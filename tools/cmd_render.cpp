@@ -1,0 +1,140 @@
+// `drawpipe render DRAW.txt [--png FILE] [--pixels] [--width W] [--height H]`: draws a
+// description through the whole pipeline (clip, viewport, the stages its state needs) into
+// the raster backend, so the picture can be looked at and compared pixel by pixel with
+// OpenGL (tests/mesa).
+#include "drawpipe/backends/raster.hpp"
+#include "drawpipe/context.hpp"
+#include "drawpipe/error.hpp"
+#include "drawpipe/registry.hpp"
+#include "tools/commands.hpp"
+#include "tools/common/draw_text.hpp"
+#include "tools/common/files.hpp"
+#include "tools/common/gs_library.hpp"
+
+#include <oneapi/tbb/global_control.h>
+
+#include <cstdio>
+
+namespace drawpipe::cli {
+
+namespace {
+
+struct RenderArgs {
+    std::string file;
+    std::string middle_end = "fetch_shade";
+    std::string strategy = "distinct";
+    uint32_t max_vertices = 0;
+    std::string gs;
+    uint32_t threads = 0;
+    std::string png;
+    bool pixels = false;
+    uint32_t width = 64, height = 64;
+};
+
+// The largest vertex id the draw can read, plus one (positions, colours and edge flags are
+// stored up to it so that ids without a value read the defaults).
+uint64_t vertex_span(const DrawDesc& d) {
+    uint64_t top = 0;
+    if (d.index_type == IndexType::none) {
+        top = uint64_t(d.start) + d.count;
+    } else {
+        for (uint32_t i = d.start; i < d.start + d.count && i < d.indices.size(); ++i)
+            top = std::max<uint64_t>(top, uint64_t(int64_t(d.indices[i]) + d.base_vertex) + 1);
+    }
+    return std::max<uint64_t>(top, d.render.positions.size() / 4);
+}
+
+// `values` padded with `fill` (one group of `n`) up to `count` groups.
+std::vector<float> padded(std::vector<float> values, std::initializer_list<float> fill,
+                          uint64_t count) {
+    while (values.size() < count * fill.size()) values.insert(values.end(), fill);
+    return values;
+}
+
+void render(const RenderArgs& a) {
+    if (!a.png.empty()) check_output_path(a.png, "--png");
+    if (a.width == 0 || a.height == 0 || a.width > 16384 || a.height > 16384)
+        throw Error(ErrorCode::invalid_value, "--width, --height: must be 1-16384");
+    DrawDesc desc = parse_draw_text(read_input_file(a.file, "draw description"));
+    if (!a.gs.empty()) desc.gs = a.gs;
+    const GeometryShader* gs = desc.gs.empty() ? nullptr : &find_gs(desc.gs);
+    const uint64_t span = vertex_span(desc);
+    if (span > (uint64_t(1) << 24))
+        throw Error(ErrorCode::invalid_value,
+                    "render: vertex ids up to 2^24 (the draw reads " + std::to_string(span) + ")");
+    // Attribute 0 the position, 1 the colour, 2 the edge flag; without a vertex shader each
+    // reaches the varying of its number, attribute 0 the position too.
+    const std::vector<float> pos = padded(desc.render.positions, {0, 0, 0, 1}, span);
+    const std::vector<float> col = padded(desc.render.colors, {1, 1, 1, 1}, span);
+    const std::vector<float> edge = padded(desc.render.edgeflags, {1}, span);
+    desc.attrib_divisors.clear();
+    const auto bound = bind_draw(desc);
+    const VertexBuffer buffers[3] = {{pos.data(), pos.size() * 4, 16, 0},
+                                     {col.data(), col.size() * 4, 16, 0},
+                                     {edge.data(), edge.size() * 4, 4, 0}};
+    const VertexAttrib attribs[3] = {
+        {0, 0, Format::float32x4, 0}, {1, 0, Format::float32x4, 0}, {2, 0, Format::float32x1, 0}};
+    RasterState raster = desc.render.raster;
+    if (!desc.render.viewport_given) {
+        raster.viewport.width = float(a.width);
+        raster.viewport.height = float(a.height);
+    }
+    // A geometry shader's outputs are its own: its first varying is taken as the colour.
+    raster.edge_flag_varying = gs ? -1 : 2;
+    RasterBackend image(a.width, a.height,
+                        {.colour_varying = gs ? 0 : 1, .depth_test = desc.render.depth_test});
+
+    const uint32_t threads = a.threads ? a.threads : default_thread_count();
+    const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, threads);
+    ContextOptions co;
+    co.threads = threads;
+    co.draw = {parse_strategy_option(a.strategy), a.max_vertices};
+    Context ctx(co);
+    ctx.bind_middle_end(a.middle_end);
+    ctx.bind_backend(image);
+    ctx.set_vertex_buffers(buffers);
+    ctx.set_vertex_attribs(attribs);
+    ctx.bind_geometry_shader(gs);
+    ctx.set_raster_state(raster);
+    ctx.draw(bound->info);
+    ctx.flush();
+
+    if (a.pixels)
+        for (uint32_t y = 0; y < a.height; ++y)
+            for (uint32_t x = 0; x < a.width; ++x)
+                if (const uint32_t p = image.pixel(x, y); p != 0)
+                    std::printf("%u %u %02X%02X%02X%02X\n", x, y, p & 0xFF, (p >> 8) & 0xFF,
+                                (p >> 16) & 0xFF, p >> 24);
+    if (!a.png.empty()) {
+        image.write_png(a.png);
+        std::fprintf(stderr, "drawpipe render: wrote %s (%ux%u)\n", a.png.c_str(), a.width,
+                     a.height);
+    }
+}
+
+} // namespace
+
+void add_render_command(CLI::App& app) {
+    auto args = std::make_shared<RenderArgs>();
+    CLI::App* cmd = app.add_subcommand(
+        "render", "Render a draw description through clipping, the stages and the raster backend");
+    cmd->footer("Description keys: " + std::string(kDescriptionKeys) + "\n" + kExitCodeHelp);
+    cmd->add_option("draw", args->file, "Draw description file ('-' for stdin)")->required();
+    cmd->add_option("--png", args->png, "Write the image as PNG");
+    cmd->add_flag("--pixels", args->pixels,
+                  "Print every pixel that is not the clear colour as X Y RRGGBBAA (Y = 0 at the "
+                  "bottom), by rows then columns");
+    cmd->add_option("--width", args->width, "Image width (default 64)");
+    cmd->add_option("--height", args->height, "Image height (default 64)");
+    cmd->add_option("--middle-end", args->middle_end, "Middle end by registered name");
+    cmd->add_option("--max-vertices", args->max_vertices,
+                    "Force the middle end's vertices-per-segment limit (0: its own)");
+    cmd->add_option("--strategy", args->strategy, kStrategyHelp);
+    cmd->add_option("--gs", args->gs, "Bind a library geometry shader");
+    cmd->add_option("--threads", args->threads,
+                    "Pipeline threads (default: $DRAWPIPE_THREADS or every hardware thread)")
+        ->check(CLI::Range(1u, 1024u));
+    cmd->callback([args] { render(*args); });
+}
+
+} // namespace drawpipe::cli
