@@ -19,7 +19,7 @@ endfunction()
 
 expect(0 "^drawpipe [0-9]+\\.[0-9]+\\.[0-9]+\n$" --version)
 expect(0 "Exit codes: 0 done; 2 bad input" --help)
-expect(2 "unknown command 'frobnicate' \\(commands: trace, demo" frobnicate)
+expect(2 "unknown command 'frobnicate' \\(commands: trace, render, demo" frobnicate)
 expect(2 "unknown workload 'W9' \\(workloads: W1, W2, W3, W4, W5, W6, W7\\)" bench W9)
 expect(2 "draw description '${WORK_DIR}': is a directory" trace ${WORK_DIR})
 expect(2 "draw description '${WORK_DIR}/absent.txt': No such file or directory"
