@@ -1,0 +1,390 @@
+// What mesa_trace and mesa_render share: the draw description (drawpipe's text format,
+// parsed here on purpose without drawpipe's code) and a headless OpenGL context on Mesa's
+// llvmpipe (EGL's surfaceless platform, or an EGL software device).
+#pragma once
+#define GL_GLEXT_PROTOTYPES 1
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/gl.h>
+#include <GL/glext.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mesa_check {
+
+// ---------------------------------------------------------------------------------------
+// The draw description.
+
+struct PrimInfo {
+    const char* name;
+    GLenum mode;
+    GLenum xfb_mode; // transform feedback mode without a geometry shader, or kCountOnly
+};
+
+constexpr GLenum kCountOnly = 0xFFFF; // not a primitive mode
+
+constexpr PrimInfo kPrims[] = {
+    {"points", GL_POINTS, GL_POINTS},
+    {"lines", GL_LINES, GL_LINES},
+    {"line_loop", GL_LINE_LOOP, GL_LINES},
+    {"line_strip", GL_LINE_STRIP, GL_LINES},
+    {"triangles", GL_TRIANGLES, GL_TRIANGLES},
+    {"triangle_strip", GL_TRIANGLE_STRIP, GL_TRIANGLES},
+    {"triangle_fan", GL_TRIANGLE_FAN, GL_TRIANGLES},
+    {"quads", GL_QUADS, GL_TRIANGLES},
+    {"quad_strip", GL_QUAD_STRIP, GL_TRIANGLES},
+    {"polygon", GL_POLYGON, GL_TRIANGLES},
+    // Mesa 22.3 rejects line adjacency draws into GL_LINES transform feedback without a
+    // geometry shader (GL_INVALID_OPERATION; draw_validate.c allows only lines, line loops
+    // and line strips there), so these are counted with GL_PRIMITIVES_GENERATED instead.
+    {"lines_adjacency", GL_LINES_ADJACENCY, kCountOnly},
+    {"line_strip_adjacency", GL_LINE_STRIP_ADJACENCY, kCountOnly},
+    {"triangles_adjacency", GL_TRIANGLES_ADJACENCY, GL_TRIANGLES},
+    {"triangle_strip_adjacency", GL_TRIANGLE_STRIP_ADJACENCY, GL_TRIANGLES},
+};
+
+// `drawpipe render`'s keys, as mesa_render needs them (defaults as drawpipe's).
+struct Render {
+    std::vector<float> positions, colors, edgeflags;
+    bool viewport_given = false;
+    float viewport[4] = {0, 0, 0, 0};
+    float depth_range[2] = {0, 1};
+    std::string polygon_mode[2] = {"fill", "fill"};
+    std::string cull = "none", front_face = "ccw", shade = "smooth";
+    bool stipple = false;
+    uint32_t stipple_factor = 1, stipple_pattern = 0xFFFF;
+    float line_width = 1, point_size = 1;
+    std::vector<std::array<float, 4>> clip_planes;
+    bool depth_test = false;
+    bool offset = false;
+    float offset_factor = 0, offset_units = 0;
+};
+
+struct Desc {
+    int prim = 4;            // index into kPrims
+    uint32_t index_size = 0; // bytes per index, 0 for none
+    std::vector<uint32_t> indices;
+    bool restart = false;
+    uint32_t restart_index = 0;
+    uint32_t start = 0;
+    uint32_t count = 0;
+    int32_t base_vertex = 0;
+    uint32_t instances = 1;
+    uint32_t base_instance = 0;
+    bool provoking_first = false;
+    std::vector<uint32_t> divisors;
+    std::string gs;
+    std::string vs; // "" (attributes pass through) or "color"
+    Render render;  // the keys of `drawpipe render` (mesa_render)
+};
+
+struct ParseError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] inline void bad(int line, std::string_view key, const std::string& what) {
+    throw ParseError("line " + std::to_string(line) + ": " + std::string(key) + ": " + what);
+}
+
+template <class T> T number(int line, std::string_view key, std::string_view word) {
+    T v{};
+    int base = 10;
+    if (word.size() > 2 && word[0] == '0' && (word[1] == 'x' || word[1] == 'X')) {
+        word.remove_prefix(2);
+        base = 16;
+    }
+    const auto [ptr, ec] = std::from_chars(word.data(), word.data() + word.size(), v, base);
+    if (ec != std::errc{} || ptr != word.data() + word.size())
+        bad(line, key, "'" + std::string(word) + "' is not a valid number");
+    return v;
+}
+
+inline float real(int line, std::string_view key, const std::string& word) {
+    char* end = nullptr;
+    const float v = std::strtof(word.c_str(), &end);
+    if (word.empty() || end != word.c_str() + word.size())
+        bad(line, key, "'" + word + "' is not a valid number");
+    return v;
+}
+
+inline bool parse_render_key(int line, const std::vector<std::string>& w, Render& r) {
+    const std::string& key = w[0];
+    auto reals = [&](std::vector<float>& out) {
+        for (size_t i = 1; i < w.size(); ++i) out.push_back(real(line, key, w[i]));
+    };
+    auto values = [&](size_t n) {
+        if (w.size() != n + 1) bad(line, key, "expects " + std::to_string(n) + " values");
+    };
+    if (key == "positions") {
+        reals(r.positions);
+    } else if (key == "colors") {
+        reals(r.colors);
+    } else if (key == "edgeflags") {
+        reals(r.edgeflags);
+    } else if (key == "viewport") {
+        values(4);
+        for (int i = 0; i < 4; ++i) r.viewport[i] = real(line, key, w[size_t(i) + 1]);
+        r.viewport_given = true;
+    } else if (key == "depth_range") {
+        values(2);
+        r.depth_range[0] = real(line, key, w[1]);
+        r.depth_range[1] = real(line, key, w[2]);
+    } else if (key == "polygon_mode") {
+        values(2);
+        r.polygon_mode[0] = w[1];
+        r.polygon_mode[1] = w[2];
+    } else if (key == "cull") {
+        values(1);
+        r.cull = w[1];
+    } else if (key == "front_face") {
+        values(1);
+        r.front_face = w[1];
+    } else if (key == "shade") {
+        values(1);
+        r.shade = w[1];
+    } else if (key == "line_stipple") {
+        values(2);
+        r.stipple = true;
+        r.stipple_factor = number<uint32_t>(line, key, w[1]);
+        r.stipple_pattern = number<uint32_t>(line, key, w[2]);
+    } else if (key == "line_width") {
+        values(1);
+        r.line_width = real(line, key, w[1]);
+    } else if (key == "point_size") {
+        values(1);
+        r.point_size = real(line, key, w[1]);
+    } else if (key == "clip_plane") {
+        values(4);
+        r.clip_planes.push_back({real(line, key, w[1]), real(line, key, w[2]),
+                                 real(line, key, w[3]), real(line, key, w[4])});
+    } else if (key == "depth_test") {
+        values(1);
+        r.depth_test = w[1] == "less";
+    } else if (key == "polygon_offset") {
+        values(2);
+        r.offset = true;
+        r.offset_factor = real(line, key, w[1]);
+        r.offset_units = real(line, key, w[2]);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+inline Desc parse(std::string_view text) {
+    Desc d;
+    bool have_prim = false, have_count = false;
+    int line_no = 0;
+    std::istringstream in{std::string(text)};
+    std::string raw;
+    while (std::getline(in, raw)) {
+        ++line_no;
+        if (const size_t hash = raw.find('#'); hash != std::string::npos) raw.resize(hash);
+        std::istringstream words_in(raw);
+        std::vector<std::string> w;
+        for (std::string s; words_in >> s;) w.push_back(s);
+        if (w.empty()) continue;
+        const std::string& key = w[0];
+        auto one = [&]() -> const std::string& {
+            if (w.size() != 2) bad(line_no, key, "expects exactly one value");
+            return w[1];
+        };
+        if (key == "prim") {
+            const std::string& v = one();
+            const auto it = std::find_if(std::begin(kPrims), std::end(kPrims),
+                                         [&](const PrimInfo& p) { return v == p.name; });
+            if (it == std::end(kPrims)) bad(line_no, key, "unknown primitive type '" + v + "'");
+            d.prim = int(it - std::begin(kPrims));
+            have_prim = true;
+        } else if (key == "index") {
+            const std::string& v = one();
+            if (v == "none")
+                d.index_size = 0;
+            else if (v == "u8")
+                d.index_size = 1;
+            else if (v == "u16")
+                d.index_size = 2;
+            else if (v == "u32")
+                d.index_size = 4;
+            else
+                bad(line_no, key, "unknown index type '" + v + "'");
+        } else if (key == "indices") {
+            for (size_t i = 1; i < w.size(); ++i)
+                d.indices.push_back(number<uint32_t>(line_no, key, w[i]));
+        } else if (key == "restart") {
+            d.restart = true;
+            d.restart_index = number<uint32_t>(line_no, key, one());
+        } else if (key == "start") {
+            d.start = number<uint32_t>(line_no, key, one());
+        } else if (key == "count") {
+            d.count = number<uint32_t>(line_no, key, one());
+            have_count = true;
+        } else if (key == "base_vertex") {
+            d.base_vertex = number<int32_t>(line_no, key, one());
+        } else if (key == "instances") {
+            d.instances = number<uint32_t>(line_no, key, one());
+        } else if (key == "base_instance") {
+            d.base_instance = number<uint32_t>(line_no, key, one());
+        } else if (key == "provoking") {
+            const std::string& v = one();
+            if (v != "first" && v != "last") bad(line_no, key, "must be first or last");
+            d.provoking_first = v == "first";
+        } else if (key == "attrib") {
+            d.divisors.push_back(number<uint32_t>(line_no, key, one()));
+        } else if (key == "gs") {
+            d.gs = one();
+        } else if (key == "vs") {
+            d.vs = one();
+            if (d.vs != "color") bad(line_no, key, "unknown vertex shader '" + d.vs + "'");
+        } else if (parse_render_key(line_no, w, d.render)) {
+        } else {
+            bad(line_no, key, "unknown key");
+        }
+    }
+    if (!have_prim) throw ParseError("prim: missing");
+    if (d.index_size == 0 && !d.indices.empty()) throw ParseError("indices: given but index none");
+    if (!have_count) {
+        if (d.index_size == 0) throw ParseError("count: missing (non-indexed draw)");
+        d.count = d.indices.size() > d.start ? uint32_t(d.indices.size() - d.start) : 0;
+    }
+    if (d.index_size != 0 && uint64_t(d.start) + d.count > d.indices.size())
+        throw ParseError("indices: shorter than start + count");
+    const uint64_t max_value = d.index_size == 4 ? 0xFFFFFFFFull : (1ull << (8 * d.index_size)) - 1;
+    for (uint32_t v : d.indices)
+        if (d.index_size != 0 && v > max_value)
+            throw ParseError("indices: value " + std::to_string(v) + " does not fit the type");
+    return d;
+}
+
+// ---------------------------------------------------------------------------------------
+// EGL and GL.
+
+struct Failure {
+    int status;
+    std::string what;
+};
+
+[[noreturn]] inline void fail(int status, const std::string& what) {
+    throw Failure{status, what};
+}
+
+inline bool has_ext(const char* list, const char* ext) {
+    if (!list) return false;
+    const std::string_view l(list), e(ext);
+    for (size_t pos = 0; (pos = l.find(e, pos)) != std::string_view::npos; pos += e.size()) {
+        const bool starts = pos == 0 || l[pos - 1] == ' ';
+        const bool ends = pos + e.size() == l.size() || l[pos + e.size()] == ' ';
+        if (starts && ends) return true;
+    }
+    return false;
+}
+
+template <class F> F egl_proc(const char* name) {
+    return reinterpret_cast<F>(eglGetProcAddress(name));
+}
+
+inline EGLDisplay open_display(std::string& how) {
+    const auto get_platform_display =
+        egl_proc<PFNEGLGETPLATFORMDISPLAYEXTPROC>("eglGetPlatformDisplayEXT");
+    const auto query_devices = egl_proc<PFNEGLQUERYDEVICESEXTPROC>("eglQueryDevicesEXT");
+    const auto query_device_string =
+        egl_proc<PFNEGLQUERYDEVICESTRINGEXTPROC>("eglQueryDeviceStringEXT");
+    if (!get_platform_display) fail(2, "no eglGetPlatformDisplayEXT");
+    const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    if (has_ext(client, "EGL_MESA_platform_surfaceless")) {
+        EGLDisplay dpy =
+            get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+        if (dpy != EGL_NO_DISPLAY && eglInitialize(dpy, nullptr, nullptr)) {
+            how = "EGL_MESA_platform_surfaceless";
+            return dpy;
+        }
+    }
+    if (has_ext(client, "EGL_EXT_platform_device") && query_devices && query_device_string) {
+        EGLDeviceEXT devices[16];
+        EGLint n = 0;
+        if (query_devices(16, devices, &n)) {
+            for (EGLint i = 0; i < n; ++i) {
+                // Prefer the software device (EGL_MESA_device_software).
+                if (!has_ext(query_device_string(devices[i], EGL_EXTENSIONS),
+                             "EGL_MESA_device_software"))
+                    continue;
+                EGLDisplay dpy = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
+                if (dpy != EGL_NO_DISPLAY && eglInitialize(dpy, nullptr, nullptr)) {
+                    how = "EGL_EXT_platform_device (software device)";
+                    return dpy;
+                }
+            }
+        }
+    }
+    fail(2, "no headless EGL display (need EGL_MESA_platform_surfaceless or "
+            "EGL_EXT_platform_device with a software device)");
+}
+
+struct Gl {
+    std::string platform;
+    int major = 0, minor = 0;
+};
+
+inline Gl init_gl() {
+    // Software rendering, headless, llvmpipe unless the caller chose otherwise.
+    setenv("LIBGL_ALWAYS_SOFTWARE", "1", 0);
+    setenv("EGL_PLATFORM", "surfaceless", 0);
+    setenv("GALLIUM_DRIVER", "llvmpipe", 0);
+    Gl gl;
+    EGLDisplay dpy = open_display(gl.platform);
+    if (!has_ext(eglQueryString(dpy, EGL_EXTENSIONS), "EGL_KHR_no_config_context") ||
+        !has_ext(eglQueryString(dpy, EGL_EXTENSIONS), "EGL_KHR_surfaceless_context"))
+        fail(2, "EGL_KHR_no_config_context and EGL_KHR_surfaceless_context are required");
+    if (!eglBindAPI(EGL_OPENGL_API)) fail(2, "eglBindAPI(EGL_OPENGL_API) failed");
+    static constexpr int kVersions[][2] = {{4, 6}, {4, 5}, {4, 4}, {4, 3}, {4, 2}};
+    EGLContext ctx = EGL_NO_CONTEXT;
+    for (const auto& v : kVersions) {
+        const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                  v[0],
+                                  EGL_CONTEXT_MINOR_VERSION,
+                                  v[1],
+                                  EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                  EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT,
+                                  EGL_NONE};
+        ctx = eglCreateContext(dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attribs);
+        if (ctx != EGL_NO_CONTEXT) break;
+    }
+    if (ctx == EGL_NO_CONTEXT)
+        fail(2, "no OpenGL 4.2+ compatibility-profile context (base instance, quads)");
+    if (!eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) fail(2, "eglMakeCurrent failed");
+    glGetIntegerv(GL_MAJOR_VERSION, &gl.major);
+    glGetIntegerv(GL_MINOR_VERSION, &gl.minor);
+    return gl;
+}
+
+inline GLuint compile(GLenum type, const std::string& src) {
+    const GLuint s = glCreateShader(type);
+    const char* p = src.c_str();
+    glShaderSource(s, 1, &p, nullptr);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[4096] = {};
+        glGetShaderInfoLog(s, sizeof log, nullptr, log);
+        fail(2, "shader compile failed:\n" + src + "\n" + log);
+    }
+    return s;
+}
+
+// The pass-through shader (vid, iid and each attribute as av<a>), or with `vs color` the
+// library's colour shader (tools/common/vs_library.hpp) in place of the attributes.
+
+} // namespace mesa_check

@@ -1,0 +1,265 @@
+// mesa_render: renders a drawpipe draw description with real OpenGL (Mesa's llvmpipe,
+// headless, compatibility profile) into an RGBA8 framebuffer object and prints every pixel
+// that is not the clear colour (0, 0, 0, 0) as `X Y RRGGBBAA`, Y = 0 at the bottom, by rows
+// then columns: what `drawpipe render --pixels` prints for the same description.
+//
+//   mesa_render [--width W] [--height H] DRAW.txt        (default 64 x 64)
+//   mesa_render [--width W] [--height H] --batch DRAW.txt...   each after `== FILE status S`
+//
+// The state is set with the GL calls the keys name: glPolygonMode, glEdgeFlagPointer,
+// glClipPlane (with gl_ClipVertex = the position, so the plane applies in clip space),
+// glLineStipple, glLineWidth, glPointSize, glPolygonOffset, glShadeModel (the colour is
+// gl_Color), glProvokingVertex, glFrontFace, glCullFace, glDepthRange, glViewport.
+// Exit status: 0 drawn; 1 bad arguments or description; 2 no usable OpenGL; 3 a GL error;
+// 4 a description this program does not render (a geometry or vertex shader).
+#include "mesa_common.hpp"
+
+#include <fstream>
+#include <iostream>
+
+namespace {
+
+using namespace mesa_check;
+
+struct Image {
+    uint32_t width = 64, height = 64;
+};
+
+std::vector<float> padded(std::vector<float> v, std::initializer_list<float> fill, size_t n) {
+    while (v.size() < n * fill.size()) v.insert(v.end(), fill);
+    return v;
+}
+
+GLuint program() {
+    static GLuint prog = 0;
+    if (prog) return prog;
+    const char* vs = R"(#version 120
+attribute vec4 pos;
+attribute vec4 col;
+void main() {
+    gl_Position = pos;
+    gl_ClipVertex = pos;
+    gl_FrontColor = col;
+    gl_BackColor = col;
+}
+)";
+    const char* fs = R"(#version 120
+void main() { gl_FragColor = gl_Color; }
+)";
+    prog = glCreateProgram();
+    glAttachShader(prog, compile(GL_VERTEX_SHADER, vs));
+    glAttachShader(prog, compile(GL_FRAGMENT_SHADER, fs));
+    glBindAttribLocation(prog, 0, "pos");
+    glBindAttribLocation(prog, 1, "col");
+    glLinkProgram(prog);
+    GLint ok = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) fail(2, "mesa_render: program link failed");
+    return prog;
+}
+
+GLenum polygon_mode(const std::string& m) {
+    return m == "line" ? GL_LINE : m == "point" ? GL_POINT : GL_FILL;
+}
+
+// Renders `d`; returns the pixels text, or throws Failure.
+std::string render(const Desc& d, const Image& img) {
+    if (!d.gs.empty() || !d.vs.empty() || !d.divisors.empty())
+        fail(4, "shaders and attributes are not rendered");
+    const Render& r = d.render;
+    // Vertex ids up to the largest the draw reads; ids without a value read the defaults.
+    size_t span = r.positions.size() / 4;
+    if (d.index_size == 0) {
+        span = std::max<size_t>(span, size_t(d.start) + d.count);
+    } else {
+        for (uint32_t i = d.start; i < d.start + d.count; ++i)
+            span = std::max<size_t>(span, size_t(int64_t(d.indices[i]) + d.base_vertex) + 1);
+    }
+    if (span > (1u << 24)) fail(1, "vertex ids past 2^24");
+    const std::vector<float> pos = padded(r.positions, {0, 0, 0, 1}, span);
+    const std::vector<float> col = padded(r.colors, {1, 1, 1, 1}, span);
+    std::vector<GLubyte> edge(span, 1);
+    for (size_t i = 0; i < r.edgeflags.size() && i < span; ++i) edge[i] = r.edgeflags[i] != 0;
+
+    GLuint fbo, rb[2];
+    glGenFramebuffers(1, &fbo);
+    glGenRenderbuffers(2, rb);
+    glBindRenderbuffer(GL_RENDERBUFFER, rb[0]);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, GLsizei(img.width), GLsizei(img.height));
+    glBindRenderbuffer(GL_RENDERBUFFER, rb[1]);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT32F, GLsizei(img.width),
+                          GLsizei(img.height));
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb[1]);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+        fail(2, "framebuffer incomplete");
+    glClearColor(0, 0, 0, 0);
+    glClearDepth(1);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+
+    GLuint buf[4];
+    glGenBuffers(4, buf);
+    glBindBuffer(GL_ARRAY_BUFFER, buf[0]);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(pos.size() * 4), pos.data(), GL_STATIC_DRAW);
+    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glEnableVertexAttribArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, buf[1]);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(col.size() * 4), col.data(), GL_STATIC_DRAW);
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glEnableVertexAttribArray(1);
+    glBindBuffer(GL_ARRAY_BUFFER, buf[2]);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(edge.size()), edge.data(), GL_STATIC_DRAW);
+    glEdgeFlagPointer(0, nullptr);
+    glEnableClientState(GL_EDGE_FLAG_ARRAY);
+
+    glUseProgram(program());
+    if (r.viewport_given)
+        glViewport(GLint(r.viewport[0]), GLint(r.viewport[1]), GLsizei(r.viewport[2]),
+                   GLsizei(r.viewport[3]));
+    else
+        glViewport(0, 0, GLsizei(img.width), GLsizei(img.height));
+    glDepthRange(r.depth_range[0], r.depth_range[1]);
+    glPolygonMode(GL_FRONT, polygon_mode(r.polygon_mode[0]));
+    glPolygonMode(GL_BACK, polygon_mode(r.polygon_mode[1]));
+    if (r.cull != "none") {
+        glEnable(GL_CULL_FACE);
+        glCullFace(r.cull == "front" ? GL_FRONT : r.cull == "back" ? GL_BACK : GL_FRONT_AND_BACK);
+    }
+    glFrontFace(r.front_face == "cw" ? GL_CW : GL_CCW);
+    glShadeModel(r.shade == "flat" ? GL_FLAT : GL_SMOOTH);
+    glProvokingVertex(d.provoking_first ? GL_FIRST_VERTEX_CONVENTION : GL_LAST_VERTEX_CONVENTION);
+    if (r.stipple) {
+        glEnable(GL_LINE_STIPPLE);
+        glLineStipple(GLint(r.stipple_factor), GLushort(r.stipple_pattern));
+    }
+    glLineWidth(r.line_width);
+    glPointSize(r.point_size);
+    for (size_t i = 0; i < r.clip_planes.size(); ++i) {
+        const double eq[4] = {r.clip_planes[i][0], r.clip_planes[i][1], r.clip_planes[i][2],
+                              r.clip_planes[i][3]};
+        glClipPlane(GLenum(GL_CLIP_PLANE0 + i), eq);
+        glEnable(GLenum(GL_CLIP_PLANE0 + i));
+    }
+    if (r.depth_test) {
+        glEnable(GL_DEPTH_TEST);
+        glDepthFunc(GL_LESS);
+    }
+    if (r.offset) {
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glEnable(GL_POLYGON_OFFSET_LINE);
+        glEnable(GL_POLYGON_OFFSET_POINT);
+        glPolygonOffset(r.offset_factor, r.offset_units);
+    }
+    if (d.restart && d.index_size != 0) {
+        glEnable(GL_PRIMITIVE_RESTART);
+        glPrimitiveRestartIndex(d.restart_index);
+    }
+    const GLenum mode = kPrims[d.prim].mode;
+    if (d.index_size == 0) {
+        glDrawArraysInstancedBaseInstance(mode, GLint(d.start), GLsizei(d.count),
+                                          GLsizei(d.instances), d.base_instance);
+    } else {
+        std::vector<uint8_t> bytes(d.indices.size() * d.index_size);
+        for (size_t i = 0; i < d.indices.size(); ++i)
+            std::memcpy(&bytes[i * d.index_size], &d.indices[i], d.index_size); // little endian
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, buf[3]);
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(bytes.size()), bytes.data(),
+                     GL_STATIC_DRAW);
+        const GLenum type = d.index_size == 1   ? GL_UNSIGNED_BYTE
+                            : d.index_size == 2 ? GL_UNSIGNED_SHORT
+                                                : GL_UNSIGNED_INT;
+        glDrawElementsInstancedBaseVertexBaseInstance(
+            mode, GLsizei(d.count), type,
+            reinterpret_cast<const void*>(uintptr_t(d.start) * d.index_size), GLsizei(d.instances),
+            d.base_vertex, d.base_instance);
+    }
+    std::vector<uint8_t> px(size_t(img.width) * img.height * 4);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, GLsizei(img.width), GLsizei(img.height), GL_RGBA, GL_UNSIGNED_BYTE,
+                 px.data());
+    if (const GLenum e = glGetError(); e != GL_NO_ERROR) fail(3, "GL error 0x" + std::to_string(e));
+    std::string out;
+    char line[64];
+    for (uint32_t y = 0; y < img.height; ++y)
+        for (uint32_t x = 0; x < img.width; ++x) {
+            const uint8_t* p = &px[(size_t(y) * img.width + x) * 4];
+            if (p[0] | p[1] | p[2] | p[3]) {
+                std::snprintf(line, sizeof line, "%u %u %02X%02X%02X%02X\n", x, y, p[0], p[1], p[2],
+                              p[3]);
+                out += line;
+            }
+        }
+    // Back to the defaults for the next description of a batch.
+    glDeleteBuffers(4, buf);
+    glDeleteRenderbuffers(2, rb);
+    glDeleteFramebuffers(1, &fbo);
+    glDisableClientState(GL_EDGE_FLAG_ARRAY);
+    for (GLenum cap : {GL_CULL_FACE, GL_LINE_STIPPLE, GL_DEPTH_TEST, GL_POLYGON_OFFSET_FILL,
+                       GL_POLYGON_OFFSET_LINE, GL_POLYGON_OFFSET_POINT, GL_PRIMITIVE_RESTART})
+        glDisable(cap);
+    for (GLenum i = 0; i < 8; ++i) glDisable(GL_CLIP_PLANE0 + i);
+    return out;
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) fail(1, "cannot open '" + path + "'");
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+int run(int argc, char** argv) {
+    Image img;
+    bool batch = false;
+    std::vector<std::string> files;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if ((a == "--width" || a == "--height") && i + 1 < argc)
+            (a == "--width" ? img.width : img.height) = uint32_t(std::stoul(argv[++i]));
+        else if (a == "--batch")
+            batch = true;
+        else
+            files.push_back(a);
+    }
+    if (files.empty() || img.width == 0 || img.height == 0 || img.width > 4096 ||
+        img.height > 4096) {
+        std::fprintf(stderr, "usage: mesa_render [--width W] [--height H] [--batch] DRAW.txt...\n");
+        return 1;
+    }
+    init_gl();
+    if (!batch) {
+        try {
+            std::fputs(render(parse(read_file(files[0])), img).c_str(), stdout);
+        } catch (const ParseError& e) {
+            fail(1, e.what());
+        }
+        return 0;
+    }
+    for (const std::string& f : files) {
+        std::string text;
+        int status = 0;
+        try {
+            text = render(parse(read_file(f)), img);
+        } catch (const ParseError& e) {
+            status = 1, text = std::string(e.what()) + "\n";
+        } catch (const Failure& e) {
+            if (e.status == 2) throw;
+            status = e.status, text = e.what + "\n";
+        }
+        std::printf("== %s status %d\n%s", f.c_str(), status, text.c_str());
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const Failure& f) {
+        std::fprintf(stderr, "mesa_render: %s\n", f.what.c_str());
+        return f.status;
+    }
+}
