@@ -139,7 +139,8 @@ void RasterBackend::triangle(const Vertex& a0, const Vertex& b0, const Vertex& c
             if (!in) continue;
             float l[3];
             for (int i = 0; i < 3; ++i) l[i] = float(e[i]) * inv_area;
-            const float z = l[0] * v[0]->z + l[1] * v[1]->z + l[2] * v[2]->z;
+            // Offsets from vertex 0, so that a depth all three share comes out exact.
+            const float z = v[0]->z + l[1] * (v[1]->z - v[0]->z) + l[2] * (v[2]->z - v[0]->z);
             float c[4];
             if (flat) {
                 std::copy_n(flat, 4, c);
@@ -147,55 +148,83 @@ void RasterBackend::triangle(const Vertex& a0, const Vertex& b0, const Vertex& c
                 float p[3];
                 for (int i = 0; i < 3; ++i)
                     p[i] = interp_ == Interp::noperspective ? l[i] : l[i] * v[i]->iw;
+                // As offsets from vertex 0, so that a colour all three share comes out exact.
                 const float s = 1.0f / (p[0] + p[1] + p[2]);
+                const float b1 = p[1] * s, b2 = p[2] * s;
                 for (int k = 0; k < 4; ++k)
-                    c[k] = (p[0] * v[0]->c[k] + p[1] * v[1]->c[k] + p[2] * v[2]->c[k]) * s;
+                    c[k] = v[0]->c[k] + b1 * (v[1]->c[k] - v[0]->c[k]) +
+                           b2 * (v[2]->c[k] - v[0]->c[k]);
             }
             fragment(int(px), int(py), z, c);
         }
 }
 
-void RasterBackend::line(const Vertex& a, const Vertex& b, const float* flat) {
+void RasterBackend::line(const Vertex& a0, const Vertex& b0, const float* flat) {
+    // Ends snapped to the subpixel grid triangles use.
+    auto snap = [](Vertex v) {
+        if (std::fabs(v.x) < 1e7f && std::fabs(v.y) < 1e7f) {
+            v.x = float(std::llround(v.x * kOne)) / kOne;
+            v.y = float(std::llround(v.y * kOne)) / kOne;
+        }
+        return v;
+    };
+    const Vertex a = snap(a0), b = snap(b0);
     const float dx = b.x - a.x, dy = b.y - a.y;
-    if (!std::isfinite(dx) || !std::isfinite(dy) || (dx == 0 && dy == 0)) return;
-    // Diamond exit: along the major axis, the segment makes a fragment at every pixel centre
-    // line it crosses from its start (included) to its end (excluded).
+    if (!std::isfinite(dx) || !std::isfinite(dy) || (dx == 0 && dy == 0) || std::fabs(a.x) > 1e7f ||
+        std::fabs(a.y) > 1e7f || std::fabs(b.x) > 1e7f || std::fabs(b.y) > 1e7f)
+        return;
+    // GL's diamond-exit rule: pixel (px, py) is drawn when the segment meets the open diamond
+    // |x - cx| + |y - cy| < 1/2 around its centre and does not end inside it. The distance
+    // along the segment is convex and piecewise linear in t, so its minimum is at an end or
+    // where the segment crosses the diamond's x or y axis.
+    auto dist = [&](float t, float cx, float cy) {
+        return std::fabs(a.x + t * dx - cx) + std::fabs(a.y + t * dy - cy);
+    };
+    auto exits = [&](int px, int py, float& t_hit) {
+        const float cx = float(px) + 0.5f, cy = float(py) + 0.5f;
+        if (dist(1, cx, cy) < 0.5f) return false; // ends inside: not exited
+        float best = dist(0, cx, cy);
+        t_hit = 0;
+        for (const float t : {dx != 0 ? (cx - a.x) / dx : -1.0f, dy != 0 ? (cy - a.y) / dy : -1.0f})
+            if (t > 0 && t <= 1 && dist(t, cx, cy) < best) best = dist(t, cx, cy), t_hit = t;
+        return best < 0.5f;
+    };
     const bool xmajor = std::fabs(dx) >= std::fabs(dy);
     const float a_major = xmajor ? a.x : a.y, b_major = xmajor ? b.x : b.y;
-    const float d_major = b_major - a_major;
-    const float lo = std::min(a_major, b_major), hi = std::max(a_major, b_major);
-    const int limit = int(xmajor ? width_ : height_);
-    int first = std::max(0, int(std::ceil(lo - 0.5f)));
-    int last = std::min(limit - 1, int(std::ceil(hi - 0.5f)) - 1);
-    // The start is included and the end excluded, whichever way the line runs.
-    if (d_major < 0) {
-        first = std::max(0, int(std::floor(lo - 0.5f)) + 1);
-        last = std::min(limit - 1, int(std::floor(hi - 0.5f)));
-    }
+    const int limit = int(xmajor ? width_ : height_), other = int(xmajor ? height_ : width_);
+    const int first = std::max(0, int(std::floor(std::min(a_major, b_major))) - 1);
+    const int last = std::min(limit - 1, int(std::floor(std::max(a_major, b_major))) + 1);
     for (int m = first; m <= last; ++m) {
-        const float centre = float(m) + 0.5f;
-        const float t = (centre - a_major) / d_major;
-        const float minor = xmajor ? a.y + t * dy : a.x + t * dx;
-        const int n = int(std::floor(minor));
-        const float z = a.z + t * (b.z - a.z);
-        float c[4];
-        if (flat) {
-            std::copy_n(flat, 4, c);
-        } else {
-            const float pa = interp_ == Interp::noperspective ? 1 - t : (1 - t) * a.iw;
-            const float pb = interp_ == Interp::noperspective ? t : t * b.iw;
-            for (int k = 0; k < 4; ++k) c[k] = (pa * a.c[k] + pb * b.c[k]) / (pa + pb);
+        // The segment's minor coordinate at this row or column's centre, clamped to the segment.
+        const float d_major = xmajor ? dx : dy;
+        const float t_c = std::clamp((float(m) + 0.5f - a_major) / d_major, 0.0f, 1.0f);
+        const int n0 = int(std::floor(xmajor ? a.y + t_c * dy : a.x + t_c * dx));
+        for (int n = n0 - 1; n <= n0 + 1; ++n) {
+            if (n < 0 || n >= other) continue;
+            const int px = xmajor ? m : n, py = xmajor ? n : m;
+            float t_hit;
+            if (!exits(px, py, t_hit)) continue;
+            // Attributes vary along the major axis only, as llvmpipe's line set-up has them,
+            // extrapolated past an end the way its plane equations are.
+            const float t = (float(m) + 0.5f - a_major) / d_major;
+            const float z = a.z + t * (b.z - a.z);
+            float c[4];
+            if (flat) {
+                std::copy_n(flat, 4, c);
+            } else {
+                const float pa = interp_ == Interp::noperspective ? 1 - t : (1 - t) * a.iw;
+                const float pb = interp_ == Interp::noperspective ? t : t * b.iw;
+                const float f = pb / (pa + pb);
+                for (int k = 0; k < 4; ++k) c[k] = a.c[k] + f * (b.c[k] - a.c[k]);
+            }
+            fragment(px, py, z, c);
         }
-        if (xmajor)
-            fragment(m, n, z, c);
-        else
-            fragment(n, m, z, c);
     }
 }
 
 void RasterBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertices,
                                   std::span<const uint32_t> elts) {
-    decompose_elements(prim, provoking_, elts, [&](uint32_t n, const uint32_t* e) {
+    decompose_for_raster(prim, provoking_, elts, [&](uint32_t n, const uint32_t* e) {
         // GL's provoking vertex: first or last of the decomposed primitive.
         const uint32_t* pv = vertices.vertex(e[provoking_ == Provoking::last ? n - 1 : 0]);
         float flat_c[4];

@@ -9,27 +9,29 @@ namespace {
 
 constexpr uint8_t kAllEdges = PRIM_EDGE_0 | PRIM_EDGE_1 | PRIM_EDGE_2;
 
-// Which edges of each decomposed triangle (v0-v1, v1-v2, v2-v0) are the GL primitive's own,
-// and whether the per-vertex edge flags apply (separate triangles, quads, polygons only).
+// Which edges of each decomposed triangle (v0-v1, v1-v2, v2-v0) are the GL primitive's own.
+// The per-vertex edge flags then apply to every triangle type, strips and fans too, as
+// llvmpipe draws them (an edge takes the flag of the vertex it starts from).
 struct EdgeRule {
     uint8_t (*edges)(uint32_t tri, uint32_t tris, bool last, bool first_run, bool last_run);
-    bool vertex_flags;
 };
 
 uint8_t all_edges(uint32_t, uint32_t, bool, bool, bool) {
     return kAllEdges;
 }
-// Quads: each quad's diagonal is interior.
+// Quads (for_each_rasterized): (0, 1, 3), (1, 2, 3) or, provoking first, (3, 0, 1),
+// (3, 1, 2); the 1-3 diagonal is interior.
 uint8_t quad_edges(uint32_t tri, uint32_t, bool last, bool, bool) {
     const bool second = tri & 1;
     if (!last) return second ? PRIM_EDGE_1 | PRIM_EDGE_2 : PRIM_EDGE_0 | PRIM_EDGE_1;
     return second ? PRIM_EDGE_0 | PRIM_EDGE_1 : PRIM_EDGE_0 | PRIM_EDGE_2;
 }
-// Quad strips: (a, d, c), (a, b, d) or, provoking last, (c, a, d), (a, b, d).
+// Quad strips: (c, a, d), (a, b, d) or, provoking first, (d, c, a), (d, a, b); the a-d
+// diagonal is interior.
 uint8_t quad_strip_edges(uint32_t tri, uint32_t, bool last, bool, bool) {
     const bool second = tri & 1;
-    if (second) return PRIM_EDGE_0 | PRIM_EDGE_1;
-    return last ? PRIM_EDGE_0 | PRIM_EDGE_2 : PRIM_EDGE_1 | PRIM_EDGE_2;
+    if (!last) return second ? PRIM_EDGE_1 | PRIM_EDGE_2 : PRIM_EDGE_0 | PRIM_EDGE_1;
+    return second ? PRIM_EDGE_0 | PRIM_EDGE_1 : PRIM_EDGE_0 | PRIM_EDGE_2;
 }
 // Polygons, a fan around vertex 0: (0, i+1, i+2) or, provoking last, (i+1, i+2, 0). The
 // edges to the centre are the polygon's only on its first and last triangle.
@@ -42,16 +44,14 @@ uint8_t polygon_edges(uint32_t tri, uint32_t tris, bool last, bool first_run, bo
 
 EdgeRule edge_rule(Prim prim) {
     switch (prim) {
-    case Prim::triangles:
-        return {all_edges, true};
     case Prim::quads:
-        return {quad_edges, true};
+        return {quad_edges};
     case Prim::quad_strip:
-        return {quad_strip_edges, false};
+        return {quad_strip_edges};
     case Prim::polygon:
-        return {polygon_edges, true};
+        return {polygon_edges};
     default:
-        return {all_edges, false};
+        return {all_edges};
     }
 }
 
@@ -79,15 +79,13 @@ void assemble(Prim prim, uint8_t split_flags, Provoking pv, const VertexView& ve
     };
     uint32_t tri = 0, line = 0;
     StagePrim p;
-    for_each_decomposed(prim, pv, count, [&](uint32_t k, const uint32_t* pos) {
+    for_each_rasterized(prim, pv, count, [&](uint32_t k, const uint32_t* pos) {
         for (uint32_t i = 0; i < k; ++i) p.v[i] = vertices.vertex(elts[pos[i]]);
         if (k == 3) {
             uint8_t edges = rule.edges(tri++, decomposed_tris, last, first_run, last_run);
-            if (rule.vertex_flags) {
-                if (!edge_flag(elts[pos[0]])) edges &= ~PRIM_EDGE_0;
-                if (!edge_flag(elts[pos[1]])) edges &= ~PRIM_EDGE_1;
-                if (!edge_flag(elts[pos[2]])) edges &= ~PRIM_EDGE_2;
-            }
+            if (!edge_flag(elts[pos[0]])) edges &= ~PRIM_EDGE_0;
+            if (!edge_flag(elts[pos[1]])) edges &= ~PRIM_EDGE_1;
+            if (!edge_flag(elts[pos[2]])) edges &= ~PRIM_EDGE_2;
             p.flags = edges;
             first.triangle(p);
         } else if (k == 2) {

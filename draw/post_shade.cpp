@@ -58,13 +58,13 @@ std::shared_ptr<const RasterPlan> plan_raster(const RasterState& s, const Vertex
     plan->user_planes = s.clip_plane_enable;
     plan->parallel = !capturing;
     const bool filled = s.front_mode == PolygonMode::fill && s.back_mode == PolygonMode::fill;
-    bool flat_outputs = s.flatshade;
-    for (uint32_t i = 0; i < layout.varying_count(); ++i)
-        flat_outputs |= layout.varying(i).interp == Interp::flat;
     const bool offset = s.offset_fill || s.offset_line || s.offset_point;
+    // Interp::flat outputs need no stage while primitives reach the backend whole: it reads
+    // them from the provoking vertex. The flat shade model does (the backend sees only the
+    // outputs' own qualifiers).
     plan->per_primitive = !filled || s.cull != CullFace::none || s.line_stipple ||
                           s.line_width != 1.0f || s.point_size != 1.0f ||
-                          layout.outputs.point_size || offset || (flat_outputs && !filled);
+                          layout.outputs.point_size || offset || s.flatshade;
     return plan;
 }
 

@@ -17,4 +17,14 @@ void decompose_elements(Prim prim, Provoking pv, std::span<const uint32_t> elts,
     });
 }
 
+// The same in the order rasterization uses (for_each_rasterized): for backends that draw.
+template <class Emit>
+void decompose_for_raster(Prim prim, Provoking pv, std::span<const uint32_t> elts, Emit&& emit) {
+    uint32_t mapped[3];
+    for_each_rasterized(prim, pv, uint32_t(elts.size()), [&](uint32_t n, const uint32_t* pos) {
+        for (uint32_t i = 0; i < n; ++i) mapped[i] = elts[pos[i]];
+        emit(n, static_cast<const uint32_t*>(mapped));
+    });
+}
+
 } // namespace drawpipe

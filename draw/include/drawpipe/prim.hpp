@@ -189,6 +189,26 @@ void for_each_decomposed(Prim prim, Provoking pv, uint32_t count, Emit&& emit) {
     }
 }
 
+// The decomposition rasterization uses (Mesa's draw pipeline, which llvmpipe's pictures
+// follow): as for_each_decomposed, except that quads and quad strips keep their last vertex
+// as the provoking one under both conventions (GL's QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION
+// false), so under Provoking::first each quad is split along its 1-3 (quad strip: 0-3)
+// diagonal with that vertex first. Polygons already take vertex 0 under both.
+template <class Emit>
+void for_each_rasterized(Prim prim, Provoking pv, uint32_t count, Emit&& emit) {
+    if (pv == Provoking::last || (prim != Prim::quads && prim != Prim::quad_strip))
+        return for_each_decomposed(prim, pv, count, emit);
+    uint32_t v[3];
+    auto tri = [&](uint32_t a, uint32_t b, uint32_t c) {
+        v[0] = a, v[1] = b, v[2] = c, emit(3u, v);
+    };
+    const uint32_t n = trim_count(prim, count);
+    if (prim == Prim::quads)
+        for (uint32_t q = 0; q + 3 < n; q += 4) tri(q + 3, q, q + 1), tri(q + 3, q + 1, q + 2);
+    else
+        for (uint32_t a = 0; a + 3 < n; a += 2) tri(a + 3, a + 2, a), tri(a + 3, a, a + 1);
+}
+
 // Positions (within a run of `count` vertices of `prim`) of input primitive k as a geometry
 // shader receives it, adjacency included, in GL order; returns how many (1, 2, 3, 4 or 6).
 // k < gl_prim_count(prim, count); the caller has checked gs_input_compatible.

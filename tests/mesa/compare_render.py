@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""drawpipe render against Mesa llvmpipe, pixel by pixel (issue 15's arbiter).
+
+Generates seeded random scenes chosen so that rasterisation leaves no doubt: triangle
+vertices on pixel corners, line and point vertices on pixel centres, clip-space w a power of
+two (so window coordinates are exact), colours in 1/8 steps; then renders each with
+`drawpipe render --pixels` (through a forced small limit, a strategy and 1-2 threads, so
+every strip, fan, polygon and loop is split) and with mesa_render, and compares every pixel.
+
+usage: compare_render.py --drawpipe PATH --mesa-render PATH [--scenes N] [--seed S]
+       [--out DIR]
+Exit status: 0 no pixel differs, 1 some differ (scenes saved under --out), 77 no OpenGL."""
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+W = H = 32
+PRIMS = ["points", "lines", "line_loop", "line_strip", "triangles", "triangle_strip",
+         "triangle_fan", "quads", "quad_strip", "polygon", "lines_adjacency",
+         "line_strip_adjacency", "triangles_adjacency", "triangle_strip_adjacency"]
+FIRST = {"points": 1, "lines": 2, "line_loop": 2, "line_strip": 2, "triangles": 3,
+         "triangle_strip": 3, "triangle_fan": 3, "quads": 4, "quad_strip": 4, "polygon": 3,
+         "lines_adjacency": 4, "line_strip_adjacency": 4, "triangles_adjacency": 6,
+         "triangle_strip_adjacency": 6}
+STRATEGIES = ["distinct", "vsplit", "direct-256", "exact", "none"]
+MIDDLE_ENDS = ["fetch_shade", "fetch_shade_simd", "a4xx", "gen7", "mali"]
+
+
+def is_line(prim):
+    return prim in ("lines", "line_loop", "line_strip", "lines_adjacency", "line_strip_adjacency")
+
+
+def position(rng, prim):
+    """A clip-space position rasterisation cannot be in doubt about: triangles on pixel
+    corners (exact window coordinates), points on pixel centres, line ends off every centre
+    and boundary (GL leaves a line end on a centre to the direction it is drawn in); a few
+    outside the view or behind the eye."""
+    line = is_line(prim)
+    centre = prim == "points"
+    lo, hi = (-6, W + 6) if rng.random() < 0.3 else (0, W)
+    px = rng.randint(lo, hi - 1) + (0.5 if centre else 0.3 if line else 0.0)
+    py = rng.randint(lo, hi - 1) + (0.5 if centre else 0.6 if line else 0.0)
+    x, y = 2 * px / W - 1, 2 * py / H - 1
+    z = rng.choice([-0.5, -0.25, 0.0, 0.25, 0.5, 0.75])
+    w = rng.choice([1.0, 1.0, 1.0, 0.5, 2.0, 4.0])
+    if not centre and not line and rng.random() < 0.05:
+        w = -w  # behind the eye: the clipper's
+    return [x * w, y * w, z * w, w]
+
+
+def scene(rng, prim):
+    n = rng.randint(FIRST[prim], FIRST[prim] * 4 + 6)
+    verts = rng.randint(max(3, n // 2), n + 2)
+    d = [f"prim {prim}", f"provoking {rng.choice(['first', 'last'])}"]
+    depth = rng.random() < 0.2
+    if depth:
+        # With the depth test, a triangle drawn twice (a strip repeating vertices) ties with
+        # itself, and which copy wins is float rounding: every index once, so none repeats.
+        verts = max(verts, n)
+        idx = rng.sample(range(verts), n)
+    else:
+        idx = [rng.randrange(verts) for _ in range(n)]
+    pos, col = [], []
+    for _ in range(verts):
+        pos += position(rng, prim)
+        col += [rng.randint(0, 8) / 8 for _ in range(3)] + [1.0]
+    if rng.random() < 0.3:  # restart runs
+        for k in range(rng.randint(1, 3)):
+            idx.insert(rng.randrange(len(idx) + 1), 65535)
+        d += ["index u16", "restart 65535"]
+    else:
+        d.append(f"index {rng.choice(['u8', 'u16', 'u32'])}")
+    d.append("indices " + " ".join(map(str, idx)))
+    d.append("positions " + " ".join(f"{v:g}" for v in pos))
+    d.append("colors " + " ".join(f"{v:g}" for v in col))
+    if rng.random() < 0.4:
+        d.append(f"shade {rng.choice(['flat', 'smooth'])}")
+    if prim not in ("points",) and not is_line(prim) and rng.random() < 0.4:
+        d.append(f"cull {rng.choice(['front', 'back', 'front_and_back'])}")
+        d.append(f"front_face {rng.choice(['ccw', 'cw'])}")
+    if rng.random() < 0.2:
+        # A plane on pixel boundaries: x_ndc >= c (or <=), in clip space a*x + d*w >= 0.
+        c = 2 * rng.randint(4, W - 4) / W - 1
+        d.append(rng.choice([f"clip_plane 1 0 0 {-c:g}", f"clip_plane -1 0 0 {c:g}",
+                             f"clip_plane 0 1 0 {-c:g}", f"clip_plane 0 -1 0 {c:g}"]))
+    if depth:
+        d.append("depth_test less")
+    if rng.random() < 0.15:
+        vx, vy = rng.randint(0, 8), rng.randint(0, 8)
+        d.append(f"viewport {vx} {vy} {rng.choice([8, 16, 24])} {rng.choice([8, 16, 24])}")
+    return "\n".join(d) + "\n"
+
+
+def limit_for(rng, prim):
+    first = FIRST[prim]
+    lo = first if prim in ("points", "lines", "triangles", "quads", "lines_adjacency",
+                           "triangles_adjacency") else first + (2 if prim in (
+                               "quad_strip", "triangle_strip_adjacency") else 1)
+    if prim == "quad_strip":
+        lo = 6
+    if prim == "triangle_strip_adjacency":
+        lo = 8
+    return rng.choice([0, lo, lo + 1, lo + 3, 16])
+
+
+def same_image(want, got, flat):
+    """Same pixels lit, same colours; smooth-shaded colours may differ by one step of 255 per
+    channel (llvmpipe interpolates with its own plane equations and rounding)."""
+    w = dict(l.split(" ", 2)[0:2] and ((l.split()[0], l.split()[1]), l.split()[2])
+             for l in want.splitlines())
+    g = dict(((l.split()[0], l.split()[1]), l.split()[2]) for l in got.splitlines())
+    if w.keys() != g.keys():
+        return False
+    for k, a in w.items():
+        b = g[k]
+        for c in range(0, 8, 2):
+            d = abs(int(a[c:c + 2], 16) - int(b[c:c + 2], 16))
+            if d > (0 if flat else 1):
+                return False
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--drawpipe", required=True)
+    ap.add_argument("--mesa-render", required=True)
+    ap.add_argument("--scenes", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--prims", default="all",
+                    help="comma-separated primitive types, 'all', or 'filled'")
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+    tmp = tempfile.mkdtemp(prefix="render_cmp_")
+    scenes = []
+    # "filled": every type but lines and quad strips, the two llvmpipe still draws differently
+    # in some scenes (bench/README.md and the issue notes say where).
+    prims = PRIMS if a.prims == "all" else [
+        p for p in PRIMS if not is_line(p) and p != "quad_strip"] \
+        if a.prims == "filled" else a.prims.split(",")
+    for i in range(a.scenes):
+        prim = prims[i % len(prims)]
+        path = os.path.join(tmp, f"s{i}.txt")
+        with open(path, "w") as f:
+            f.write(scene(rng, prim))
+        opts = ["--max-vertices", str(limit_for(rng, prim)), "--strategy", rng.choice(STRATEGIES),
+                "--threads", str(rng.choice([1, 2])), "--middle-end", rng.choice(MIDDLE_ENDS),
+                "--width", str(W), "--height", str(H)]
+        scenes.append((path, opts))
+    mesa = {}
+    p = subprocess.run([a.mesa_render, "--width", str(W), "--height", str(H), "--batch"] +
+                       [s[0] for s in scenes], capture_output=True, text=True)
+    if p.returncode == 2:
+        print(f"SKIP: mesa_render: {p.stderr.strip()}")
+        return 77
+    if p.returncode != 0:
+        sys.exit(f"mesa_render failed ({p.returncode}): {p.stderr.strip()}")
+    cur = None
+    for line in p.stdout.splitlines(keepends=True):
+        if line.startswith("== "):
+            _, name, _, status = line.split()
+            cur = name
+            mesa[cur] = [int(status), ""]
+        else:
+            mesa[cur][1] += line
+    bad = 0
+    pixels = 0
+    for path, opts in scenes:
+        status, want = mesa[path]
+        dp = subprocess.run([a.drawpipe, "render", path, "--pixels"] + opts, capture_output=True,
+                            text=True)
+        if status != 0 or dp.returncode != 0:
+            if status != 0 and dp.returncode != 0:
+                continue
+            bad += 1
+            print(f"{path} {' '.join(opts)}: mesa status {status}, drawpipe exit {dp.returncode}:"
+                  f" {dp.stderr.strip()} {want.strip()[:200]}")
+            continue
+        pixels += want.count("\n")
+        if not same_image(want, dp.stdout, "shade flat" in open(path).read()):
+            bad += 1
+            w, g = set(want.splitlines()), set(dp.stdout.splitlines())
+            print(f"{path} {' '.join(opts)}: {len(w - g)} pixels only in Mesa, {len(g - w)} only "
+                  f"in drawpipe, e.g. {sorted(w - g)[:3]} / {sorted(g - w)[:3]}")
+    print(f"{len(scenes)} scenes, {pixels} lit pixels in Mesa's images, {bad} scenes differ")
+    if bad and a.out:
+        os.makedirs(a.out, exist_ok=True)
+        for path, _ in scenes:
+            os.replace(path, os.path.join(a.out, os.path.basename(path)))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
