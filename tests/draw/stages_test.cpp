@@ -1,0 +1,250 @@
+// The pipeline stages (issue 15): primitive assembly's edge flags and stipple resets are
+// the unsplit draw's at every limit, strategy and thread count; clipping keeps what is
+// inside (w < 0, a triangle larger than the view, user planes); cull by winding; and the
+// rendered image is the same whatever splits or shades the draw.
+#include "drawpipe/backends/raster.hpp"
+#include "drawpipe/context.hpp"
+#include "drawpipe/middle_ends.hpp"
+#include "drawpipe/prim.hpp"
+#include "drawpipe/stage.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace drawpipe;
+
+namespace {
+
+constexpr uint32_t kRestart = 0xFFFFFFFFu;
+
+// Records every primitive that reaches it: its kind, vertex ids and flags.
+class Recorder final : public Stage {
+  public:
+    std::vector<std::string> log;
+    void point(const StagePrim& p) override { add('P', p, 1), next()->point(p); }
+    void line(const StagePrim& p) override { add('L', p, 2), next()->line(p); }
+    void triangle(const StagePrim& p) override { add('T', p, 3), next()->triangle(p); }
+
+  private:
+    void add(char kind, const StagePrim& p, uint32_t n) {
+        std::string s(1, kind);
+        for (uint32_t i = 0; i < n; ++i) s += " " + std::to_string(p.v[i][SLOT_VERTEX_ID]);
+        s += " f" + std::to_string(p.flags);
+        log.push_back(std::move(s));
+    }
+};
+
+struct Scene {
+    Prim prim = Prim::triangles;
+    Provoking pv = Provoking::last;
+    std::vector<uint32_t> indices;
+    std::vector<float> positions; // float4 per vertex
+    std::vector<float> colors;    // float4 per vertex
+    std::vector<float> edge;      // per vertex
+    RasterState raster;
+};
+
+// Every vertex inside the view, random edge flags, restart runs.
+Scene random_scene(std::mt19937& rng, Prim prim, uint32_t vertices) {
+    Scene s;
+    s.prim = prim;
+    s.pv = rng() % 2 ? Provoking::first : Provoking::last;
+    const uint32_t n = 6 + rng() % 40;
+    for (uint32_t i = 0; i < n; ++i)
+        s.indices.push_back(rng() % 9 == 0 ? kRestart : rng() % vertices);
+    for (uint32_t v = 0; v < vertices; ++v) {
+        for (int c = 0; c < 2; ++c) s.positions.push_back(float(int(rng() % 15) - 7) / 8.0f);
+        s.positions.insert(s.positions.end(), {0.0f, 1.0f});
+        for (int c = 0; c < 3; ++c) s.colors.push_back(float(rng() % 9) / 8.0f);
+        s.colors.push_back(1.0f);
+        s.edge.push_back(rng() % 3 ? 1.0f : 0.0f);
+    }
+    s.raster.viewport = {0, 0, 32, 32, 0, 1};
+    s.raster.edge_flag_varying = 2;
+    return s;
+}
+
+struct DrawRun {
+    std::string middle = "fetch_shade";
+    uint32_t limit = 0;
+    Strategy strategy;
+    uint32_t threads = 1;
+};
+
+// Draws the scene through a Context with `record` appended; returns the image.
+RasterBackend draw(const Scene& s, const DrawRun& run, Stage* record) {
+    const VertexBuffer buffers[3] = {{s.positions.data(), s.positions.size() * 4, 16, 0},
+                                     {s.colors.data(), s.colors.size() * 4, 16, 0},
+                                     {s.edge.data(), s.edge.size() * 4, 4, 0}};
+    const VertexAttrib attribs[3] = {
+        {0, 0, Format::float32x4, 0}, {1, 0, Format::float32x4, 0}, {2, 0, Format::float32x1, 0}};
+    DrawInfo d;
+    d.prim = s.prim;
+    d.provoking = s.pv;
+    d.index_type = IndexType::u32;
+    d.indices = s.indices.data();
+    d.index_buffer_count = d.count = uint32_t(s.indices.size());
+    d.primitive_restart = true;
+    d.restart_index = kRestart;
+    ContextOptions o;
+    o.threads = run.threads;
+    o.inline_below = 0; // the pipeline even for small draws, so threads really share them
+    o.draw = {run.strategy, run.limit};
+    Context ctx(o);
+    RasterBackend image(32, 32, {.colour_varying = 1});
+    ctx.bind_middle_end(run.middle);
+    ctx.bind_backend(image);
+    ctx.set_vertex_buffers(buffers);
+    ctx.set_vertex_attribs(attribs);
+    ctx.set_raster_state(s.raster);
+    if (record) ctx.add_stage(*record);
+    ctx.draw(d);
+    ctx.flush();
+    return image;
+}
+
+std::vector<uint32_t> pixels(const RasterBackend& img) {
+    std::vector<uint32_t> p;
+    for (uint32_t y = 0; y < img.height(); ++y)
+        for (uint32_t x = 0; x < img.width(); ++x) p.push_back(img.pixel(x, y));
+    return p;
+}
+
+} // namespace
+
+// Edge flags and stipple resets come only from SplitFlags and each primitive's place in its
+// run: a split draw hands the stages exactly the unsplit draw's primitives and flags.
+TEST(Stages, AssemblyIsTheUnsplitDrawsAtEveryLimitStrategyAndThreadCount) {
+    register_builtin_middle_ends();
+    std::mt19937 rng(15);
+    const Strategy strategies[] = {Strategy{}, *Strategy::parse("vsplit"),
+                                   *Strategy::parse("exact"), *Strategy::parse("none")};
+    for (int p = 0; p < kPrimCount; ++p)
+        for (int iter = 0; iter < 6; ++iter) {
+            const Scene s = random_scene(rng, Prim(p), 12);
+            Recorder whole;
+            draw(s, {}, &whole);
+            for (uint32_t limit = min_segment_vertices(Prim(p)); limit <= 12; ++limit) {
+                Recorder split;
+                const DrawRun run{"fetch_shade", limit, strategies[rng() % 4],
+                                  uint32_t(1 + rng() % 2)};
+                draw(s, run, &split);
+                ASSERT_EQ(split.log, whole.log)
+                    << prim_name(Prim(p)) << " limit " << limit << " " << run.strategy.name()
+                    << " threads " << run.threads;
+            }
+        }
+}
+
+// Polygons and quads show only their outline in polygon mode line: the decomposition's
+// interior edges never carry an edge flag, however the draw is split.
+TEST(Stages, InteriorEdgesOfQuadsAndPolygonsAreNeverFlagged) {
+    std::mt19937 rng(3);
+    for (const Prim prim : {Prim::quads, Prim::polygon, Prim::quad_strip})
+        for (const Provoking pv : {Provoking::first, Provoking::last}) {
+            Scene s = random_scene(rng, prim, 8);
+            s.pv = pv;
+            s.indices = {0, 1, 2, 3, 4, 5, 6, 7};
+            std::fill(s.edge.begin(), s.edge.end(), 1.0f);
+            Recorder rec;
+            draw(s, {"fetch_shade", 6, {}, 1}, &rec);
+            // Count flagged edges: each GL primitive's boundary, once.
+            uint32_t flagged = 0;
+            for (const std::string& l : rec.log)
+                flagged += uint32_t(__builtin_popcount(std::stoul(l.substr(l.find('f') + 1))));
+            const uint32_t want = prim == Prim::quads ? 8 : prim == Prim::polygon ? 8 : 3 * 4;
+            EXPECT_EQ(flagged, want) << prim_name(prim);
+        }
+}
+
+// A line strip's stipple pattern starts once per run, and continues across segments.
+TEST(Stages, StippleResetsOncePerRunOfAStrip) {
+    std::mt19937 rng(4);
+    Scene s = random_scene(rng, Prim::line_strip, 10);
+    s.indices = {0, 1, 2, 3, 4, 5, 6, 7, kRestart, 8, 9, 0};
+    Recorder rec;
+    draw(s, {"fetch_shade", 3, {}, 2}, &rec);
+    uint32_t resets = 0;
+    for (const std::string& l : rec.log) resets += l.back() == '8'; // PRIM_RESET_STIPPLE
+    EXPECT_EQ(resets, 2u);
+    EXPECT_EQ(rec.log.size(), 9u);
+}
+
+TEST(Stages, ClippingKeepsWhatIsInside) {
+    Scene s;
+    s.prim = Prim::triangles;
+    s.raster.viewport = {0, 0, 32, 32, 0, 1};
+    s.edge = {1, 1, 1};
+    s.colors = std::vector<float>(12, 1.0f);
+    s.indices = {0, 1, 2};
+    // Larger than the view on every side: every pixel.
+    s.positions = {-50, -50, 0, 1, 50, -50, 0, 1, 0, 50, 0, 1};
+    const size_t all = 32 * 32;
+    auto lit = [&](const Scene& sc) {
+        const auto p = pixels(draw(sc, {}, nullptr));
+        return size_t(std::count_if(p.begin(), p.end(), [](uint32_t v) { return v != 0; }));
+    };
+    EXPECT_EQ(lit(s), all);
+    // A vertex behind the eye (w < 0): part of the view, never garbage across it.
+    s.positions = {-0.5f, -0.5f, 0, 1, 0.5f, -0.5f, 0, 1, 0, 0.5f, 0, -0.5f};
+    const size_t behind = lit(s);
+    EXPECT_GT(behind, 0u);
+    EXPECT_LT(behind, all);
+    // Entirely outside: nothing.
+    s.positions = {2, 2, 0, 1, 3, 2, 0, 1, 2, 3, 0, 1};
+    EXPECT_EQ(lit(s), 0u);
+    // A user plane x >= 0 keeps the right half of the full-view triangle exactly.
+    s.positions = {-50, -50, 0, 1, 50, -50, 0, 1, 0, 50, 0, 1};
+    s.raster.clip_plane_enable = 1;
+    s.raster.clip_planes[0] = {1, 0, 0, 0};
+    EXPECT_EQ(lit(s), all / 2);
+}
+
+TEST(Stages, CullByWindowSpaceWinding) {
+    Scene s;
+    s.prim = Prim::triangles;
+    s.raster.viewport = {0, 0, 32, 32, 0, 1};
+    s.edge = {1, 1, 1};
+    s.colors = std::vector<float>(12, 1.0f);
+    s.indices = {0, 1, 2};
+    s.positions = {-0.5f, -0.5f, 0, 1, 0.5f, -0.5f, 0, 1, 0, 0.5f, 0, 1}; // counter-clockwise
+    auto drawn = [&](CullFace cull, FrontFace front) {
+        s.raster.cull = cull;
+        s.raster.front_face = front;
+        const auto p = pixels(draw(s, {}, nullptr));
+        return std::any_of(p.begin(), p.end(), [](uint32_t v) { return v != 0; });
+    };
+    EXPECT_TRUE(drawn(CullFace::none, FrontFace::ccw));
+    EXPECT_FALSE(drawn(CullFace::front, FrontFace::ccw));
+    EXPECT_TRUE(drawn(CullFace::back, FrontFace::ccw));
+    EXPECT_TRUE(drawn(CullFace::front, FrontFace::cw));
+    EXPECT_FALSE(drawn(CullFace::back, FrontFace::cw));
+    EXPECT_FALSE(drawn(CullFace::front_and_back, FrontFace::ccw));
+}
+
+// The picture is the draw's, not the split's: every limit, strategy, middle end and thread
+// count renders the same pixels, with clipping, culling and flat shading in play.
+TEST(Stages, ImageIsTheSameForEveryLimitStrategyMiddleEndAndThreadCount) {
+    register_builtin_middle_ends();
+    std::mt19937 rng(21);
+    const char* middles[] = {"fetch_shade", "fetch_shade_simd", "a4xx", "gen7", "mali"};
+    for (int p = 0; p < kPrimCount; ++p)
+        for (int iter = 0; iter < 3; ++iter) {
+            Scene s = random_scene(rng, Prim(p), 14);
+            for (size_t v = 0; v < s.positions.size(); v += 4)
+                if (rng() % 4 == 0) s.positions[v] *= 3; // some outside: clipped
+            s.raster.flatshade = rng() % 2;
+            s.raster.cull = rng() % 3 ? CullFace::none : CullFace::back;
+            const auto want = pixels(draw(s, {}, nullptr));
+            for (int k = 0; k < 6; ++k) {
+                const DrawRun run{
+                    middles[rng() % 5], uint32_t(min_segment_vertices(Prim(p)) + rng() % 6),
+                    *Strategy::parse(rng() % 2 ? "vsplit" : "distinct"), uint32_t(1 + rng() % 2)};
+                ASSERT_EQ(pixels(draw(s, run, nullptr)), want)
+                    << prim_name(Prim(p)) << " " << run.middle << " limit " << run.limit;
+            }
+        }
+}
