@@ -64,8 +64,10 @@ constexpr int kNoGl = 77;
 // The matrix (row-major: out[r] = sum_c M[4r + c] * pos[c]), pipeline_bench's. It is read at
 // run time on every side (a GL uniform, a variable for drawpipe and the limit loop), so no
 // compiler can fold its zeros away where llvmpipe cannot.
-float g_matrix[16] = {1.2f, 0.0f, 0.1f,  0.0f,  0.0f, 1.6f, 0.2f,  0.0f,
-                      0.0f, 0.0f, -1.0f, -0.2f, 0.0f, 0.0f, -1.0f, 1.0f};
+// Maps the workloads' [0, 1]^2 grid (z 0.5, w 1) inside the view volume, so that with
+// --raster no vertex is clipped: x in [-0.55, 0.65], y in [-0.65, 0.85], z -0.7, w 0.9.
+float g_matrix[16] = {1.2f, 0.0f, 0.1f,  -0.6f, 0.0f, 1.5f, 0.2f,  -0.75f,
+                      0.0f, 0.0f, -1.0f, -0.2f, 0.0f, 0.0f, -0.2f, 1.0f};
 
 // ---------------------------------------------------------------------------------------
 // Options.
@@ -78,6 +80,7 @@ struct Options {
     std::string mesh = kDefaultMesh;
     std::string json;
     std::string workloads = "W1,W3,W7";
+    bool raster = false; // drawpipe clips and maps to a 1024 x 1024 viewport
 };
 
 // "a,b,c" as its items.
@@ -95,7 +98,7 @@ std::vector<std::string> split_list(const std::string& arg) {
     std::fprintf(stderr,
                  "mesa_draw_bench: %s\nusage: mesa_draw_bench [--rounds N] [--middle-end "
                  "NAME|all|A,B] [--workloads W1,W3,W7] [--mesh FILE|none] [--json FILE] "
-                 "[--split-cache] [--smoke]\n",
+                 "[--split-cache] [--raster] [--smoke]\n",
                  why);
     std::exit(2);
 }
@@ -110,6 +113,8 @@ Options parse_options(int argc, char** argv) {
         };
         if (a == "--smoke") {
             o.smoke = true;
+        } else if (a == "--raster") {
+            o.raster = true;
         } else if (a == "--split-cache") {
             o.split_cache = true;
         } else if (a == "--rounds") {
@@ -395,7 +400,8 @@ struct DrawpipeSide {
     std::unique_ptr<Context> ctx;
     DrawInfo info;
 
-    DrawpipeSide(const Input& in, const std::string& middle, uint32_t threads, bool split_cache) {
+    DrawpipeSide(const Input& in, const std::string& middle, uint32_t threads, bool split_cache,
+                 bool raster) {
         ContextOptions o;
         o.threads = threads;
         ctx = std::make_unique<Context>(o);
@@ -404,6 +410,11 @@ struct DrawpipeSide {
         ctx->set_vertex_buffers({&in.buffer, 1});
         ctx->set_vertex_attribs({&in.attrib, 1});
         ctx->bind_vertex_shader(matrix_shader());
+        if (raster) {
+            RasterState r;
+            r.viewport = {0, 0, 1024, 1024, 0, 1};
+            ctx->set_raster_state(r); // the clip test and viewport transform, every vertex
+        }
         info = in.w.draw();
         if (split_cache) info.index_buffer_id = ctx->register_index_buffer();
     }
@@ -487,8 +498,8 @@ Result run_workload(const Input& in, const std::vector<std::string>& middles, co
         MiddleResult& m = res.middles.emplace_back();
         m.name = name;
         try {
-            auto one = std::make_unique<DrawpipeSide>(in, name, 1, opt.split_cache);
-            auto two = std::make_unique<DrawpipeSide>(in, name, 2, opt.split_cache);
+            auto one = std::make_unique<DrawpipeSide>(in, name, 1, opt.split_cache, opt.raster);
+            auto two = std::make_unique<DrawpipeSide>(in, name, 2, opt.split_cache, opt.raster);
             const DrawStats stats = one->draw();
             m.fetched_per_index = double(stats.front.fetched) / in.w.count;
             m.triangles = one->backend.totals().triangles;

@@ -45,7 +45,7 @@ void ClipStage::copy_flat(uint32_t* dst, const uint32_t* provoking) const {
 
 void ClipStage::point(const StagePrim& prim) {
     // A point is kept or culled whole (its size does not matter: GL clips the vertex).
-    if (mask_of(prim.v[0]) == 0) next()->point(prim);
+    if (batch_->clip_or == 0 || mask_of(prim.v[0]) == 0) next()->point(prim);
 }
 
 namespace {
@@ -60,6 +60,7 @@ float lerp(float a, float b, float t) {
 } // namespace
 
 void ClipStage::line(const StagePrim& prim) {
+    if (batch_->clip_or == 0) return next()->line(prim);
     const uint32_t m0 = mask_of(prim.v[0]), m1 = mask_of(prim.v[1]);
     if ((m0 | m1) == 0) return next()->line(prim);
     if (m0 & m1) return; // both outside one plane
@@ -111,6 +112,7 @@ void ClipStage::line(const StagePrim& prim) {
 }
 
 void ClipStage::triangle(const StagePrim& prim) {
+    if (batch_->clip_or == 0) return next()->triangle(prim);
     const uint32_t m[3] = {mask_of(prim.v[0]), mask_of(prim.v[1]), mask_of(prim.v[2])};
     if ((m[0] | m[1] | m[2]) == 0) return next()->triangle(prim);
     if (m[0] & m[1] & m[2]) return;

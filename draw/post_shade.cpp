@@ -7,6 +7,7 @@
 #include "drawpipe/error.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <string>
 
 namespace drawpipe {
@@ -14,17 +15,13 @@ namespace drawpipe {
 float RasterPlan::distance(uint32_t plane, const float* p, const uint32_t* record) const {
     switch (plane) {
     case 0:
-        return p[0] + p[3];
     case 1:
-        return p[3] - p[0];
     case 2:
-        return p[1] + p[3];
+        return p[plane] + p[3];
     case 3:
-        return p[3] - p[1];
     case 4:
-        return p[2] + p[3];
     case 5:
-        return p[3] - p[2];
+        return p[3] - p[plane - 3];
     default: {
         const uint32_t i = plane - kViewPlanes;
         if (i < layout.outputs.clip_distances)
@@ -68,25 +65,40 @@ std::shared_ptr<const RasterPlan> plan_raster(const RasterState& s, const Vertex
     return plan;
 }
 
+namespace {
+
+// One position (x, y, z, w) as a vector (GCC/Clang vector extensions: SSE, NEON, or scalar
+// code where there is neither).
+using F4 = float __attribute__((vector_size(16)));
+using I4 = int32_t __attribute__((vector_size(16)));
+
+F4 load4(const uint32_t* p) {
+    F4 v;
+    std::memcpy(&v, p, 16);
+    return v;
+}
+
+} // namespace
+
 void post_shade(const RasterPlan& plan, ShadedBatch& batch) {
     const uint32_t n = batch.vertex_count, stride = plan.layout.stride();
     uint32_t* rec = batch.vertices.data();
     const uint32_t user = plan.user_planes;
     batch.clip_mask.resize(n);
+    // A lane is outside when it fails `>= -w` (or `<= w`), so NaN counts as outside.
     uint32_t clip_or = 0;
     for (uint32_t i = 0; i < n; ++i) {
         const uint32_t* r = rec + size_t(i) * stride;
-        const float x = dword_float(r[SLOT_POSITION]), y = dword_float(r[SLOT_POSITION + 1]);
-        const float z = dword_float(r[SLOT_POSITION + 2]), w = dword_float(r[SLOT_POSITION + 3]);
-        // NaN coordinates fail every test and so count as outside.
-        uint32_t m = uint32_t(!(x >= -w)) | uint32_t(!(x <= w)) << 1 | uint32_t(!(y >= -w)) << 2 |
-                     uint32_t(!(y <= w)) << 3 | uint32_t(!(z >= -w)) << 4 |
-                     uint32_t(!(z <= w)) << 5;
+        const F4 p = load4(r + SLOT_POSITION);
+        const F4 w = {p[3], p[3], p[3], p[3]};
+        const I4 below = ~(p >= -w), above = ~(p <= w);
+        uint32_t m = uint32_t((below[0] & 1) | (below[1] & 2) | (below[2] & 4) | (above[0] & 8) |
+                              (above[1] & 16) | (above[2] & 32));
         if (user) {
-            const float p[4] = {x, y, z, w};
+            const float pos[4] = {p[0], p[1], p[2], p[3]};
             for (uint32_t u = user; u; u &= u - 1) {
                 const uint32_t k = uint32_t(__builtin_ctz(u));
-                m |= uint32_t(!(plan.distance(kViewPlanes + k, p, r) >= 0)) << (kViewPlanes + k);
+                m |= uint32_t(!(plan.distance(kViewPlanes + k, pos, r) >= 0)) << (kViewPlanes + k);
             }
         }
         batch.clip_mask[i] = uint16_t(m);
@@ -96,19 +108,19 @@ void post_shade(const RasterPlan& plan, ShadedBatch& batch) {
     if (clip_or) {
         batch.clip_pos.resize(size_t(n) * 4);
         for (uint32_t i = 0; i < n; ++i)
-            for (uint32_t c = 0; c < 4; ++c)
-                batch.clip_pos[4 * i + c] =
-                    dword_float(rec[size_t(i) * stride + SLOT_POSITION + c]);
+            std::memcpy(&batch.clip_pos[4 * size_t(i)], rec + size_t(i) * stride + SLOT_POSITION,
+                        16);
     }
-    const auto& s = plan.scale;
-    const auto& t = plan.translate;
+    // Window coordinates: xyz / w * scale + translate, and 1 / w in the w slot.
+    const F4 scale = {plan.scale[0], plan.scale[1], plan.scale[2], 0.0f};
+    const F4 translate = {plan.translate[0], plan.translate[1], plan.translate[2], 0.0f};
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t* r = rec + size_t(i) * stride + SLOT_POSITION;
-        const float iw = 1.0f / dword_float(r[3]);
-        r[0] = float_dword(dword_float(r[0]) * iw * s[0] + t[0]);
-        r[1] = float_dword(dword_float(r[1]) * iw * s[1] + t[1]);
-        r[2] = float_dword(dword_float(r[2]) * iw * s[2] + t[2]);
-        r[3] = float_dword(iw);
+        const F4 v = load4(r);
+        const float iw = 1.0f / v[3];
+        F4 win = v * iw * scale + translate;
+        win[3] = iw;
+        std::memcpy(r, &win, 16);
     }
 }
 
