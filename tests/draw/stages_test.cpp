@@ -67,6 +67,16 @@ Scene random_scene(std::mt19937& rng, Prim prim, uint32_t vertices) {
     return s;
 }
 
+// One white triangle (positions set by the caller) over a 32 x 32 viewport.
+Scene one_triangle() {
+    Scene s;
+    s.raster.viewport = {0, 0, 32, 32, 0, 1};
+    s.edge = {1, 1, 1};
+    s.colors = std::vector<float>(12, 1.0f);
+    s.indices = {0, 1, 2};
+    return s;
+}
+
 struct DrawRun {
     std::string middle = "fetch_shade";
     uint32_t limit = 0;
@@ -174,12 +184,7 @@ TEST(Stages, StippleResetsOncePerRunOfAStrip) {
 }
 
 TEST(Stages, ClippingKeepsWhatIsInside) {
-    Scene s;
-    s.prim = Prim::triangles;
-    s.raster.viewport = {0, 0, 32, 32, 0, 1};
-    s.edge = {1, 1, 1};
-    s.colors = std::vector<float>(12, 1.0f);
-    s.indices = {0, 1, 2};
+    Scene s = one_triangle();
     // Larger than the view on every side: every pixel.
     s.positions = {-50, -50, 0, 1, 50, -50, 0, 1, 0, 50, 0, 1};
     const size_t all = 32 * 32;
@@ -204,12 +209,7 @@ TEST(Stages, ClippingKeepsWhatIsInside) {
 }
 
 TEST(Stages, CullByWindowSpaceWinding) {
-    Scene s;
-    s.prim = Prim::triangles;
-    s.raster.viewport = {0, 0, 32, 32, 0, 1};
-    s.edge = {1, 1, 1};
-    s.colors = std::vector<float>(12, 1.0f);
-    s.indices = {0, 1, 2};
+    Scene s = one_triangle();
     s.positions = {-0.5f, -0.5f, 0, 1, 0.5f, -0.5f, 0, 1, 0, 0.5f, 0, 1}; // counter-clockwise
     auto drawn = [&](CullFace cull, FrontFace front) {
         s.raster.cull = cull;
