@@ -25,8 +25,45 @@ struct DemoArgs {
     uint32_t max_vertices = 0;
     std::string middle_end = "fetch_shade";
     std::string strategy = "distinct";
-    std::string png;
+    std::string png = "demo.png";
+    bool no_png = false;
     uint32_t threads = 0; // 0: $DRAWPIPE_THREADS or every hardware thread
+};
+
+// Colours each triangle by the segment it came from, so the picture shows how the front end
+// split the mesh: the stages see one flush per batch, and a batch is one segment.
+class SegmentColours final : public Stage {
+  public:
+    void begin_draw(const StageDraw& draw) override {
+        segment_ = 0;
+        Stage::begin_draw(draw);
+    }
+    void point(const StagePrim& p) override { next()->point(p); }
+    void line(const StagePrim& p) override { next()->line(p); }
+    void triangle(const StagePrim& p) override {
+        // A well-spread hue per segment, in the colour varying (1) of every vertex.
+        uint32_t h = (segment_ + 1) * 0x9E3779B1u;
+        h ^= h >> 15;
+        const float rgb[3] = {0.25f + float(h & 0xFF) / 340.0f,
+                              0.25f + float((h >> 8) & 0xFF) / 340.0f,
+                              0.25f + float((h >> 16) & 0xFF) / 340.0f};
+        StagePrim out = p;
+        for (uint32_t i = 0; i < 3; ++i) {
+            uint32_t* v = new_vertex(p.v[i]);
+            const uint32_t slot = draw_.layout->varying_slot(1);
+            for (uint32_t c = 0; c < 3; ++c) v[slot + c] = float_dword(rgb[c]);
+            v[slot + 3] = float_dword(1.0f);
+            out.v[i] = v;
+        }
+        next()->triangle(out);
+    }
+    void flush() override {
+        ++segment_;
+        Stage::flush();
+    }
+
+  private:
+    uint32_t segment_ = 0;
 };
 
 // Index list for `prim` over a size x size vertex grid: lists walk the cells' triangles,
@@ -75,8 +112,11 @@ void add_demo_command(CLI::App& app) {
                     "Pipeline threads (default: $DRAWPIPE_THREADS or every hardware thread)")
         ->check(CLI::Range(1u, 1024u));
     cmd->add_option("--png", args->png,
-                    "Also rasterise the triangle_strip draw into this PNG file");
+                    "Where the picture of the triangle_strip draw, coloured by segment, goes "
+                    "(default demo.png)");
+    cmd->add_flag("--no-png", args->no_png, "Write no picture");
     cmd->callback([args] {
+        if (args->no_png) args->png.clear();
         if (!args->png.empty()) check_output_path(args->png, "--png");
         const Strategy strategy = parse_strategy_option(args->strategy);
         const uint32_t n = args->size;
@@ -88,7 +128,9 @@ void add_demo_command(CLI::App& app) {
                                 2.0f * float(y) / float(n - 1) - 1.0f, 0.0f, 1.0f})
                     positions.push_back(c);
         const VertexBuffer vb{positions.data(), positions.size() * sizeof(float), 16, 0};
-        const VertexAttrib attrib{0, 0, Format::float32x4, 0};
+        // The position, and a colour varying (the same values: SegmentColours overwrites it).
+        const VertexAttrib attribs[2] = {{0, 0, Format::float32x4, 0},
+                                         {0, 0, Format::float32x4, 0}};
 
         // TBB caps its workers at the hardware's threads; the application may raise that cap.
         const uint32_t threads = args->threads ? args->threads : default_thread_count();
@@ -99,11 +141,12 @@ void add_demo_command(CLI::App& app) {
         Context ctx(co);
         ctx.bind_middle_end(args->middle_end);
         ctx.set_vertex_buffers({&vb, 1});
-        ctx.set_vertex_attribs({&attrib, 1});
+        ctx.set_vertex_attribs(attribs);
         std::printf("drawpipe demo: %ux%u grid, middle end %s, strategy %s, %u threads\n", n, n,
                     args->middle_end.c_str(), strategy.name().c_str(), ctx.threads());
         std::printf("%-26s %10s %9s %14s %8s %8s %10s\n", "primitive", "indices", "segments",
                     "fetched/index", "points", "lines", "triangles");
+        bool picture = false;
         for (int p = 0; p < kPrimCount; ++p) {
             const Prim prim = Prim(p);
             // A forced limit too small for this primitive type skips it, with the reason.
@@ -123,11 +166,20 @@ void add_demo_command(CLI::App& app) {
             draw.restart_index = kRestart;
             CountingBackend counting;
             if (prim == Prim::triangle_strip && !args->png.empty()) {
-                RasterBackend raster(512, 512, {.clip_space = true, .colour_by_id = true});
+                constexpr uint32_t kSide = 512;
+                RasterBackend raster(kSide, kSide, {.colour_varying = 1});
+                SegmentColours colours;
+                RasterState state;
+                state.viewport = {0, 0, float(kSide), float(kSide), 0, 1};
+                ctx.set_raster_state(state);
+                ctx.add_stage(colours);
                 ctx.bind_backend(raster);
                 ctx.draw(draw);
                 ctx.flush();
+                ctx.clear_stages();
+                ctx.clear_raster_state();
                 raster.write_png(args->png);
+                picture = true;
             }
             ctx.bind_backend(counting);
             ctx.draw(draw);
@@ -142,6 +194,10 @@ void add_demo_command(CLI::App& app) {
                 (unsigned long long)t.points, (unsigned long long)t.lines,
                 (unsigned long long)t.triangles);
         }
+        if (picture)
+            std::printf("wrote %s: the triangle_strip draw, %ux%u, each segment in its own "
+                        "colour\n",
+                        args->png.c_str(), 512u, 512u);
     });
 }
 

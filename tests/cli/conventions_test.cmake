@@ -41,3 +41,9 @@ expect(2 "--help" trace)
 # A limit too small for some primitive types skips them, saying why, and draws the rest.
 expect(0 "line_strip +[0-9]+.*triangle_strip +skipped: a segment needs at least 4 vertices"
        demo --size 8 --max-vertices 3 --threads 1)
+# The demo's picture: the triangle strip coloured by segment, and it says where it went.
+expect(0 "wrote ${WORK_DIR}/demo.png: the triangle_strip draw, 512x512, each segment in its own colour"
+       demo --size 8 --max-vertices 8 --threads 1 --png ${WORK_DIR}/demo.png)
+if(NOT EXISTS ${WORK_DIR}/demo.png)
+  message(FATAL_ERROR "demo --png wrote no file")
+endif()
