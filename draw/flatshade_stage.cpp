@@ -7,7 +7,7 @@ namespace drawpipe {
 FlatshadeStage::FlatshadeStage(const RasterPlan& plan) : plan_(plan) {
     const VertexLayout& l = plan.layout;
     for (uint32_t i = 0; i < l.varying_count(); ++i)
-        if (plan.state.flatshade || l.varying(i).interp == Interp::flat)
+        if (plan.state.flatshade || l.varying(i).interp == Interp::flat) // flat either way
             for (uint32_t c = 0; c < 4; ++c) flat_dwords_.push_back(l.varying_slot(i) + c);
 }
 

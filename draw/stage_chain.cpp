@@ -14,8 +14,6 @@ void StageChain::begin(const PreparedDraw& draw, std::span<Stage* const> driver_
     auto missing = [](const char* what) {
         throw Error(ErrorCode::unsupported, std::string(what) + ": not implemented yet");
     };
-    if (s.front_mode != PolygonMode::fill || s.back_mode != PolygonMode::fill)
-        missing("polygon_mode line/point");
     if (s.line_stipple) missing("line_stipple");
     if (s.line_width != 1.0f) missing("line_width other than 1");
     if (s.point_size != 1.0f || plan.layout.outputs.point_size) missing("point sizes other than 1");
@@ -26,8 +24,16 @@ void StageChain::begin(const PreparedDraw& draw, std::span<Stage* const> driver_
     chain.push_back(&*clip_);
     cull_.reset();
     if (s.cull != CullFace::none) chain.push_back(&cull_.emplace(plan));
+    // Flat outputs must be on every vertex before unfilled turns triangles into lines and
+    // points, whose provoking vertex is another.
+    const bool unfilled = s.front_mode != PolygonMode::fill || s.back_mode != PolygonMode::fill;
+    bool flat_outputs = false;
+    for (uint32_t i = 0; i < plan.layout.varying_count(); ++i)
+        flat_outputs |= plan.layout.varying(i).interp == Interp::flat;
     flat_.reset();
-    if (s.flatshade) chain.push_back(&flat_.emplace(plan));
+    if (s.flatshade || (unfilled && flat_outputs)) chain.push_back(&flat_.emplace(plan));
+    unfilled_.reset();
+    if (unfilled) chain.push_back(&unfilled_.emplace(plan));
     chain.insert(chain.end(), driver_stages.begin(), driver_stages.end());
     chain.push_back(&emit_);
     for (size_t i = 0; i + 1 < chain.size(); ++i) chain[i]->set_next(chain[i + 1]);

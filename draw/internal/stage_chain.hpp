@@ -28,6 +28,7 @@ class StageChain {
     std::optional<ClipStage> clip_;
     std::optional<CullStage> cull_;
     std::optional<FlatshadeStage> flat_;
+    std::optional<UnfilledStage> unfilled_;
     EmitStage emit_;
     Stage* first_ = nullptr;
     bool per_primitive_ = false;

@@ -47,6 +47,19 @@ class CullStage final : public Stage {
     const RasterPlan& plan_;
 };
 
+// Polygon mode line / point (RasterState::front_mode, back_mode): a triangle becomes its
+// edges with an edge flag as lines, or their first vertices as points.
+class UnfilledStage final : public Stage {
+  public:
+    explicit UnfilledStage(const RasterPlan& plan) : plan_(plan) {}
+    void point(const StagePrim& prim) override { next()->point(prim); }
+    void line(const StagePrim& prim) override { next()->line(prim); }
+    void triangle(const StagePrim& prim) override;
+
+  private:
+    const RasterPlan& plan_;
+};
+
 // Gives every vertex of a primitive the provoking vertex's flat outputs (all outputs under
 // RasterState::flatshade), so later stages may reorder or split vertices freely.
 class FlatshadeStage final : public Stage {

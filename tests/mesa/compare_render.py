@@ -25,6 +25,7 @@ FIRST = {"points": 1, "lines": 2, "line_loop": 2, "line_strip": 2, "triangles": 
          "triangle_strip": 3, "triangle_fan": 3, "quads": 4, "quad_strip": 4, "polygon": 3,
          "lines_adjacency": 4, "line_strip_adjacency": 4, "triangles_adjacency": 6,
          "triangle_strip_adjacency": 6}
+UNFILLED = False  # --unfilled: polygon mode line and point scenes too
 STRATEGIES = ["distinct", "vsplit", "direct-256", "exact", "none"]
 MIDDLE_ENDS = ["fetch_shade", "fetch_shade_simd", "a4xx", "gen7", "mali"]
 
@@ -33,12 +34,12 @@ def is_line(prim):
     return prim in ("lines", "line_loop", "line_strip", "lines_adjacency", "line_strip_adjacency")
 
 
-def position(rng, prim):
+def position(rng, prim, unfilled=False):
     """A clip-space position rasterisation cannot be in doubt about: triangles on pixel
     corners (exact window coordinates), points on pixel centres, line ends off every centre
     and boundary (GL leaves a line end on a centre to the direction it is drawn in); a few
     outside the view or behind the eye."""
-    line = is_line(prim)
+    line = is_line(prim) or unfilled  # polygon mode line and point draw lines and points
     centre = prim == "points"
     lo, hi = (-6, W + 6) if rng.random() < 0.3 else (0, W)
     px = rng.randint(lo, hi - 1) + (0.5 if centre else 0.3 if line else 0.0)
@@ -63,9 +64,10 @@ def scene(rng, prim):
         idx = rng.sample(range(verts), n)
     else:
         idx = [rng.randrange(verts) for _ in range(n)]
+    unfilled = UNFILLED and not is_line(prim) and prim != "points" and rng.random() < 0.3
     pos, col = [], []
     for _ in range(verts):
-        pos += position(rng, prim)
+        pos += position(rng, prim, unfilled)
         col += [rng.randint(0, 8) / 8 for _ in range(3)] + [1.0]
     if rng.random() < 0.3:  # restart runs
         for k in range(rng.randint(1, 3)):
@@ -78,6 +80,9 @@ def scene(rng, prim):
     d.append("colors " + " ".join(f"{v:g}" for v in col))
     if rng.random() < 0.4:
         d.append(f"shade {rng.choice(['flat', 'smooth'])}")
+    if unfilled:
+        d.append("polygon_mode " + " ".join(rng.choice(["fill", "line", "point"]) for _ in "fb"))
+        d.append("edgeflags " + " ".join(str(int(rng.random() < 0.7)) for _ in range(verts)))
     if prim not in ("points",) and not is_line(prim) and rng.random() < 0.4:
         d.append(f"cull {rng.choice(['front', 'back', 'front_and_back'])}")
         d.append(f"front_face {rng.choice(['ccw', 'cw'])}")
@@ -130,9 +135,13 @@ def main():
     ap.add_argument("--scenes", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--unfilled", action="store_true",
+                    help="also polygon mode line / point scenes, with random edge flags")
     ap.add_argument("--prims", default="all",
                     help="comma-separated primitive types, 'all', or 'filled'")
     a = ap.parse_args()
+    global UNFILLED
+    UNFILLED = a.unfilled
     rng = random.Random(a.seed)
     tmp = tempfile.mkdtemp(prefix="render_cmp_")
     scenes = []
