@@ -252,6 +252,20 @@ def random_limit(rng, prim):
 # ---------------------------------------------------------------------------------------------
 # Running both sides.
 
+def read_batch(stdout):
+    """{file: (status, text)} from the output of `mesa_trace --batch` or `mesa_render --batch`:
+    each file's text after a line `== FILE status S`."""
+    out, cur = {}, None
+    for line in stdout.splitlines(keepends=True):
+        if line.startswith("== "):
+            _, name, _, status = line.split()
+            cur = name
+            out[cur] = [int(status), ""]
+        else:
+            out[cur][1] += line
+    return {k: tuple(v) for k, v in out.items()}
+
+
 class Runner:
     def __init__(self, args, tmp):
         self.drawpipe = args.drawpipe
@@ -294,15 +308,8 @@ class Runner:
                 sys.exit(77)
             if p.returncode != 0:
                 sys.exit(f"mesa_trace failed ({p.returncode}): {p.stderr.strip()}")
-            cur = None
-            for line in p.stdout.splitlines(keepends=True):
-                if line.startswith("== "):
-                    _, name, _, status = line.split()
-                    cur = name
-                    out[cur] = [int(status), ""]
-                else:
-                    out[cur][1] += line
-        return {k: tuple(v) for k, v in out.items()}
+            out.update(read_batch(p.stdout))
+        return out
 
 
 def mesa_arg(path, d):

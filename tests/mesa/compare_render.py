@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 
+from compare import read_batch  # the `--batch` output format mesa_trace shares
+
 W = H = 32
 PRIMS = ["points", "lines", "line_loop", "line_strip", "triangles", "triangle_strip",
          "triangle_fan", "quads", "quad_strip", "polygon", "lines_adjacency",
@@ -159,7 +161,6 @@ def main():
                 "--threads", str(rng.choice([1, 2])), "--middle-end", rng.choice(MIDDLE_ENDS),
                 "--width", str(W), "--height", str(H)]
         scenes.append((path, opts))
-    mesa = {}
     p = subprocess.run([a.mesa_render, "--width", str(W), "--height", str(H), "--batch"] +
                        [s[0] for s in scenes], capture_output=True, text=True)
     if p.returncode == 2:
@@ -167,14 +168,7 @@ def main():
         return 77
     if p.returncode != 0:
         sys.exit(f"mesa_render failed ({p.returncode}): {p.stderr.strip()}")
-    cur = None
-    for line in p.stdout.splitlines(keepends=True):
-        if line.startswith("== "):
-            _, name, _, status = line.split()
-            cur = name
-            mesa[cur] = [int(status), ""]
-        else:
-            mesa[cur][1] += line
+    mesa = read_batch(p.stdout)
     bad = 0
     pixels = 0
     for path, opts in scenes:
