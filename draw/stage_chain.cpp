@@ -16,7 +16,6 @@ void StageChain::begin(const PreparedDraw& draw, std::span<Stage* const> driver_
     };
     if (s.line_stipple) missing("line_stipple");
     if (s.line_width != 1.0f) missing("line_width other than 1");
-    if (s.point_size != 1.0f || plan.layout.outputs.point_size) missing("point sizes other than 1");
     if (s.offset_fill || s.offset_line || s.offset_point) missing("polygon offset");
 
     std::vector<Stage*> chain;
@@ -34,6 +33,9 @@ void StageChain::begin(const PreparedDraw& draw, std::span<Stage* const> driver_
     if (s.flatshade || (unfilled && flat_outputs)) chain.push_back(&flat_.emplace(plan));
     unfilled_.reset();
     if (unfilled) chain.push_back(&unfilled_.emplace(plan));
+    wide_point_.reset();
+    if (s.point_size != 1.0f || plan.layout.outputs.point_size)
+        chain.push_back(&wide_point_.emplace(plan));
     chain.insert(chain.end(), driver_stages.begin(), driver_stages.end());
     chain.push_back(&emit_);
     for (size_t i = 0; i + 1 < chain.size(); ++i) chain[i]->set_next(chain[i + 1]);

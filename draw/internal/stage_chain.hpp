@@ -29,6 +29,7 @@ class StageChain {
     std::optional<CullStage> cull_;
     std::optional<FlatshadeStage> flat_;
     std::optional<UnfilledStage> unfilled_;
+    std::optional<WidePointStage> wide_point_;
     EmitStage emit_;
     Stage* first_ = nullptr;
     bool per_primitive_ = false;

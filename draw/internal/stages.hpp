@@ -60,6 +60,19 @@ class UnfilledStage final : public Stage {
     const RasterPlan& plan_;
 };
 
+// Points of a size above one (the last shader stage's point size output, else
+// RasterState::point_size) as squares of two triangles.
+class WidePointStage final : public Stage {
+  public:
+    explicit WidePointStage(const RasterPlan& plan) : plan_(plan) {}
+    void point(const StagePrim& prim) override;
+    void line(const StagePrim& prim) override { next()->line(prim); }
+    void triangle(const StagePrim& prim) override { next()->triangle(prim); }
+
+  private:
+    const RasterPlan& plan_;
+};
+
 // Gives every vertex of a primitive the provoking vertex's flat outputs (all outputs under
 // RasterState::flatshade), so later stages may reorder or split vertices freely.
 class FlatshadeStage final : public Stage {

@@ -277,3 +277,22 @@ TEST(Stages, PolygonModeDrawsOutlinesAndCorners) {
     // The back mode does not touch a front face.
     EXPECT_EQ(pixels(image(PolygonMode::fill, PolygonMode::line)), pixels(fill));
 }
+
+// A point of size s covers the s x s pixel centres around it; on a tie (even sizes, the
+// point on a pixel centre) the block lies up and right, as llvmpipe draws it.
+TEST(Stages, WidePointsCoverTheirSquare) {
+    Scene s = one_triangle();
+    s.prim = Prim::points;
+    s.indices = {0};
+    const float c = 2 * 10.5f / 32 - 1; // window (10.5, 10.5): the centre of pixel (10, 10)
+    s.positions = {c, c, 0, 1};
+    for (const float size : {1.0f, 2.0f, 3.0f, 4.0f}) {
+        s.raster.point_size = size;
+        const RasterBackend img = draw(s, {}, nullptr);
+        const int n = int(size), lo = 10 - (n - 1) / 2;
+        EXPECT_EQ(img.covered_pixels(), uint64_t(n * n)) << size;
+        for (int y = lo; y < lo + n; ++y)
+            for (int x = lo; x < lo + n; ++x)
+                EXPECT_NE(img.pixel(uint32_t(x), uint32_t(y)), 0u) << size << " " << x << "," << y;
+    }
+}
