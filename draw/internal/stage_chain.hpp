@@ -30,6 +30,7 @@ class StageChain {
     std::optional<FlatshadeStage> flat_;
     std::optional<UnfilledStage> unfilled_;
     std::optional<WidePointStage> wide_point_;
+    std::optional<WideLineStage> wide_line_;
     EmitStage emit_;
     Stage* first_ = nullptr;
     bool per_primitive_ = false;

@@ -60,6 +60,19 @@ class UnfilledStage final : public Stage {
     const RasterPlan& plan_;
 };
 
+// Lines of a width above one (RasterState::line_width, rounded) as that many thin lines side
+// by side across the minor axis.
+class WideLineStage final : public Stage {
+  public:
+    explicit WideLineStage(const RasterPlan& plan) : plan_(plan) {}
+    void point(const StagePrim& prim) override { next()->point(prim); }
+    void line(const StagePrim& prim) override;
+    void triangle(const StagePrim& prim) override { next()->triangle(prim); }
+
+  private:
+    const RasterPlan& plan_;
+};
+
 // Points of a size above one (the last shader stage's point size output, else
 // RasterState::point_size) as squares of two triangles.
 class WidePointStage final : public Stage {

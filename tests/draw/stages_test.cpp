@@ -296,3 +296,29 @@ TEST(Stages, WidePointsCoverTheirSquare) {
                 EXPECT_NE(img.pixel(uint32_t(x), uint32_t(y)), 0u) << size << " " << x << "," << y;
     }
 }
+
+// A wide line is the thin line's pixels repeated `width` rows across its minor axis.
+TEST(Stages, WideLinesRepeatTheThinLineAcross) {
+    Scene s = one_triangle();
+    s.prim = Prim::lines;
+    s.indices = {0, 1};
+    // x-major, ends off pixel centres and boundaries: window (8.3, 8.6) to (24.3, 12.6).
+    s.positions = {-0.48125f, -0.4625f, 0, 1, 0.51875f, -0.2125f, 0, 1};
+    const auto thin = pixels(draw(s, {}, nullptr));
+    for (const float width : {2.0f, 3.0f}) {
+        s.raster.line_width = width;
+        const auto wide = pixels(draw(s, {}, nullptr));
+        uint64_t lit = 0, columns_match = 0;
+        for (uint32_t x = 0; x < 32; ++x) {
+            uint32_t in_thin = 0, in_wide = 0;
+            for (uint32_t y = 0; y < 32; ++y) {
+                in_thin += thin[y * 32 + x] != 0;
+                in_wide += wide[y * 32 + x] != 0;
+            }
+            lit += in_wide;
+            columns_match += in_wide == in_thin * uint32_t(width);
+        }
+        EXPECT_EQ(columns_match, 32u) << width;
+        EXPECT_EQ(lit, 16u * uint64_t(width)) << width;
+    }
+}

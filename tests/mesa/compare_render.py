@@ -82,6 +82,8 @@ def scene(rng, prim):
     d.append("colors " + " ".join(f"{v:g}" for v in col))
     if rng.random() < 0.4:
         d.append(f"shade {rng.choice(['flat', 'smooth'])}")
+    if (is_line(prim) or unfilled) and rng.random() < 0.4:
+        d.append(f"line_width {rng.randint(1, 4)}")
     if (prim == "points" or unfilled) and rng.random() < 0.5:
         d.append(f"point_size {rng.randint(1, 5)}")
     if unfilled:
