@@ -4,7 +4,7 @@
 
 namespace drawpipe {
 
-FlatshadeStage::FlatshadeStage(const RasterPlan& plan) : plan_(plan) {
+FlatshadeStage::FlatshadeStage(const RasterPlan& plan) {
     const VertexLayout& l = plan.layout;
     for (uint32_t i = 0; i < l.varying_count(); ++i)
         if (plan.state.flatshade || l.varying(i).interp == Interp::flat) // flat either way

@@ -14,7 +14,6 @@ void StageChain::begin(const PreparedDraw& draw, std::span<Stage* const> driver_
     auto missing = [](const char* what) {
         throw Error(ErrorCode::unsupported, std::string(what) + ": not implemented yet");
     };
-    if (s.line_stipple) missing("line_stipple");
     if (s.offset_fill || s.offset_line || s.offset_point) missing("polygon offset");
 
     std::vector<Stage*> chain;
@@ -32,6 +31,8 @@ void StageChain::begin(const PreparedDraw& draw, std::span<Stage* const> driver_
     if (s.flatshade || (unfilled && flat_outputs)) chain.push_back(&flat_.emplace(plan));
     unfilled_.reset();
     if (unfilled) chain.push_back(&unfilled_.emplace(plan));
+    stipple_.reset();
+    if (s.line_stipple) chain.push_back(&stipple_.emplace(plan));
     wide_line_.reset();
     if (s.line_width != 1.0f) chain.push_back(&wide_line_.emplace(plan));
     wide_point_.reset();

@@ -31,6 +31,7 @@ class StageChain {
     std::optional<UnfilledStage> unfilled_;
     std::optional<WidePointStage> wide_point_;
     std::optional<WideLineStage> wide_line_;
+    std::optional<StippleStage> stipple_;
     EmitStage emit_;
     Stage* first_ = nullptr;
     bool per_primitive_ = false;

@@ -60,6 +60,25 @@ class UnfilledStage final : public Stage {
     const RasterPlan& plan_;
 };
 
+// Line stipple (RasterState::line_stipple): each line becomes the sub-lines its pattern
+// keeps on, the counter running on along strips (draw/stipple_stage.cpp).
+class StippleStage final : public Stage {
+  public:
+    explicit StippleStage(const RasterPlan& plan) : plan_(plan) {}
+    void point(const StagePrim& prim) override { next()->point(prim); }
+    void line(const StagePrim& prim) override;
+    void triangle(const StagePrim& prim) override { next()->triangle(prim); }
+    void reset_stipple() override {
+        counter_ = 0;
+        Stage::reset_stipple();
+    }
+
+  private:
+    void segment(const StagePrim& prim, float t0, float t1);
+    const RasterPlan& plan_;
+    uint32_t counter_ = 0;
+};
+
 // Lines of a width above one (RasterState::line_width, rounded) as that many thin lines side
 // by side across the minor axis.
 class WideLineStage final : public Stage {
@@ -97,7 +116,6 @@ class FlatshadeStage final : public Stage {
 
   private:
     void flatten(const StagePrim& prim, uint32_t n);
-    const RasterPlan& plan_;
     std::vector<uint32_t> flat_dwords_; // record dwords to copy
 };
 

@@ -322,3 +322,22 @@ TEST(Stages, WideLinesRepeatTheThinLineAcross) {
         EXPECT_EQ(lit, 16u * uint64_t(width)) << width;
     }
 }
+
+// Stipple: on a horizontal line the pattern's bits pick the pixels, `factor` pixels per bit,
+// and the counter runs on along a strip instead of restarting at each line.
+TEST(Stages, StipplePicksPixelsAlongTheLine) {
+    Scene s = one_triangle();
+    s.prim = Prim::line_strip;
+    s.indices = {0, 1, 2};
+    // Window (4.3, 10.6) to (12.3, 10.6) to (20.3, 10.6): two 8-pixel lines in a row.
+    const float y = 2 * 10.6f / 32 - 1;
+    s.positions = {2 * 4.3f / 32 - 1,  y, 0, 1, 2 * 12.3f / 32 - 1, y, 0, 1,
+                   2 * 20.3f / 32 - 1, y, 0, 1};
+    s.edge = {1, 1, 1};
+    s.colors = std::vector<float>(12, 1.0f);
+    s.raster.line_stipple = true;
+    s.raster.stipple_factor = 2;
+    s.raster.stipple_pattern = 0x0F0F; // bits 0-3 on: pixels 0-7 on, 8-15 off (factor 2)
+    const RasterBackend img = draw(s, {}, nullptr);
+    for (uint32_t x = 4; x < 20; ++x) EXPECT_EQ(img.pixel(x, 10) != 0, x - 4 < 8) << x;
+}

@@ -84,6 +84,8 @@ def scene(rng, prim):
         d.append(f"shade {rng.choice(['flat', 'smooth'])}")
     if (is_line(prim) or unfilled) and rng.random() < 0.4:
         d.append(f"line_width {rng.randint(1, 4)}")
+    if (is_line(prim) or unfilled) and rng.random() < 0.4:
+        d.append(f"line_stipple {rng.randint(1, 3)} {rng.randrange(1, 0x10000):#06x}")
     if (prim == "points" or unfilled) and rng.random() < 0.5:
         d.append(f"point_size {rng.randint(1, 5)}")
     if unfilled:
