@@ -1,7 +1,6 @@
 #include "draw/internal/stage_chain.hpp"
 
 #include "draw/internal/assemble.hpp"
-#include "drawpipe/error.hpp"
 
 #include <vector>
 
@@ -11,16 +10,13 @@ void StageChain::begin(const PreparedDraw& draw, std::span<Stage* const> driver_
     draw_ = &draw;
     const RasterPlan& plan = *draw.raster;
     const RasterState& s = plan.state;
-    auto missing = [](const char* what) {
-        throw Error(ErrorCode::unsupported, std::string(what) + ": not implemented yet");
-    };
-    if (s.offset_fill || s.offset_line || s.offset_point) missing("polygon offset");
-
     std::vector<Stage*> chain;
     clip_.emplace(plan);
     chain.push_back(&*clip_);
     cull_.reset();
     if (s.cull != CullFace::none) chain.push_back(&cull_.emplace(plan));
+    offset_.reset();
+    if (s.offset_fill || s.offset_line || s.offset_point) chain.push_back(&offset_.emplace(plan));
     // Flat outputs must be on every vertex before unfilled turns triangles into lines and
     // points, whose provoking vertex is another.
     const bool unfilled = s.front_mode != PolygonMode::fill || s.back_mode != PolygonMode::fill;

@@ -1,5 +1,6 @@
-// The pipeline stages a draw needs, strung together when it begins: clip, cull, flatshade,
-// the driver's own stages, then emit to the backend. Stages the state does not need are left
+// The pipeline stages a draw needs, strung together when it begins, in Mesa's order: clip,
+// cull, offset, flatshade, unfilled, stipple, wide line, wide point, the driver's own stages,
+// then emit to the backend. Stages the state does not need are left
 // out; with none needed and no vertex outside, DrawSink hands ranges to the backend directly.
 #pragma once
 
@@ -15,7 +16,6 @@ class StageChain {
   public:
     explicit StageChain(Backend& backend) : emit_(backend) {}
 
-    // Throws Error(unsupported) for a state needing a stage drawpipe does not have.
     void begin(const PreparedDraw& draw, std::span<Stage* const> driver_stages);
     // Whether a batch must go through the stages (else its ranges go straight to the backend).
     bool needed(const ShadedBatch& batch) const { return per_primitive_ || batch.clip_or != 0; }
@@ -32,6 +32,7 @@ class StageChain {
     std::optional<WidePointStage> wide_point_;
     std::optional<WideLineStage> wide_line_;
     std::optional<StippleStage> stipple_;
+    std::optional<OffsetStage> offset_;
     EmitStage emit_;
     Stage* first_ = nullptr;
     bool per_primitive_ = false;

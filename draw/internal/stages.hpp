@@ -47,6 +47,18 @@ class CullStage final : public Stage {
     const RasterPlan& plan_;
 };
 
+// Polygon offset on window depth (RasterState::offset_*), before unfilled.
+class OffsetStage final : public Stage {
+  public:
+    explicit OffsetStage(const RasterPlan& plan) : plan_(plan) {}
+    void point(const StagePrim& prim) override { next()->point(prim); }
+    void line(const StagePrim& prim) override { next()->line(prim); }
+    void triangle(const StagePrim& prim) override;
+
+  private:
+    const RasterPlan& plan_;
+};
+
 // Polygon mode line / point (RasterState::front_mode, back_mode): a triangle becomes its
 // edges with an edge flag as lines, or their first vertices as points.
 class UnfilledStage final : public Stage {

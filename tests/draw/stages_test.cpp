@@ -341,3 +341,41 @@ TEST(Stages, StipplePicksPixelsAlongTheLine) {
     const RasterBackend img = draw(s, {}, nullptr);
     for (uint32_t x = 4; x < 20; ++x) EXPECT_EQ(img.pixel(x, 10) != 0, x - 4 < 8) << x;
 }
+
+// Polygon offset moves a filled triangle's window depth by factor * its depth slope plus
+// units * the float depth buffer's step at its largest depth; a line-mode triangle only with
+// offset_line.
+TEST(Stages, PolygonOffsetMovesDepthBySlopeAndUnits) {
+    class Depths final : public Stage {
+      public:
+        std::vector<float> z;
+        void point(const StagePrim& p) override { next()->point(p); }
+        void line(const StagePrim& p) override {
+            for (int i = 0; i < 2; ++i) z.push_back(dword_float(p.v[i][SLOT_POSITION + 2]));
+            next()->line(p);
+        }
+        void triangle(const StagePrim& p) override {
+            for (int i = 0; i < 3; ++i) z.push_back(dword_float(p.v[i][SLOT_POSITION + 2]));
+            next()->triangle(p);
+        }
+    };
+    Scene s = one_triangle();
+    // Window x 8..24 and y 8..24; z (ndc) 0 -> 0.5 along x: window depth 0.5 -> 0.75, slope
+    // 0.25 / 16 pixels; the largest depth 0.75 has exponent -1, so r = 2^-24.
+    s.positions = {-0.5f, -0.5f, 0, 1, 0.5f, -0.5f, 0.5f, 1, -0.5f, 0.5f, 0, 1};
+    s.raster.offset_factor = 2;
+    s.raster.offset_units = 3;
+    const float want = 2 * (0.25f / 16) + 3 * std::ldexp(1.0f, -24);
+    Depths plain, offset, line_only;
+    draw(s, {}, &plain);
+    s.raster.offset_fill = true;
+    draw(s, {}, &offset);
+    ASSERT_EQ(plain.z.size(), 3u);
+    ASSERT_EQ(offset.z.size(), 3u);
+    for (int i = 0; i < 3; ++i) EXPECT_FLOAT_EQ(offset.z[i] - plain.z[i], want) << i;
+    // Polygon mode line: offset_fill does not apply, offset_line does.
+    s.raster.front_mode = PolygonMode::line;
+    draw(s, {}, &line_only);
+    for (size_t i = 0; i < line_only.z.size(); ++i)
+        EXPECT_TRUE(line_only.z[i] == 0.5f || line_only.z[i] == 0.75f) << line_only.z[i];
+}

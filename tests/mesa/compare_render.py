@@ -101,6 +101,8 @@ def scene(rng, prim):
                              f"clip_plane 0 1 0 {-c:g}", f"clip_plane 0 -1 0 {c:g}"]))
     if depth:
         d.append("depth_test less")
+        if rng.random() < 0.4:
+            d.append(f"polygon_offset {rng.choice([0, 1, 2, -1])} {rng.choice([0, 1, 4, -2])}")
     if rng.random() < 0.15:
         vx, vy = rng.randint(0, 8), rng.randint(0, 8)
         d.append(f"viewport {vx} {vy} {rng.choice([8, 16, 24])} {rng.choice([8, 16, 24])}")

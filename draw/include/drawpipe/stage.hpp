@@ -1,7 +1,7 @@
 // Pipeline stages, shaped like Mesa's draw_stage: with a RasterState bound, the decomposed
-// points, lines and triangles of stream 0 pass a chain of stages (clip, cull, flatshade,
-// offset, unfilled, stipple, wide line, wide point) built per draw from the state, then the
-// backend. A driver may append its own stage before the backend (Context::add_stage).
+// points, lines and triangles of stream 0 pass a chain of stages (clip, cull, offset,
+// flatshade, unfilled, stipple, wide line, wide point) built per draw from the state, then
+// the backend. A driver may append its own stage before the backend (Context::add_stage).
 //
 // Stages run on one thread, in draw order. Vertex records are VertexLayout's
 // (drawpipe/shaded.hpp), positions in window coordinates (drawpipe/raster_state.hpp).
