@@ -11,6 +11,14 @@
 
 namespace drawpipe {
 
+// A stage that hands on what it does not override: the built-in ones each change one kind.
+class PassStage : public Stage {
+  public:
+    void point(const StagePrim& prim) override { next()->point(prim); }
+    void line(const StagePrim& prim) override { next()->line(prim); }
+    void triangle(const StagePrim& prim) override { next()->triangle(prim); }
+};
+
 // Clips primitives with a vertex outside (ShadedBatch::clip_mask) against the view volume
 // and the enabled user planes, in clip space; everything else passes untouched. New vertices
 // interpolate every output (flat ones keep the provoking vertex's value) and get window
@@ -36,11 +44,9 @@ class ClipStage final : public Stage {
 };
 
 // Drops triangles by window-space winding (RasterState::cull, front_face).
-class CullStage final : public Stage {
+class CullStage final : public PassStage {
   public:
     explicit CullStage(const RasterPlan& plan) : plan_(plan) {}
-    void point(const StagePrim& prim) override { next()->point(prim); }
-    void line(const StagePrim& prim) override { next()->line(prim); }
     void triangle(const StagePrim& prim) override;
 
   private:
@@ -48,11 +54,9 @@ class CullStage final : public Stage {
 };
 
 // Polygon offset on window depth (RasterState::offset_*), before unfilled.
-class OffsetStage final : public Stage {
+class OffsetStage final : public PassStage {
   public:
     explicit OffsetStage(const RasterPlan& plan) : plan_(plan) {}
-    void point(const StagePrim& prim) override { next()->point(prim); }
-    void line(const StagePrim& prim) override { next()->line(prim); }
     void triangle(const StagePrim& prim) override;
 
   private:
@@ -61,11 +65,9 @@ class OffsetStage final : public Stage {
 
 // Polygon mode line / point (RasterState::front_mode, back_mode): a triangle becomes its
 // edges with an edge flag as lines, or their first vertices as points.
-class UnfilledStage final : public Stage {
+class UnfilledStage final : public PassStage {
   public:
     explicit UnfilledStage(const RasterPlan& plan) : plan_(plan) {}
-    void point(const StagePrim& prim) override { next()->point(prim); }
-    void line(const StagePrim& prim) override { next()->line(prim); }
     void triangle(const StagePrim& prim) override;
 
   private:
@@ -74,15 +76,13 @@ class UnfilledStage final : public Stage {
 
 // Line stipple (RasterState::line_stipple): each line becomes the sub-lines its pattern
 // keeps on, the counter running on along strips (draw/stipple_stage.cpp).
-class StippleStage final : public Stage {
+class StippleStage final : public PassStage {
   public:
     explicit StippleStage(const RasterPlan& plan) : plan_(plan) {}
-    void point(const StagePrim& prim) override { next()->point(prim); }
     void line(const StagePrim& prim) override;
-    void triangle(const StagePrim& prim) override { next()->triangle(prim); }
     void reset_stipple() override {
         counter_ = 0;
-        Stage::reset_stipple();
+        PassStage::reset_stipple();
     }
 
   private:
@@ -93,12 +93,10 @@ class StippleStage final : public Stage {
 
 // Lines of a width above one (RasterState::line_width, rounded) as that many thin lines side
 // by side across the minor axis.
-class WideLineStage final : public Stage {
+class WideLineStage final : public PassStage {
   public:
     explicit WideLineStage(const RasterPlan& plan) : plan_(plan) {}
-    void point(const StagePrim& prim) override { next()->point(prim); }
     void line(const StagePrim& prim) override;
-    void triangle(const StagePrim& prim) override { next()->triangle(prim); }
 
   private:
     const RasterPlan& plan_;
@@ -106,12 +104,10 @@ class WideLineStage final : public Stage {
 
 // Points of a size above one (the last shader stage's point size output, else
 // RasterState::point_size) as squares of two triangles.
-class WidePointStage final : public Stage {
+class WidePointStage final : public PassStage {
   public:
     explicit WidePointStage(const RasterPlan& plan) : plan_(plan) {}
     void point(const StagePrim& prim) override;
-    void line(const StagePrim& prim) override { next()->line(prim); }
-    void triangle(const StagePrim& prim) override { next()->triangle(prim); }
 
   private:
     const RasterPlan& plan_;
@@ -119,10 +115,9 @@ class WidePointStage final : public Stage {
 
 // Gives every vertex of a primitive the provoking vertex's flat outputs (all outputs under
 // RasterState::flatshade), so later stages may reorder or split vertices freely.
-class FlatshadeStage final : public Stage {
+class FlatshadeStage final : public PassStage {
   public:
     explicit FlatshadeStage(const RasterPlan& plan);
-    void point(const StagePrim& prim) override { next()->point(prim); }
     void line(const StagePrim& prim) override { flatten(prim, 2); }
     void triangle(const StagePrim& prim) override { flatten(prim, 3); }
 
