@@ -7,6 +7,7 @@
 #include "drawpipe/prim.hpp"
 #include "tools/commands.hpp"
 #include "tools/common/files.hpp"
+#include "tools/common/segment_colours.hpp"
 
 #include <oneapi/tbb/global_control.h>
 
@@ -28,42 +29,6 @@ struct DemoArgs {
     std::string png = "demo.png";
     bool no_png = false;
     uint32_t threads = 0; // 0: $DRAWPIPE_THREADS or every hardware thread
-};
-
-// Colours each triangle by the segment it came from, so the picture shows how the front end
-// split the mesh: the stages see one flush per batch, and a batch is one segment.
-class SegmentColours final : public Stage {
-  public:
-    void begin_draw(const StageDraw& draw) override {
-        segment_ = 0;
-        Stage::begin_draw(draw);
-    }
-    void point(const StagePrim& p) override { next()->point(p); }
-    void line(const StagePrim& p) override { next()->line(p); }
-    void triangle(const StagePrim& p) override {
-        // A well-spread hue per segment, in the colour varying (1) of every vertex.
-        uint32_t h = (segment_ + 1) * 0x9E3779B1u;
-        h ^= h >> 15;
-        const float rgb[3] = {0.25f + float(h & 0xFF) / 340.0f,
-                              0.25f + float((h >> 8) & 0xFF) / 340.0f,
-                              0.25f + float((h >> 16) & 0xFF) / 340.0f};
-        StagePrim out = p;
-        for (uint32_t i = 0; i < 3; ++i) {
-            uint32_t* v = new_vertex(p.v[i]);
-            const uint32_t slot = draw_.layout->varying_slot(1);
-            for (uint32_t c = 0; c < 3; ++c) v[slot + c] = float_dword(rgb[c]);
-            v[slot + 3] = float_dword(1.0f);
-            out.v[i] = v;
-        }
-        next()->triangle(out);
-    }
-    void flush() override {
-        ++segment_;
-        Stage::flush();
-    }
-
-  private:
-    uint32_t segment_ = 0;
 };
 
 // Index list for `prim` over a size x size vertex grid: lists walk the cells' triangles,
@@ -168,7 +133,7 @@ void add_demo_command(CLI::App& app) {
             if (prim == Prim::triangle_strip && !args->png.empty()) {
                 constexpr uint32_t kSide = 512;
                 RasterBackend raster(kSide, kSide, {.colour_varying = 1});
-                SegmentColours colours;
+                SegmentColours colours(1);
                 RasterState state;
                 state.viewport = {0, 0, float(kSide), float(kSide), 0, 1};
                 ctx.set_raster_state(state);

@@ -10,6 +10,7 @@
 #include "tools/common/draw_text.hpp"
 #include "tools/common/files.hpp"
 #include "tools/common/gs_library.hpp"
+#include "tools/render_mesh.hpp"
 
 #include <oneapi/tbb/global_control.h>
 
@@ -28,8 +29,48 @@ struct RenderArgs {
     uint32_t threads = 0;
     std::string png;
     bool pixels = false;
-    uint32_t width = 64, height = 64;
+    uint32_t width = 0, height = 0; // 0: 64 x 64 for a description, 1024 x 768 for a mesh
+    std::string color_by = "shading";
+    std::vector<float> camera; // azimuth, elevation (degrees), distance (0: framing)
 };
+
+// Prints every lit pixel as `X Y RRGGBBAA`, Y = 0 at the bottom.
+void print_pixels(const RasterBackend& image) {
+    for (uint32_t y = 0; y < image.height(); ++y)
+        for (uint32_t x = 0; x < image.width(); ++x)
+            if (const uint32_t p = image.pixel(x, y); p != 0)
+                std::printf("%u %u %02X%02X%02X%02X\n", x, y, p & 0xFF, (p >> 8) & 0xFF,
+                            (p >> 16) & 0xFF, p >> 24);
+}
+
+// A mesh file: lit (or coloured by segment) from a camera framing it, into a PNG.
+void render_mesh_file(RenderArgs a) {
+    if (a.color_by != "shading" && a.color_by != "segment")
+        throw Error(ErrorCode::invalid_value,
+                    "--color-by: '" + a.color_by + "' is not one of shading, segment");
+    if (a.camera.size() != 0 && a.camera.size() != 3)
+        throw Error(ErrorCode::invalid_value, "--camera: expects AZIMUTH ELEVATION DISTANCE");
+    if (a.png.empty() && !a.pixels) a.png = "render.png";
+    if (!a.png.empty()) check_output_path(a.png, "--png");
+    MeshView view;
+    if (a.width) view.width = a.width;
+    if (a.height) view.height = a.height;
+    if (a.camera.size() == 3)
+        view.azimuth = a.camera[0], view.elevation = a.camera[1], view.distance = a.camera[2];
+    view.by_segment = a.color_by == "segment";
+    view.middle_end = a.middle_end;
+    view.options = {parse_strategy_option(a.strategy), a.max_vertices};
+    view.threads = a.threads ? a.threads : default_thread_count();
+    const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, view.threads);
+    const RasterBackend image = render_mesh(a.file, view);
+    if (a.pixels) print_pixels(image);
+    if (!a.png.empty()) {
+        image.write_png(a.png);
+        std::fprintf(stderr, "drawpipe render: wrote %s (%ux%u, %s)\n", a.png.c_str(),
+                     image.width(), image.height(),
+                     view.by_segment ? "each segment in its own colour" : "lit");
+    }
+}
 
 // The largest vertex id the draw can read, plus one (positions, colours and edge flags are
 // stored up to it so that ids without a value read the defaults).
@@ -51,10 +92,13 @@ std::vector<float> padded(std::vector<float> values, std::initializer_list<float
     return values;
 }
 
-void render(const RenderArgs& a) {
+void render(RenderArgs a) {
+    if (a.width > 16384 || a.height > 16384)
+        throw Error(ErrorCode::invalid_value, "--width, --height: at most 16384");
+    if (is_mesh_path(a.file)) return render_mesh_file(a);
     if (!a.png.empty()) check_output_path(a.png, "--png");
-    if (a.width == 0 || a.height == 0 || a.width > 16384 || a.height > 16384)
-        throw Error(ErrorCode::invalid_value, "--width, --height: must be 1-16384");
+    if (a.width == 0) a.width = 64;
+    if (a.height == 0) a.height = 64;
     DrawDesc desc = parse_draw_text(read_input_file(a.file, "draw description"));
     if (!a.gs.empty()) desc.gs = a.gs;
     const GeometryShader* gs = desc.gs.empty() ? nullptr : &find_gs(desc.gs);
@@ -99,12 +143,7 @@ void render(const RenderArgs& a) {
     ctx.draw(bound->info);
     ctx.flush();
 
-    if (a.pixels)
-        for (uint32_t y = 0; y < a.height; ++y)
-            for (uint32_t x = 0; x < a.width; ++x)
-                if (const uint32_t p = image.pixel(x, y); p != 0)
-                    std::printf("%u %u %02X%02X%02X%02X\n", x, y, p & 0xFF, (p >> 8) & 0xFF,
-                                (p >> 16) & 0xFF, p >> 24);
+    if (a.pixels) print_pixels(image);
     if (!a.png.empty()) {
         image.write_png(a.png);
         std::fprintf(stderr, "drawpipe render: wrote %s (%ux%u)\n", a.png.c_str(), a.width,
@@ -117,15 +156,23 @@ void render(const RenderArgs& a) {
 void add_render_command(CLI::App& app) {
     auto args = std::make_shared<RenderArgs>();
     CLI::App* cmd = app.add_subcommand(
-        "render", "Render a draw description through clipping, the stages and the raster backend");
+        "render", "Render a draw description, or a mesh file assimp reads (.obj, .ply, .3ds, "
+                  "...), through clipping, the stages and the raster backend");
     cmd->footer("Description keys: " + std::string(kDescriptionKeys) + "\n" + kExitCodeHelp);
-    cmd->add_option("draw", args->file, "Draw description file ('-' for stdin)")->required();
-    cmd->add_option("--png", args->png, "Write the image as PNG");
+    cmd->add_option("draw", args->file, "Draw description file ('-' for stdin), or a mesh file")
+        ->required();
+    cmd->add_option("--png", args->png, "Write the image as PNG (a mesh: default render.png)");
     cmd->add_flag("--pixels", args->pixels,
                   "Print every pixel that is not the clear colour as X Y RRGGBBAA (Y = 0 at the "
                   "bottom), by rows then columns");
-    cmd->add_option("--width", args->width, "Image width (default 64)");
-    cmd->add_option("--height", args->height, "Image height (default 64)");
+    cmd->add_option("--width", args->width, "Image width (default 64; a mesh: 1024)");
+    cmd->add_option("--height", args->height, "Image height (default 64; a mesh: 768)");
+    cmd->add_option("--color-by", args->color_by,
+                    "A mesh's colours: shading (lit normals, the default) or segment (each "
+                    "segment of the split in its own colour)");
+    cmd->add_option("--camera", args->camera,
+                    "A mesh's camera: AZIMUTH ELEVATION (degrees) DISTANCE (0: frame the mesh)")
+        ->expected(3);
     cmd->add_option("--middle-end", args->middle_end, "Middle end by registered name");
     cmd->add_option("--max-vertices", args->max_vertices,
                     "Force the middle end's vertices-per-segment limit (0: its own)");

@@ -47,3 +47,19 @@ expect(0 "wrote ${WORK_DIR}/demo.png: the triangle_strip draw, 512x512, each seg
 if(NOT EXISTS ${WORK_DIR}/demo.png)
   message(FATAL_ERROR "demo --png wrote no file")
 endif()
+# A real mesh through the whole pipeline: lit, depth-tested, framed by the default camera.
+if(MESH AND EXISTS ${MESH})
+  expect(0 "wrote ${WORK_DIR}/bunny.png \\(1024x768, lit\\)" render ${MESH} --threads 2
+         --png ${WORK_DIR}/bunny.png)
+  expect(0 "each segment in its own colour" render ${MESH} --color-by segment --max-vertices 512
+         --png ${WORK_DIR}/bunny_segments.png)
+  # The default framing keeps the whole mesh in view and fills a good part of it.
+  execute_process(COMMAND ${DRAWPIPE} render ${MESH} --pixels --width 64 --height 48
+                  OUTPUT_VARIABLE lit RESULT_VARIABLE rc)
+  string(REGEX MATCHALL "\n" rows "\n${lit}")
+  list(LENGTH rows n)
+  if(NOT rc EQUAL 0 OR n LESS 300 OR n GREATER 2000)
+    message(FATAL_ERROR "render ${MESH} --pixels: ${n} lit pixels of 3072")
+  endif()
+  expect(2 "--color-by: 'rainbow' is not one of shading, segment" render ${MESH} --color-by rainbow)
+endif()

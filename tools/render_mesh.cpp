@@ -1,0 +1,155 @@
+#include "tools/render_mesh.hpp"
+
+#include "bench/mesh.hpp"
+#include "drawpipe/context.hpp"
+#include "tools/common/segment_colours.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <filesystem>
+
+namespace drawpipe::cli {
+
+namespace {
+
+using Mat4 = std::array<float, 16>; // row-major: out = M * (x, y, z, 1)
+using Vec3 = std::array<float, 3>;
+
+Vec3 sub(Vec3 a, Vec3 b) {
+    return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
+Vec3 cross(Vec3 a, Vec3 b) {
+    return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+Vec3 normalize(Vec3 a) {
+    const float l = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    return l > 0 ? Vec3{a[0] / l, a[1] / l, a[2] / l} : Vec3{0, 0, 1};
+}
+float dot(Vec3 a, Vec3 b) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+Mat4 multiply(const Mat4& a, const Mat4& b) {
+    Mat4 r{};
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+            for (int k = 0; k < 4; ++k) r[4 * i + j] += a[4 * i + k] * b[4 * k + j];
+    return r;
+}
+
+// GL's gluLookAt and gluPerspective, as row-major matrices.
+Mat4 look_at(Vec3 eye, Vec3 centre, Vec3 up) {
+    const Vec3 f = normalize(sub(centre, eye)), s = normalize(cross(f, up)), u = cross(s, f);
+    return {s[0],  s[1],  s[2],  -dot(s, eye), u[0], u[1], u[2], -dot(u, eye),
+            -f[0], -f[1], -f[2], dot(f, eye),  0,    0,    0,    1};
+}
+Mat4 perspective(float fovy, float aspect, float near, float far) {
+    const float t = 1.0f / std::tan(fovy / 2);
+    return {t / aspect,
+            0,
+            0,
+            0,
+            0,
+            t,
+            0,
+            0,
+            0,
+            0,
+            (far + near) / (near - far),
+            2 * far * near / (near - far),
+            0,
+            0,
+            -1,
+            0};
+}
+
+} // namespace
+
+bool is_mesh_path(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    for (const char* m : {".obj", ".ply", ".3ds", ".stl", ".gltf", ".glb", ".dae", ".fbx", ".off"})
+        if (ext == m) return true;
+    return false;
+}
+
+RasterBackend render_mesh(const std::string& path, const MeshView& view) {
+    const bench::Workload mesh = bench::load_mesh(path);
+    const uint32_t n = mesh.vertex_count;
+    // Per-vertex normals: the sum of the faces' normals around each vertex.
+    std::vector<Vec3> normal(n, Vec3{0, 0, 0});
+    auto index = [&](uint32_t i) {
+        return mesh.index_type == IndexType::u16 ? uint32_t(mesh.indices16[i]) : mesh.indices32[i];
+    };
+    auto pos = [&](uint32_t v) {
+        return Vec3{mesh.positions[3 * v], mesh.positions[3 * v + 1], mesh.positions[3 * v + 2]};
+    };
+    for (uint32_t t = 0; t + 2 < mesh.count; t += 3) {
+        const uint32_t a = index(t), b = index(t + 1), c = index(t + 2);
+        const Vec3 fn = cross(sub(pos(b), pos(a)), sub(pos(c), pos(a)));
+        for (const uint32_t v : {a, b, c})
+            for (int k = 0; k < 3; ++k) normal[v][k] += fn[k];
+    }
+    std::vector<float> normals;
+    normals.reserve(size_t(n) * 3);
+    for (const Vec3& v : normal)
+        for (const float c : normalize(v)) normals.push_back(c);
+
+    // A camera around the bounds' centre that frames the bounding sphere.
+    Vec3 lo = pos(0), hi = pos(0);
+    for (uint32_t v = 0; v < n; ++v)
+        for (int k = 0; k < 3; ++k)
+            lo[k] = std::min(lo[k], pos(v)[k]), hi[k] = std::max(hi[k], pos(v)[k]);
+    const Vec3 centre{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2};
+    const float radius = std::max(1e-6f, std::sqrt(dot(sub(hi, lo), sub(hi, lo))) / 2);
+    const float fovy = 40.0f * float(M_PI) / 180;
+    const float dist = view.distance > 0 ? view.distance : radius / std::sin(fovy / 2) * 1.05f;
+    const float az = view.azimuth * float(M_PI) / 180, el = view.elevation * float(M_PI) / 180;
+    const Vec3 eye{centre[0] + dist * std::cos(el) * std::sin(az), centre[1] + dist * std::sin(el),
+                   centre[2] + dist * std::cos(el) * std::cos(az)};
+    const Mat4 mvp =
+        multiply(perspective(fovy, float(view.width) / float(view.height),
+                             std::max(dist - radius * 1.5f, radius * 0.01f), dist + radius * 1.5f),
+                 look_at(eye, centre, {0, 1, 0}));
+    const Vec3 light = normalize(sub(eye, centre)); // a headlight, a little from above
+    const Vec3 key = normalize({light[0], light[1] + 0.5f, light[2]});
+
+    // The vertex shader: clip position, and a lit grey as the colour output.
+    ShaderOutputs outputs;
+    outputs.add_varying();
+    const VertexShader vs =
+        per_vertex_shader(outputs, [mvp, key](const float* in, float* out, uint32_t, uint32_t) {
+            for (int r = 0; r < 4; ++r)
+                out[r] = mvp[4 * r] * in[0] + mvp[4 * r + 1] * in[1] + mvp[4 * r + 2] * in[2] +
+                         mvp[4 * r + 3];
+            const float lit =
+                0.25f + 0.75f * std::max(0.0f, in[4] * key[0] + in[5] * key[1] + in[6] * key[2]);
+            out[4] = 0.85f * lit, out[5] = 0.8f * lit, out[6] = 0.7f * lit, out[7] = 1.0f;
+        });
+
+    const VertexBuffer buffers[2] = {{mesh.positions.data(), mesh.positions.size() * 4, 12, 0},
+                                     {normals.data(), normals.size() * 4, 12, 0}};
+    const VertexAttrib attribs[2] = {{0, 0, Format::float32x3, 0}, {1, 0, Format::float32x3, 0}};
+    ContextOptions co;
+    co.threads = view.threads;
+    co.draw = view.options;
+    Context ctx(co);
+    RasterBackend image(view.width, view.height, {.colour_varying = 0, .depth_test = true});
+    ctx.bind_middle_end(view.middle_end);
+    ctx.bind_backend(image);
+    ctx.set_vertex_buffers(buffers);
+    ctx.set_vertex_attribs(attribs);
+    ctx.bind_vertex_shader(vs);
+    RasterState raster;
+    raster.viewport = {0, 0, float(view.width), float(view.height), 0, 1};
+    ctx.set_raster_state(raster);
+    SegmentColours colours(0);
+    if (view.by_segment) ctx.add_stage(colours);
+    ctx.draw(mesh.draw());
+    ctx.flush();
+    return image;
+}
+
+} // namespace drawpipe::cli

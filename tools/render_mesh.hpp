@@ -1,0 +1,28 @@
+// `drawpipe render MESH`: a real mesh (any format assimp reads) through the whole pipeline
+// with a model-view-projection vertex shader and per-vertex lighting, depth-tested.
+#pragma once
+
+#include "drawpipe/backends/raster.hpp"
+#include "drawpipe/serial.hpp"
+
+#include <string>
+
+namespace drawpipe::cli {
+
+struct MeshView {
+    uint32_t width = 1024, height = 768;
+    float azimuth = 30, elevation = 20; // degrees around the mesh's centre
+    float distance = 0;                 // 0: framing the mesh's bounds
+    bool by_segment = false;            // colour by segment instead of by lit normal
+    std::string middle_end = "fetch_shade";
+    DrawOptions options;
+    uint32_t threads = 1;
+};
+
+// True for a file `drawpipe render` draws as a mesh rather than reading as a description.
+bool is_mesh_path(const std::string& path);
+
+// Renders the mesh; throws Error for a file assimp cannot read.
+RasterBackend render_mesh(const std::string& path, const MeshView& view);
+
+} // namespace drawpipe::cli
