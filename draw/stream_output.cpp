@@ -265,6 +265,43 @@ void StreamOutput::write(const StreamOutputPlan& plan, uint32_t stream, Prim pri
     const auto& copies = plan.copies[stream];
     const uint32_t mask = plan.buffer_mask[stream];
     uint64_t generated = 0, written = 0, written_vertices = 0;
+    // The common capture, one output into one buffer, without the general loop's per-vertex
+    // search over buffers and copies (a position capture ran at a fifth of memcpy's speed).
+    if (copies.size() == 1 && (mask & (mask - 1)) == 0) {
+        const StreamOutputPlan::Copy c = copies[0];
+        const StreamOutputBuffer& buf = state_.buffers[c.buffer];
+        std::byte* const base = static_cast<std::byte*>(buf.data) + buf.offset + 4 * size_t(c.dst);
+        const size_t stride = buf.stride, room = buf.size;
+        size_t at = position_[c.buffer];
+        auto run = [&](auto copy_vertex) {
+            auto primitive = [&](uint32_t n, const uint32_t* e) {
+                ++generated;
+                if (uint64_t(n) * stride > room - at) return; // whole or nothing
+                for (uint32_t i = 0; i < n; ++i)
+                    copy_vertex(base + at + i * stride, vertices.vertex(e[i]) + c.src);
+                at += n * stride;
+                ++written;
+                written_vertices += n;
+            };
+            if (prim == Prim::triangles) // the elements are already GL's order
+                for (size_t t = 0; t + 3 <= elts.size(); t += 3) primitive(3, &elts[t]);
+            else
+                decompose_elements(prim, pv, elts, primitive);
+        };
+        if (c.count == 4)
+            run([](std::byte* d, const uint32_t* v) { std::memcpy(d, v, 16); });
+        else
+            run([n = 4 * size_t(c.count)](std::byte* d, const uint32_t* v) {
+                std::memcpy(d, v, n);
+            });
+        position_[c.buffer] = at;
+        vertices_[stream] += written_vertices;
+        draw.generated[stream] += generated;
+        draw.written[stream] += written;
+        counts_.generated[stream] += generated;
+        counts_.written[stream] += written;
+        return;
+    }
     decompose_elements(prim, pv, elts, [&](uint32_t n, const uint32_t* e) {
         ++generated;
         // Each primitive is checked on its own, as Mesa does: a draw of smaller primitives
