@@ -114,15 +114,59 @@ void SimdShade::shade_fetched(const Segment& seg, uint32_t instance, uint32_t* o
 
 void SimdShade::shade_segment(const Segment& seg, ShadedBatch& out) const {
     const uint32_t stride = layout_.stride();
-    for (uint32_t i = 0; i < seg.instance_count; ++i) {
-        const uint32_t instance = seg.instance_first + i;
-        const uint32_t base = out.vertex_count;
-        shade_fetched(seg, instance, out.append_unset_vertices(seg.fetch_count, stride));
+    const uint32_t first_vertex = out.vertex_count;
+    // The per-vertex clip test and viewport transform ride along when the draw module asks
+    // for them (one instance per segment, as every middle end on this path has).
+    if (out.post_plan && seg.instance_count == 1 && out.vertex_count == 0 && seg.fetch_count > 0) {
+        shade_post(seg, out);
+    } else {
+        for (uint32_t i = 0; i < seg.instance_count; ++i)
+            shade_fetched(seg, seg.instance_first + i,
+                          out.append_unset_vertices(seg.fetch_count, stride));
+    }
+    uint32_t base = first_vertex;
+    for (uint32_t i = 0; i < seg.instance_count; ++i, base += seg.fetch_count) {
         const uint32_t first = uint32_t(out.elts.size());
         simd_emit_elts(seg.linear_draw() ? nullptr : seg.draw_elts.data(), seg.draw_count, base,
                        out.append_unset_elts(seg.draw_count));
         out.prims.push_back({seg.prim, seg.flags, first, seg.draw_count});
     }
+}
+
+void SimdShade::shade_post(const Segment& seg, ShadedBatch& out) const {
+    const uint32_t n = seg.fetch_count;
+    const size_t padded = (size_t(n) + kShaderLanes - 1) / kShaderLanes * kShaderLanes;
+    out.clip_mask.resize(padded, boost::container::default_init);
+    out.clip_pos.resize(4 * padded, boost::container::default_init);
+    PostShadeJob post{out.post_plan, out.clip_mask.data(), out.clip_pos.data(), 0};
+    ShadeJob job{plan_.get(),
+                 nullptr,
+                 seg.fetch_start,
+                 n,
+                 seg.instance_first,
+                 out.append_unset_vertices(n, layout_.stride()),
+                 &post};
+    if (!seg.linear_fetch()) {
+        job.elts = seg.fetch_elts.data();
+        job.first_or_bias = seg.fetch_bias;
+    }
+    simd_shade_vertices(job);
+    out.clip_or = post.clip_or;
+    out.post_shaded = true;
+    out.clip_mask.resize(n);
+    // The clip stage reads a position per vertex: the kernel's blocks of rows, transposed
+    // (only batches with a vertex outside go there).
+    if (post.clip_or) {
+        float block[4 * kShaderLanes];
+        for (uint32_t first = 0; first < n; first += kShaderLanes) {
+            float* p = out.clip_pos.data() + 4 * size_t(first);
+            std::copy_n(p, 4 * kShaderLanes, block);
+            const uint32_t count = std::min(kShaderLanes, n - first);
+            for (uint32_t l = 0; l < count; ++l)
+                for (uint32_t c = 0; c < 4; ++c) p[4 * l + c] = block[c * kShaderLanes + l];
+        }
+    }
+    out.clip_pos.resize(4 * size_t(n));
 }
 
 std::string_view simd_target() {

@@ -8,8 +8,11 @@
 //          element (16 bytes) per lane and transposed with LoadInterleaved4; other formats
 //          stage through fetch_attrib; instanced attributes are fetched once and broadcast.
 //   shade  the vertex shader, one call per block.
+//   post   with a RasterPlan (PostShadeJob): post_shade's clip masks and window coordinates,
+//          computed on the position rows, bit for bit the same operations.
 //   emit   the record rows (header, then the outputs) transposed 4 x 4 into the records.
 #include "draw/internal/fetch_plan.hpp"
+#include "draw/internal/raster_plan.hpp"
 #include "drawpipe/vertex_fetch.hpp"
 
 #include <algorithm>
@@ -204,6 +207,70 @@ HWY_INLINE void emit_block(const uint32_t* const* rows, uint32_t stride, uint32_
 #endif
 }
 
+// post_shade on the block's position rows `pos` (lanes [0, count)): masks into
+// post.clip_mask, clip-space rows into post.clip_soa, window coordinates into `win`, the
+// same operations in the same order as post_shade, so the records are bit for bit its.
+HWY_INLINE void post_block(PostShadeJob& post, const uint32_t* const* rows,
+                           const uint32_t* const* pos, uint32_t first, uint32_t count,
+                           float* const* win, VU& clip_or) {
+    const RasterPlan& plan = *post.plan;
+    const DU du;
+    const hn::Repartition<float, DU> df;
+    using VF = hn::Vec<decltype(df)>;
+    const hn::Rebind<int32_t, DU> di;
+    const hn::Rebind<uint16_t, DU> d16;
+    const uint32_t n = uint32_t(hn::Lanes(du));
+    const VF sx = hn::Set(df, plan.scale[0]), sy = hn::Set(df, plan.scale[1]);
+    const VF sz = hn::Set(df, plan.scale[2]), tx = hn::Set(df, plan.translate[0]);
+    const VF ty = hn::Set(df, plan.translate[1]), tz = hn::Set(df, plan.translate[2]);
+    const VF zero = hn::Zero(df), one = hn::Set(df, 1.0f);
+    const uint32_t distances = plan.layout.outputs.clip_distances;
+    const uint32_t distance_slot = plan.layout.clip_distance_slot();
+    float* soa = post.clip_soa + 4 * size_t(first);
+    for (uint32_t l = 0; l < count; l += n) {
+        const VF x = hn::BitCast(df, hn::Load(du, pos[0] + l));
+        const VF y = hn::BitCast(df, hn::Load(du, pos[1] + l));
+        const VF z = hn::BitCast(df, hn::Load(du, pos[2] + l));
+        const VF w = hn::BitCast(df, hn::Load(du, pos[3] + l));
+        // Outside when `>= -w` (or `<= w`) fails, so NaN counts as outside.
+        const VF nw = hn::Neg(w);
+        auto bit = [&](auto inside, uint32_t b) {
+            return hn::IfThenZeroElse(hn::RebindMask(du, inside), hn::Set(du, b));
+        };
+        VU m = hn::Or(hn::Or(bit(hn::Ge(x, nw), CLIP_LEFT), bit(hn::Ge(y, nw), CLIP_BOTTOM)),
+                      bit(hn::Ge(z, nw), CLIP_NEAR));
+        m = hn::Or(m, hn::Or(hn::Or(bit(hn::Le(x, w), CLIP_RIGHT), bit(hn::Le(y, w), CLIP_TOP)),
+                             bit(hn::Le(z, w), CLIP_FAR)));
+        for (uint32_t u = plan.user_planes; u; u &= u - 1) {
+            const uint32_t k = uint32_t(__builtin_ctz(u));
+            VF d;
+            if (k < distances) {
+                d = hn::BitCast(df, hn::Load(du, rows[distance_slot + k] + l));
+            } else {
+                const auto& c = plan.state.clip_planes[k];
+                d = hn::Add(
+                    hn::Add(hn::Add(hn::Mul(hn::Set(df, c[0]), x), hn::Mul(hn::Set(df, c[1]), y)),
+                            hn::Mul(hn::Set(df, c[2]), z)),
+                    hn::Mul(hn::Set(df, c[3]), w));
+            }
+            m = hn::Or(m, bit(hn::Ge(d, zero), CLIP_USER0 << k));
+        }
+        if (l + n > count) m = hn::IfThenElseZero(hn::FirstN(du, count - l), m);
+        clip_or = hn::Or(clip_or, m);
+        hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, m)), d16, post.clip_mask + first + l);
+        hn::StoreU(x, df, soa + l);
+        hn::StoreU(y, df, soa + kLanes + l);
+        hn::StoreU(z, df, soa + 2 * kLanes + l);
+        hn::StoreU(w, df, soa + 3 * kLanes + l);
+        // Window coordinates: xyz / w * scale + translate, and 1 / w in the w slot.
+        const VF iw = hn::Div(one, w);
+        hn::Store(hn::Add(hn::Mul(hn::Mul(x, iw), sx), tx), df, win[0] + l);
+        hn::Store(hn::Add(hn::Mul(hn::Mul(y, iw), sy), ty), df, win[1] + l);
+        hn::Store(hn::Add(hn::Mul(hn::Mul(z, iw), sz), tz), df, win[2] + l);
+        hn::Store(iw, df, win[3] + l);
+    }
+}
+
 // ids[l] = the block's vertex ids, lanes [0, count) (whole vectors for linear ids).
 HWY_INLINE void block_ids(const ShadeJob& job, uint32_t first, uint32_t count,
                           uint32_t* HWY_RESTRICT ids) {
@@ -237,6 +304,7 @@ void ShadeVertices(const ShadeJob& job) {
     HWY_ALIGN uint32_t zero[kLanes];
     HWY_ALIGN uint32_t one[kLanes];
     HWY_ALIGN uint32_t staged[kLanes][4] = {};
+    HWY_ALIGN float win[4][kLanes];
     fill_row(instance, job.instance);
     fill_row(zero, 0);
     fill_row(one, 0x3f800000u); // 1.0f
@@ -265,6 +333,18 @@ void ShadeVertices(const ShadeJob& job) {
         for (uint32_t r = 0; r < 4 * attribs; ++r) rows[kVertexHeaderDwords + r] = in_dwords[r];
     }
 
+    // With the per-vertex step fused, the records take the window rows and the clip-space
+    // rows stay where the shader left them.
+    const uint32_t* pos[4];
+    float* win_rows[4];
+    const DU du;
+    VU clip_or = hn::Zero(du);
+    for (uint32_t c = 0; c < 4; ++c) {
+        pos[c] = rows[SLOT_POSITION + c];
+        win_rows[c] = win[c];
+        if (job.post) rows[SLOT_POSITION + c] = reinterpret_cast<const uint32_t*>(win[c]);
+    }
+
     // Instanced attributes and disabled arrays read one value for the whole call.
     uint32_t constant[kMaxAttribs][4];
     for (uint32_t a = 0; a < attribs; ++a) {
@@ -291,7 +371,13 @@ void ShadeVertices(const ShadeJob& job) {
                 fill_row(reinterpret_cast<uint32_t*>(outs[r]), p.preset[SLOT_POSITION + r]);
             p.vs->run({count, 4 * attribs, out_count, ids, instance, in_rows, out_rows});
         }
+        if (job.post) post_block(*job.post, rows, pos, first, count, win_rows, clip_or);
         emit_block(rows, stride, count, job.out + size_t(first) * stride);
+    }
+    if (job.post) {
+        HWY_ALIGN uint32_t lanes[hn::MaxLanes(DU())];
+        hn::Store(clip_or, du, lanes);
+        for (uint32_t l = 0; l < hn::Lanes(du); ++l) job.post->clip_or |= lanes[l];
     }
 }
 

@@ -46,6 +46,17 @@ struct FetchPlan {
 // The plan of a draw whose records have `layout` (vertex_layout_for(state)).
 FetchPlan make_fetch_plan(const DrawState& state, const VertexLayout& layout);
 
+// post_shade (draw/internal/raster_plan.hpp) fused into the kernel: the records get window
+// coordinates, `clip_mask` each vertex's mask, `clip_soa` the clip-space positions as blocks
+// of kShaderLanes (rows x, y, z, w: 4 * kShaderLanes floats per block, the last one whole
+// too), and `clip_or` the OR of the masks.
+struct PostShadeJob {
+    const RasterPlan* plan = nullptr;
+    uint16_t* clip_mask = nullptr; // n rounded up to kShaderLanes
+    float* clip_soa = nullptr;     // 4 * (n rounded up to kShaderLanes)
+    uint32_t clip_or = 0;
+};
+
 // The vertices to shade: listed (elts[i] + bias, mod 2^32) or, with elts null, first + i.
 struct ShadeJob {
     const FetchPlan* plan = nullptr;
@@ -53,7 +64,8 @@ struct ShadeJob {
     uint32_t first_or_bias = 0;
     uint32_t n = 0;
     uint32_t instance = 0;
-    uint32_t* out = nullptr; // n records of plan->stride dwords
+    uint32_t* out = nullptr;      // n records of plan->stride dwords
+    PostShadeJob* post = nullptr; // also the clip test and viewport transform (post_shade)
 };
 
 // The vectorised kernels (draw/simd_shade.cpp), dispatched at run time to the best target

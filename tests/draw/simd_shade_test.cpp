@@ -4,6 +4,7 @@
 // divisor and buffer size (elements crossing the buffer end, vertex ids far past it), with
 // and without a vertex shader, block-size edge counts, linear and listed segments with
 // fetch_bias; then whole draws of every primitive through draw_serial and a threaded Context.
+#include "draw/internal/raster_plan.hpp"
 #include "drawpipe/backends/trace.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
@@ -247,6 +248,85 @@ void compare_random(uint32_t seed, int rounds) {
             EXPECT_EQ(a.prims[p].count, b.prims[p].count);
         }
     }
+}
+
+// The clip test and viewport transform fused into the kernel (ShadedBatch::post_plan) against
+// post_shade over the reference's records: records, clip_or, masks and clip-space positions
+// bit for bit, with user planes and clip distances enabled, vertices outside (and NaN).
+void compare_post(uint32_t seed, uint32_t& inside, uint32_t& outside) {
+    const std::vector<Format> formats = every_format();
+    Rng rng(seed);
+    RandomInput in(rng, formats);
+    const uint32_t clips = rng(0, 8);
+    const VertexShader mixing{every_output(rng(0, 6), clips), mixing_shader};
+    const VertexShader matrix{{}, matrix_shader};
+    DrawState state{};
+    state.input = in.input();
+    state.vs = rng.chance(3) || in.attribs.empty() ? &mixing : &matrix;
+    SCOPED_TRACE(describe(in, state));
+    const VertexLayout layout = vertex_layout_for(state);
+    const SimdShade fast(state);
+    RasterState rs;
+    rs.viewport = {float(rng(0, 20)) - 10.5f, float(rng(0, 9)),  float(rng(1, 900)) + 0.25f,
+                   float(rng(1, 700)),        rng(0, 3) * 0.25f, 1.0f - rng(0, 3) * 0.125f};
+    rs.clip_plane_enable = rng(0, 255);
+    for (auto& plane : rs.clip_planes)
+        for (float& c : plane) c = (float(rng(0, 2000)) - 1000.0f) / 333.0f;
+    const auto plan = plan_raster(rs, layout, false);
+    for (int round = 0; round < 4; ++round) {
+        static constexpr uint32_t kCounts[] = {1, kShaderLanes - 1, kShaderLanes, kShaderLanes + 1,
+                                               2 * kShaderLanes + 3};
+        const uint32_t n = rng.chance(2) ? kCounts[rng(0, 4)] : rng(1, 150);
+        Segment seg;
+        seg.prim = Prim::triangles;
+        seg.instance_first = rng(0, 4);
+        seg.fetch_count = seg.draw_count = n;
+        std::vector<uint32_t> ids(n);
+        const uint32_t first = random_id(rng);
+        if (rng.chance(2)) {
+            seg.fetch_start = first;
+        } else {
+            for (uint32_t& id : ids) id = random_id(rng);
+            seg.fetch_elts = ids;
+            seg.fetch_bias = rng.chance(2) ? 0 : rng(0, 50);
+        }
+        ShadedBatch a, b;
+        b.clip_pos.assign(4 * n + 64, -7.0f); // stale storage must be overwritten
+        b.clip_mask.assign(n + 16, 0xBEEF);
+        shade_segment(state, layout, seg, a);
+        post_shade(*plan, a);
+        b.clear();
+        b.post_plan = plan.get();
+        fast.shade_segment(seg, b);
+        ASSERT_TRUE(b.post_shaded);
+        ASSERT_EQ(a.vertices.size(), b.vertices.size());
+        for (size_t i = 0; i < a.vertices.size(); ++i)
+            ASSERT_EQ(a.vertices[i], b.vertices[i])
+                << "round " << round << ", " << n << " vertices: vertex " << i / layout.stride()
+                << " dword " << i % layout.stride();
+        ASSERT_EQ(a.elts, b.elts);
+        ASSERT_EQ(a.clip_or, b.clip_or) << "round " << round;
+        ++(a.clip_or ? outside : inside);
+        if (!a.clip_or) continue;
+        ASSERT_EQ(a.clip_mask, b.clip_mask) << "round " << round;
+        ASSERT_EQ(a.clip_pos.size(), b.clip_pos.size());
+        EXPECT_EQ(0, std::memcmp(a.clip_pos.data(), b.clip_pos.data(), 4 * a.clip_pos.size()))
+            << "round " << round;
+    }
+}
+
+TEST(SimdShade, FusedClipTestAndViewportMatchPostShade) {
+    uint32_t inside = 0, outside = 0;
+    for_each_target([&] {
+        for (uint32_t seed = 1; seed <= 200; ++seed) {
+            SCOPED_TRACE("seed " + std::to_string(seed));
+            compare_post(seed, inside, outside);
+            if (testing::Test::HasFatalFailure()) return;
+        }
+    });
+    // Both kinds of batch were compared.
+    EXPECT_GT(inside, 20u);
+    EXPECT_GT(outside, 20u);
 }
 
 TEST(SimdShade, EveryFormatIsCovered) {

@@ -16,6 +16,8 @@
 
 namespace drawpipe {
 
+struct RasterPlan; // private: draw/internal/raster_plan.hpp
+
 // A shaded vertex is `stride()` dwords: the header, the position, 4 dwords per varying, then
 // the special outputs the stage declares, in the order of VertexLayout's slots.
 enum VertexSlot : uint32_t {
@@ -64,8 +66,13 @@ struct ShadedBatch {
     // every vertex's clip mask, and when it is not 0, each vertex's mask and its clip-space
     // position (the record's position then holds window coordinates).
     uint32_t clip_or = 0;
-    std::vector<uint16_t> clip_mask;
-    std::vector<float> clip_pos;
+    boost::container::vector<uint16_t> clip_mask;
+    boost::container::vector<float> clip_pos;
+    // Set by the draw module before shade() when that per-vertex step may run while the
+    // records are written: SimdShade::shade_segment then does it in the same pass over each
+    // block, while the positions are still in registers, and sets `post_shaded`.
+    const RasterPlan* post_plan = nullptr;
+    bool post_shaded = false;
 
     void clear() {
         vertices.clear();
@@ -74,6 +81,8 @@ struct ShadedBatch {
         elts.clear();
         counters.fill(0);
         clip_or = 0;
+        post_plan = nullptr;
+        post_shaded = false;
     }
     // The elements of one of the batch's primitive ranges.
     std::span<const uint32_t> elts_of(const PrimRange& r) const {

@@ -38,10 +38,14 @@ class SimdShade {
     void shade_vertices(const uint32_t* ids, uint32_t n, uint32_t instance, uint32_t* out) const;
     // As shade_fetched(state, layout(), seg, instance, out).
     void shade_fetched(const Segment& seg, uint32_t instance, uint32_t* out) const;
-    // As shade_segment(state, layout(), seg, out).
+    // As shade_segment(state, layout(), seg, out). When the draw module has set
+    // out.post_plan, also the clip test and viewport transform (the positions written are
+    // then window coordinates): a middle end hands these records on unchanged.
     void shade_segment(const Segment& seg, ShadedBatch& out) const;
 
   private:
+    void shade_post(const Segment& seg, ShadedBatch& out) const;
+
     VertexLayout layout_;
     std::unique_ptr<const FetchPlan> plan_;
 };
