@@ -62,18 +62,71 @@ HWY_INLINE void staged_to_rows(const uint32_t (*HWY_RESTRICT staged)[4], uint32_
 template <uint32_t C>
 HWY_INLINE void stage_fast(const AttribPlan& a, const uint32_t* HWY_RESTRICT ids, uint32_t from,
                            uint32_t count, uint32_t (*HWY_RESTRICT staged)[4]) {
+    // Locals: the stores into `staged` could otherwise alias the plan's fields.
+    const unsigned char* const base = a.base;
+    const uint64_t stride = a.stride, last = a.last;
+    const uint32_t one = a.one;
     for (uint32_t l = from; l < count; ++l) {
         const uint32_t e = ids[l];
         uint32_t* s = staged[l];
-        if (e <= a.last) {
-            std::memcpy(s, a.base + uint64_t(e) * a.stride, 4 * C);
+        if (e <= last) {
+            std::memcpy(s, base + uint64_t(e) * stride, 4 * C);
             for (uint32_t c = C; c < 3; ++c) s[c] = 0;
-            if constexpr (C < 4) s[3] = a.one;
+            if constexpr (C < 4) s[3] = one;
         } else {
             s[0] = s[1] = s[2] = s[3] = 0;
         }
     }
 }
+
+#if HWY_TARGET != HWY_SCALAR
+// A 4 x 4 transpose in registers: (a, b, c, e) as rows in, as columns out.
+template <class D4, class V4 = hn::Vec<D4>>
+HWY_INLINE void transpose4(D4 d4, V4 a, V4 b, V4 c, V4 e, V4& t0, V4& t1, V4& t2, V4& t3) {
+    const V4 ac_lo = hn::InterleaveLower(d4, a, c), ac_hi = hn::InterleaveUpper(d4, a, c);
+    const V4 be_lo = hn::InterleaveLower(d4, b, e), be_hi = hn::InterleaveUpper(d4, b, e);
+    t0 = hn::InterleaveLower(d4, ac_lo, be_lo);
+    t1 = hn::InterleaveUpper(d4, ac_lo, be_lo);
+    t2 = hn::InterleaveLower(d4, ac_hi, be_hi);
+    t3 = hn::InterleaveUpper(d4, ac_hi, be_hi);
+}
+
+// Four-component elements at listed ids: each lane's element is one 16-byte load, four lanes
+// are transposed in registers straight into the rows (no staging through memory). Lanes
+// [from, count) rounded up to 4; lanes at or past `count` read as 0.
+HWY_INLINE void gather_fast4(const AttribPlan& a, const uint32_t* HWY_RESTRICT ids, uint32_t from,
+                             uint32_t count, uint32_t* const* rows) {
+    const hn::Full128<uint32_t> d4;
+    const hn::Full128<uint8_t> d8;
+    using V4 = hn::Vec<decltype(d4)>;
+    const unsigned char* const base = a.base;
+    const uint64_t stride = a.stride, last = a.last;
+    auto element = [&](uint32_t e) {
+        return e <= last ? hn::BitCast(d4, hn::LoadU(d8, base + uint64_t(e) * stride))
+                         : hn::Zero(d4);
+    };
+    uint32_t l = from;
+    for (; l + 4 <= count; l += 4) {
+        V4 t0, t1, t2, t3;
+        transpose4(d4, element(ids[l]), element(ids[l + 1]), element(ids[l + 2]),
+                   element(ids[l + 3]), t0, t1, t2, t3);
+        hn::StoreU(t0, d4, rows[0] + l);
+        hn::StoreU(t1, d4, rows[1] + l);
+        hn::StoreU(t2, d4, rows[2] + l);
+        hn::StoreU(t3, d4, rows[3] + l);
+    }
+    if (l < count) {
+        V4 v[4];
+        for (uint32_t j = 0; j < 4; ++j) v[j] = l + j < count ? element(ids[l + j]) : hn::Zero(d4);
+        V4 t0, t1, t2, t3;
+        transpose4(d4, v[0], v[1], v[2], v[3], t0, t1, t2, t3);
+        hn::StoreU(t0, d4, rows[0] + l);
+        hn::StoreU(t1, d4, rows[1] + l);
+        hn::StoreU(t2, d4, rows[2] + l);
+        hn::StoreU(t3, d4, rows[3] + l);
+    }
+}
+#endif
 
 // A linear run of ids (id0 + l) wholly inside the buffer, elements tightly packed (stride =
 // 4 * C) and dword-aligned: de-interleaving loads straight from the buffer; returns the lanes
@@ -122,6 +175,9 @@ HWY_INLINE void fetch_fast(const AttribPlan& a, const uint32_t* HWY_RESTRICT ids
             done = direct_linear<C>(a, id0, count, rows);
     }
     if (done < count) {
+#if HWY_TARGET != HWY_SCALAR
+        if constexpr (C == 4) return gather_fast4(a, ids, done, count, rows);
+#endif
         stage_fast<C>(a, ids, done, count, staged);
         staged_to_rows(staged, done, count, rows);
     }
@@ -158,14 +214,8 @@ HWY_INLINE void fetch_attribute(const AttribPlan& a, const uint32_t* HWY_RESTRIC
 template <class D4, class V4 = hn::Vec<D4>>
 HWY_INLINE void transpose4(D4 d4, const uint32_t* const* r, uint32_t l, V4& t0, V4& t1, V4& t2,
                            V4& t3) {
-    const V4 a = hn::Load(d4, r[0] + l), b = hn::Load(d4, r[1] + l);
-    const V4 c = hn::Load(d4, r[2] + l), e = hn::Load(d4, r[3] + l);
-    const V4 ac_lo = hn::InterleaveLower(d4, a, c), ac_hi = hn::InterleaveUpper(d4, a, c);
-    const V4 be_lo = hn::InterleaveLower(d4, b, e), be_hi = hn::InterleaveUpper(d4, b, e);
-    t0 = hn::InterleaveLower(d4, ac_lo, be_lo);
-    t1 = hn::InterleaveUpper(d4, ac_lo, be_lo);
-    t2 = hn::InterleaveLower(d4, ac_hi, be_hi);
-    t3 = hn::InterleaveUpper(d4, ac_hi, be_hi);
+    transpose4(d4, hn::Load(d4, r[0] + l), hn::Load(d4, r[1] + l), hn::Load(d4, r[2] + l),
+               hn::Load(d4, r[3] + l), t0, t1, t2, t3);
 }
 #endif
 
@@ -201,6 +251,7 @@ HWY_INLINE void emit_block(const uint32_t* const* rows, uint32_t stride, uint32_
         }
     }
     // The last 1-3 dwords of a record (special outputs).
+    if (quads == stride) return;
     for (uint32_t l = 0; l < count; ++l)
         for (uint32_t k = quads; k < stride; ++k)
             std::memcpy(&out[size_t(l) * stride + k], rows[k] + l, 4);
