@@ -2,6 +2,8 @@
 
 #include "drawpipe/decompose.hpp"
 
+#include <bit>
+
 namespace drawpipe {
 
 namespace {
@@ -11,6 +13,11 @@ constexpr uint64_t kPrime = 0x100000001B3ull; // FNV-1's 64-bit prime
 uint64_t vertex_key(const VertexView& vertices, uint32_t e) {
     const uint32_t* v = vertices.vertex(e);
     return (uint64_t(v[SLOT_INSTANCE_ID]) << 32 | v[SLOT_VERTEX_ID]) ^ v[SLOT_GS_ID];
+}
+
+// A primitive's key: its vertices' keys told apart by position.
+uint64_t tri(uint64_t k0, uint64_t k1, uint64_t k2) {
+    return k0 + std::rotl(k1, 21) + std::rotl(k2, 42);
 }
 
 } // namespace
@@ -23,48 +30,68 @@ void CountingBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertic
                                     std::span<const uint32_t> elts) {
     totals_.calls++;
     totals_.elements += elts.size();
-    // One FNV-style chain per vertex slot and parity of the primitive's position in the call,
-    // folded in order at the end: as order-sensitive as one chain, with a sixth of its
-    // multiply latency per vertex (the chain was most of what this backend cost).
-    uint64_t lane[6] = {0, 0, 0, 0, 0, 0};
+    // A primitive's vertex keys combine by position (rotations), then one FNV-style step per
+    // primitive into one of four chains by the primitive's position in the call, folded in
+    // order at the end: order-sensitive in primitives and in vertices, with one multiply per
+    // primitive and four chains to hide its latency (the hash was most of this backend's cost).
+    uint64_t lane[4] = {0, 0, 0, 0};
     auto mix = [&](uint32_t l, uint64_t key) { lane[l] = (lane[l] ^ key) * kPrime; };
+    // One primitive into chain 0, then the chains rotate: four pushes equal one mix into
+    // each of chains 0-3, so the unrolled loops and this agree (indices stay constant and the
+    // chains in registers).
+    auto push = [&](uint64_t key) {
+        const uint64_t l0 = (lane[0] ^ key) * kPrime;
+        lane[0] = lane[1], lane[1] = lane[2], lane[2] = lane[3], lane[3] = l0;
+    };
     auto key = [&](uint32_t e) { return vertex_key(vertices, e); };
     const uint32_t* e = elts.data();
     if (prim == Prim::triangles) { // the common case, without the decomposition callback
         const size_t tris = elts.size() / 3;
         size_t t = 0;
-        for (; t + 1 < tris; t += 2, e += 6) {
-            mix(0, key(e[0])), mix(1, key(e[1])), mix(2, key(e[2]));
-            mix(3, key(e[3])), mix(4, key(e[4])), mix(5, key(e[5]));
+        for (; t + 3 < tris; t += 4, e += 12) {
+            mix(0, tri(key(e[0]), key(e[1]), key(e[2])));
+            mix(1, tri(key(e[3]), key(e[4]), key(e[5])));
+            mix(2, tri(key(e[6]), key(e[7]), key(e[8])));
+            mix(3, tri(key(e[9]), key(e[10]), key(e[11])));
         }
-        if (t < tris) mix(0, key(e[0])), mix(1, key(e[1])), mix(2, key(e[2]));
+        for (; t < tris; ++t, e += 3) push(tri(key(e[0]), key(e[1]), key(e[2])));
         totals_.triangles += tris;
     } else if (prim == Prim::triangle_strip) {
         // GL's order: odd triangles swap two vertices. Each element's key is read once.
         const size_t tris = elts.size() >= 3 ? elts.size() - 2 : 0;
         const bool last = provoking_ == Provoking::last;
         if (tris > 0) {
+            // Four triangles per step, each into its own chain (lanes fixed: in registers).
             uint64_t k0 = key(e[0]), k1 = key(e[1]);
+            // Triangle (a, b, c) at an odd position, in GL's vertex order.
+            auto odd = [last](uint64_t a, uint64_t b, uint64_t c) {
+                return last ? tri(b, a, c) : tri(a, c, b);
+            };
             size_t i = 0;
-            for (; i + 1 < tris; i += 2) {
+            for (; i + 3 < tris; i += 4) {
                 const uint64_t k2 = key(e[i + 2]), k3 = key(e[i + 3]);
-                mix(0, k0), mix(1, k1), mix(2, k2);
-                if (last)
-                    mix(3, k2), mix(4, k1), mix(5, k3);
-                else
-                    mix(3, k1), mix(4, k3), mix(5, k2);
-                k0 = k2, k1 = k3;
+                const uint64_t k4 = key(e[i + 4]), k5 = key(e[i + 5]);
+                mix(0, tri(k0, k1, k2));
+                mix(1, odd(k1, k2, k3));
+                mix(2, tri(k2, k3, k4));
+                mix(3, odd(k3, k4, k5));
+                k0 = k4, k1 = k5;
             }
-            if (i < tris) mix(0, k0), mix(1, k1), mix(2, key(e[i + 2]));
+            for (; i < tris; ++i) {
+                const uint64_t k2 = key(e[i + 2]);
+                push(i % 2 ? odd(k0, k1, k2) : tri(k0, k1, k2));
+                k0 = k1, k1 = k2;
+            }
         }
         totals_.triangles += tris;
     } else {
-        uint32_t parity = 0;
         decompose_elements(prim, provoking_, elts, [&](uint32_t n, const uint32_t* v) {
             uint64_t& count = n == 1 ? totals_.points : n == 2 ? totals_.lines : totals_.triangles;
             ++count;
-            for (uint32_t i = 0; i < n; ++i) mix(parity + i, key(v[i]));
-            parity ^= 3;
+            const uint64_t k = n == 1   ? key(v[0])
+                               : n == 2 ? tri(key(v[0]), key(v[1]), 0)
+                                        : tri(key(v[0]), key(v[1]), key(v[2]));
+            push(k);
         });
     }
     for (const uint64_t l : lane) totals_.checksum = (totals_.checksum ^ l) * kPrime;

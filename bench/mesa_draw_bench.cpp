@@ -371,18 +371,26 @@ inline void matrix_row(const float* __restrict x, const float* __restrict y,
     for (uint32_t l = 0; l < kChunk; ++l) out[l] = m0 * x[l] + m1 * y[l] + m2 * z[l] + m3 * w[l];
 }
 
+// Compiled for the CPU it runs on, as llvmpipe JIT-compiles its shader for the host (8 wide
+// with AVX2): a clone per instruction set, chosen when the program loads.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+void matrix_block(const ShaderBlock& b, const float* m) {
+    const float *x = b.in[0], *y = b.in[1], *z = b.in[2], *w = b.in[3];
+    for (int r = 0; r < 4; ++r) {
+        const float m0 = m[4 * r], m1 = m[4 * r + 1], m2 = m[4 * r + 2], m3 = m[4 * r + 3];
+        uint32_t l = 0;
+        for (; l + 8 <= b.count; l += 8)
+            matrix_row<8>(x + l, y + l, z + l, w + l, b.out[r] + l, m0, m1, m2, m3);
+        for (; l < b.count; ++l)
+            matrix_row<1>(x + l, y + l, z + l, w + l, b.out[r] + l, m0, m1, m2, m3);
+    }
+}
+
 VertexShader matrix_shader() {
     return {{}, [m = static_cast<const float*>(g_matrix)](const ShaderBlock& b) {
-                const float *x = b.in[0], *y = b.in[1], *z = b.in[2], *w = b.in[3];
-                for (int r = 0; r < 4; ++r) {
-                    const float m0 = m[4 * r], m1 = m[4 * r + 1], m2 = m[4 * r + 2],
-                                m3 = m[4 * r + 3];
-                    uint32_t l = 0;
-                    for (; l + 8 <= b.count; l += 8)
-                        matrix_row<8>(x + l, y + l, z + l, w + l, b.out[r] + l, m0, m1, m2, m3);
-                    for (; l < b.count; ++l)
-                        matrix_row<1>(x + l, y + l, z + l, w + l, b.out[r] + l, m0, m1, m2, m3);
-                }
+                matrix_block(b, m);
             }};
 }
 
