@@ -80,7 +80,9 @@ class DedupSplitter final : public Splitter {
         seg.fetch_count = uint32_t(n);
         seg.fetch_elts = {l.fetch, n};
         seg.draw_count = nd;
-        seg.draw_elts = {l.draw, nd};
+        seg.draw_elts =
+            linear_draw_ ? std::span<const uint16_t>{} : std::span<const uint16_t>{l.draw, nd};
+        linear_draw_ = false;
         return k;
     }
 
@@ -168,6 +170,8 @@ class DedupSplitter final : public Splitter {
     [[gnu::always_inline]] uint32_t split_strip(const Lists& l, const Run& run, uint32_t k0,
                                                 size_t& n, uint32_t& nd) {
         const uint32_t first = first_of(p_.ps), incr = p_.ps.incr;
+        if constexpr (S == Shape::strip && First == 3 && Index::kBuffer)
+            if (bypass_left_ > 0) return copy_strip(l, run, k0, n, nd);
         for (uint32_t i = 0; i < first; ++i) add(l, n, nd, k0 * incr + i);
         uint32_t k = k0 + 1;
         if constexpr (S == Shape::strip && First == 3 && Index::kBuffer) {
@@ -188,6 +192,27 @@ class DedupSplitter final : public Splitter {
             --k; // keep an even triangle count so the next piece starts on even parity
             nd -= incr;
         }
+        // As for triangle lists (kBypassReuse): a strip that repeats almost no index (rows of
+        // a grid, one strip per row) skips the lookups for the next segments.
+        if constexpr (S == Shape::strip && First == 3 && Index::kBuffer)
+            if (p_.adaptive && nd >= kBypassMinIndices && (nd - n) * kBypassReuse < nd)
+                bypass_left_ = kBypassSegments;
+        return k;
+    }
+
+    // A triangle-strip piece without lookups: every position is its own vertex, fetched in
+    // the strip's order, so the piece draws linearly (no draw elements at all).
+    [[gnu::always_inline]] uint32_t copy_strip(const Lists& l, const Run& run, uint32_t k0,
+                                               size_t& n, uint32_t& nd) {
+        --bypass_left_;
+        uint32_t k = std::min(l.kend, k0 + (l.flimit - 2)); // one new vertex per triangle
+        if (has_strip_parity(p_.prim) && k < run.prims && ((k - k0) & 1)) --k;
+        const uint32_t count = k - k0 + 2;
+        const auto* src = l.index.data + l.begin + k0;
+        std::copy(src, src + count, l.fetch);
+        n = count;
+        nd = count;
+        linear_draw_ = true;
         return k;
     }
 
@@ -236,6 +261,7 @@ class DedupSplitter final : public Splitter {
     Table table_;
     bool packed_ = false;      // the last chunk missed more than it hit
     uint32_t bypass_left_ = 0; // segments still to split without lookups
+    bool linear_draw_ = false; // the segment just built draws its fetch list in order
 };
 
 } // namespace drawpipe::detail

@@ -13,9 +13,11 @@ using namespace drawpipe;
 namespace {
 
 struct Split {
-    std::vector<uint32_t> resolved; // vertex id of every draw element, in order
-    std::vector<uint32_t> fetched;  // per segment
-    std::vector<uint32_t> drawn;    // per segment
+    std::vector<uint32_t> resolved;        // vertex id of every draw element, in order
+    std::vector<uint32_t> fetched;         // per segment
+    std::vector<uint32_t> drawn;           // per segment
+    std::vector<uint32_t> strip_triangles; // triangle strips: each segment's, in GL's order
+    size_t linear_draws = 0;               // segments without draw elements
     uint64_t total_fetched = 0;
 };
 
@@ -33,8 +35,18 @@ Split split(FrontEnd& fe, const DrawInfo& info, uint32_t limit, const char* stra
             EXPECT_LT(e, seg.fetch_count);
             out.resolved.push_back(seg.vertex_id(e));
         }
+        // A piece of a strip starts on an even triangle: its odd ones swap two vertices.
+        if (seg.prim == Prim::triangle_strip)
+            for (uint32_t t = 0; t + 2 < seg.draw_count; ++t) {
+                const size_t b = out.resolved.size() - seg.draw_count + t;
+                const uint32_t v0 = out.resolved[b], v1 = out.resolved[b + 1];
+                const uint32_t v2 = out.resolved[b + 2];
+                for (uint32_t v : {v0, t % 2 ? v2 : v1, t % 2 ? v1 : v2})
+                    out.strip_triangles.push_back(v);
+            }
         out.fetched.push_back(seg.fetch_count);
         out.drawn.push_back(seg.draw_count);
+        out.linear_draws += seg.linear_draw();
     }
     out.total_fetched = fe.stats().fetched;
     return out;
@@ -129,6 +141,89 @@ TEST(FrontEndKernels, ShrinkingLimitsAcrossDrawsOfOneFrontEnd) {
     FrontEnd fe;
     for (uint32_t limit : {65536u, 4096u, 7u, 65536u, 3u})
         EXPECT_EQ(split(fe, triangles(idx), limit).resolved, idx) << limit;
+}
+
+// The strips of a w x h grid's rows (2w indices each), separated by the restart index.
+template <class T> std::vector<T> grid_strips(uint32_t w, uint32_t h, uint32_t restart) {
+    std::vector<T> idx;
+    for (uint32_t y = 0; y + 1 < h; ++y) {
+        if (y) idx.push_back(T(restart));
+        for (uint32_t x = 0; x < w; ++x) {
+            idx.push_back(T(y * w + x));
+            idx.push_back(T((y + 1) * w + x));
+        }
+    }
+    return idx;
+}
+
+// The triangles of a restarted strip, unsplit, in GL's order (first-vertex convention).
+template <class T>
+std::vector<uint32_t> strip_triangles(const std::vector<T>& idx, T restart, int32_t base_vertex) {
+    std::vector<uint32_t> out;
+    size_t start = 0;
+    for (size_t i = 0; i <= idx.size(); ++i) {
+        if (i < idx.size() && idx[i] != restart) continue;
+        for (size_t t = 0; t + 2 < i - start; ++t) {
+            const uint32_t v0 = idx[start + t], v1 = idx[start + t + 1], v2 = idx[start + t + 2];
+            for (uint32_t v : {v0, t % 2 ? v2 : v1, t % 2 ? v1 : v2})
+                out.push_back(uint32_t(int64_t(v) + base_vertex));
+        }
+        start = i + 1;
+    }
+    return out;
+}
+
+template <class T> DrawInfo strips(const std::vector<T>& idx, T restart, int32_t base_vertex) {
+    DrawInfo info = triangles(idx, base_vertex);
+    info.prim = Prim::triangle_strip;
+    info.primitive_restart = true;
+    info.restart_index = restart;
+    return info;
+}
+
+// Strips without reuse (a grid's rows) skip the lookups and draw linearly, giving the same
+// triangles as looked-up and unsplit strips, at limits that split inside the rows, between
+// them and not at all; with odd and even limits (a piece keeps an even triangle count).
+TEST(FrontEndKernels, StripsWithoutReuseBypassLookupsAndStayCorrect) {
+    for (const uint32_t w : {700u, 1024u, 2500u}) {
+        const std::vector<uint32_t> idx = grid_strips<uint32_t>(w, 12, 0xFFFFFFFFu);
+        const std::vector<uint16_t> narrow = grid_strips<uint16_t>(w, 12, 0xFFFF);
+        for (const uint32_t limit : {999u, 1024u, 4096u, 65536u})
+            for (const int32_t bias : {0, 5}) {
+                SCOPED_TRACE(std::to_string(w) + " x 12, limit " + std::to_string(limit));
+                FrontEnd fe;
+                const Split d = split(fe, strips(idx, 0xFFFFFFFFu, bias), limit);
+                const Split x = split(fe, strips(idx, 0xFFFFFFFFu, bias), limit, "exact");
+                EXPECT_EQ(d.strip_triangles, strip_triangles(idx, 0xFFFFFFFFu, bias));
+                EXPECT_EQ(d.strip_triangles, x.strip_triangles);
+                EXPECT_EQ(d.total_fetched, x.total_fetched); // nothing repeats
+                EXPECT_EQ(x.linear_draws, 0u);
+                // After the first segments of at least 1024 indices, most draw linearly.
+                if (2 * w >= 1024 && limit >= 1024) {
+                    EXPECT_GT(d.linear_draws, d.drawn.size() / 2);
+                }
+                const Split n = split(fe, strips(narrow, uint16_t(0xFFFF), bias), limit);
+                EXPECT_EQ(n.strip_triangles, d.strip_triangles);
+            }
+    }
+}
+
+TEST(FrontEndKernels, StripBypassEndsWhenReuseReturns) {
+    // Grid rows, then long strips over 50 vertices (each vertex drawn ~40 times): once the
+    // reuse returns, the strips are de-duplicated again within a few segments.
+    std::vector<uint32_t> idx = grid_strips<uint32_t>(2048, 6, 0xFFFFFFFFu);
+    std::mt19937 rng(2);
+    for (int s = 0; s < 30; ++s) {
+        idx.push_back(0xFFFFFFFFu);
+        for (int i = 0; i < 2000; ++i) idx.push_back((1u << 20) + rng() % 50);
+    }
+    FrontEnd fe;
+    const Split d = split(fe, strips(idx, 0xFFFFFFFFu, 0), 4096);
+    const Split x = split(fe, strips(idx, 0xFFFFFFFFu, 0), 4096, "exact");
+    EXPECT_EQ(d.strip_triangles, strip_triangles(idx, 0xFFFFFFFFu, 0));
+    EXPECT_GT(d.linear_draws, 0u);
+    // Bypassing every repeating strip would fetch ~58,000 more.
+    EXPECT_LT(double(d.total_fetched), double(x.total_fetched) + 8 * 2000);
 }
 
 } // namespace
