@@ -76,7 +76,7 @@ struct Options {
     int rounds = 30;
     bool smoke = false;
     bool split_cache = false;
-    std::string middle_end = "fetch_shade";
+    std::string middle_end = "fetch_shade_simd";
     std::string mesh = kDefaultMesh;
     std::string json;
     std::string workloads = "W1,W3,W7";
