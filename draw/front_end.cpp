@@ -5,6 +5,7 @@
 #include "draw/internal/index_scan.hpp"
 #include "draw/internal/instance_order.hpp"
 #include "draw/internal/reorder.hpp"
+#include "draw/internal/split_linear.hpp"
 #include "draw/internal/splitter.hpp"
 #include "drawpipe/limits.hpp"
 #include "drawpipe/prim.hpp"
@@ -36,10 +37,11 @@ bool reorder_copy(const DrawInfo& draw, std::vector<uint32_t>& out) {
 struct FrontEnd::Impl {
     DrawInfo draw;
     detail::SplitParams params{};
-    detail::Splitter* splitter = nullptr; // from `splitters`
-    detail::SplitterPool splitters;       // kept across draws
-    detail::DedupArena arena;             // kept across draws
-    std::vector<uint32_t> reordered;      // the reorder strategy's index buffer
+    detail::Splitter* splitter = nullptr;     // from `splitters`
+    detail::LinearSplitter* linear = nullptr; // `splitter` when the draw is non-indexed
+    detail::SplitterPool splitters;           // kept across draws
+    detail::DedupArena arena;                 // kept across draws
+    std::vector<uint32_t> reordered;          // the reorder strategy's index buffer
     FrontEndStats stats;
     InstanceOrder order;
     uint32_t instance = 0, instance_end = 0; // passes of InstanceOrder
@@ -145,12 +147,14 @@ void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options
     // Mesa's fast path when an indexed draw qualifies (never for GS assembly, nor for
     // `none`, which promises a fetch per index), else the strategy's dedup table.
     m.splitter = nullptr;
+    m.linear = nullptr;
     if (indexed && !assembled && s.kind != Strategy::Kind::none)
         m.splitter = detail::range_splitter(m.splitters, p, draw);
     if (!m.splitter)
         m.splitter = indexed || assembled
                          ? &detail::dedup_splitter(m.splitters, p, s, draw, m.arena)
                          : &detail::linear_splitter(m.splitters, p);
+    if (!indexed && !assembled) m.linear = static_cast<detail::LinearSplitter*>(m.splitter);
 
     m.order = InstanceOrder(lim, draw.instance_count);
     m.instance = 0;
@@ -172,7 +176,8 @@ bool FrontEnd::next(SegmentStorage& storage, Segment& seg) {
         m.run_open = true;
     }
     const uint32_t k0 = m.k;
-    const uint32_t k1 = m.splitter->build(m.run, k0, storage, seg);
+    const uint32_t k1 = m.linear ? m.linear->build(m.run, k0, storage, seg)
+                                 : m.splitter->build(m.run, k0, storage, seg);
     assert(k1 > k0);
     seg.flags = (k0 > 0 ? SPLIT_BEFORE : 0) | (k1 < m.run.prims ? SPLIT_AFTER : 0);
     seg.prim_id_first = m.prim_id_base + k0;
