@@ -18,7 +18,8 @@ class LinearSplitter final : public Splitter {
 
     // Inline and final: FrontEnd::next calls it directly (a non-indexed draw's segments cost
     // a few ns each, so the virtual call and the spills around it were most of their cost).
-    uint32_t build(const Run& run, uint32_t k0, SegmentStorage& st, Segment& seg) override {
+    [[gnu::always_inline]] uint32_t build(const Run& run, uint32_t k0, SegmentStorage& st,
+                                          Segment& seg) override {
         uint32_t k1 = std::min(run.prims, k0 + pmax_);
         if (has_strip_parity(p_.prim) && k1 < run.prims && ((k1 - k0) & 1)) --k1;
         seg.prim = p_.prim;
