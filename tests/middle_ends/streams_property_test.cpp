@@ -6,8 +6,8 @@
 // fetch_shade's, at forced small vertex limits, with the distinct and vsplit strategies, on 1
 // and 2 threads through the pipeline.
 //
-// The shaders: the library's streams2, and shaders here that scatter their emits over up to
-// four streams in an order that depends on the primitive and invocation (sometimes past
+// The shaders: the library's streams2 and streams4, and shaders here that scatter their emits over
+// up to four streams in an order that depends on the primitive and invocation (sometimes past
 // max_vertices, which GL counts over every stream), with a layer, a viewport index, a point
 // size, a varying read from the input vertices and the position. Points output is what GL
 // allows with several streams (gen7 refuses anything else); the A4xx also runs a strip
@@ -367,8 +367,10 @@ TEST(StreamsProperty, HardwareMiddleEndsCaptureEveryStreamAsTheReference) {
     std::mt19937 rng(1616);
     Contexts contexts;
     Coverage cover;
-    check_shader(contexts, find_gs("streams2"), rng, 16, cover);
-    if (HasFatalFailure()) return;
+    for (const char* name : {"streams2", "streams4"}) {
+        check_shader(contexts, find_gs(name), rng, 12, cover);
+        if (HasFatalFailure()) return;
+    }
     for (const GeometryShader& gs : scatter_shaders()) {
         check_shader(contexts, gs, rng, 10, cover);
         if (HasFatalFailure()) return;
