@@ -38,7 +38,8 @@ class PlainDraw final : public MiddleEndDraw {
 };
 
 // Launches the runs of the staged primitives [p0, p1) of one instance (local-memory slots
-// 0 .. p1 - p0 - 1), primitive by primitive, and assembles what stream 0 leaves as strips.
+// 0 .. p1 - p0 - 1), primitive by primitive, and assembles what every stream leaves as
+// strips (`writer` keeps them all: PrimRange::stream).
 void run_group(const GeometryShader& gs, Mode mode, const LocalMemory& lm, uint32_t instance,
                uint32_t prim_id_first, uint32_t p0, uint32_t p1, GsStripWriter& writer,
                std::array<uint64_t, kMaxCounters>& c) {
@@ -62,16 +63,19 @@ void run_group(const GeometryShader& gs, Mode mode, const LocalMemory& lm, uint3
                         break;
                     }
                     ++c[VERTICES];
-                    // Fixed function: only stream 0 is rasterized; prim_info's
-                    // new-primitive flag starts a strip.
-                    if (prim_info_stream(r.prim_info) != 0) continue;
-                    if (prim_info_new_prim(r.prim_info)) writer.cut();
+                    // Fixed function: prim_info's bits 0-1 name the vertex's stream, and its
+                    // new-primitive flag starts a strip of that stream. Every stream the
+                    // shader declares goes on (stream output captures them; only stream 0
+                    // is rasterized, which the draw module sees to by PrimRange::stream).
+                    const uint32_t stream = prim_info_stream(r.prim_info);
+                    if (stream >= gs.streams) continue; // no stream-output slot configured
+                    if (prim_info_new_prim(r.prim_info)) writer.cut(stream);
                     GsOutput o = r.out;
                     o.layer = prim_info_layer(r.prim_info);
                     o.viewport = prim_info_viewport(r.prim_info);
-                    writer.vertex(o, instance);
+                    writer.vertex(stream, o, instance);
                 }
-                writer.cut();
+                writer.cut_all(); // the sequence (a clone's, with clones) ends every strip
             }
         }
     }
@@ -80,7 +84,9 @@ void run_group(const GeometryShader& gs, Mode mode, const LocalMemory& lm, uint3
 } // namespace
 
 A4xxGsDraw::A4xxGsDraw(const DrawState& state, Mode mode, uint32_t max_vertices)
-    : MiddleEndDraw({gs_segment_vertex_limit(*state.gs, max_vertices), false, state.gs->input},
+    : MiddleEndDraw({.max_vertices = gs_segment_vertex_limit(*state.gs, max_vertices),
+                     .assemble_as = state.gs->input,
+                     .delivers_streams = true}, // prim_info's stream bits: every stream
                     gs_output_layout(*state.gs)),
       state_(state), in_layout_(vertex_layout_for(state)), mode_(mode) {}
 
@@ -90,7 +96,7 @@ void A4xxGsDraw::shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatc
     const uint32_t V = gs_input_vertices(gs.input);
     sc.lm.configure(V, in_layout_);
     const uint32_t prims = seg.draw_count / V;
-    GsStripWriter writer(gs, out);
+    GsStripWriter writer(gs, out, true);
     // Local memory holds kPrimSlots primitives (r0.x has 5 bits of slot): stage each one,
     // and run the group once it is full or the instance's primitives are all staged.
     for_each_gs_input(state_, in_layout_, seg, sc,

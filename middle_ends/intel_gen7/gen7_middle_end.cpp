@@ -144,7 +144,12 @@ std::span<const std::string_view> Gen7MiddleEnd::counters() const {
 
 Gen7GsDraw::Gen7GsDraw(const DrawState& state, GsProgram program, uint32_t max_vertices,
                        ThreadObserver observer)
-    : MiddleEndDraw({gs_segment_vertex_limit(*state.gs, max_vertices), false, state.gs->input},
+    : MiddleEndDraw({.max_vertices = gs_segment_vertex_limit(*state.gs, max_vertices),
+                     .assemble_as = state.gs->input,
+                     // Compiled for stream output, the URB holds every stream's vertices and
+                     // the stream-id control data tells them apart; without it the thread
+                     // drops streams past 0, so there is nothing to deliver.
+                     .delivers_streams = program.desc.stream_output},
                     gs_output_layout(*state.gs)),
       state_(state), in_layout_(vertex_layout_for(state)), program_(std::move(program)),
       observer_(std::move(observer)) {}
@@ -168,16 +173,18 @@ void Gen7GsDraw::shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatc
                 // ...and the fixed-function side reads it back into strips.
                 sc.runs.clear();
                 read_output_runs(program_, sc.entry, sc.runs);
+                // Every run goes on with the stream its control data gave it (the stream-id
+                // bits of points; strips are stream 0): stream output captures each stream,
+                // and the draw module rasterizes stream 0 alone (PrimRange::stream).
                 for (const OutputRun& r : sc.runs) {
-                    if (r.stream != 0) continue; // other streams end at stream output
                     const uint32_t base = out.vertex_count;
                     uint32_t* v = out.append_vertices(r.count, out_stride);
                     for (uint32_t n = 0; n < r.count; ++n, v += out_stride)
                         read_vertex(program_, sc.entry, r.first + n, {v, out_stride});
                     const uint32_t first = uint32_t(out.elts.size());
                     for (uint32_t n = 0; n < r.count; ++n) out.elts.push_back(base + n);
-                    out.prims.push_back({gs.output, 0, first, r.count});
-                    out.counters[kVerticesOut] += r.count;
+                    out.prims.push_back({gs.output, 0, first, r.count, uint8_t(r.stream)});
+                    if (r.stream == 0) out.counters[kVerticesOut] += r.count;
                 }
                 for (const UrbWrite& w : sc.entry.writes())
                     ++out.counters[w.kind == UrbWriteKind::header ? kHeaderWrites : kVertexWrites];

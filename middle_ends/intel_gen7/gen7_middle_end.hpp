@@ -1,7 +1,8 @@
 // The Intel gen7 geometry-shader middle end: every (input primitive, invocation) runs as one
 // GS thread that writes its URB entry exactly as the vec4 code does (control-data header of
 // cut bits or stream ids, then the vertex slots), and the fixed-function side reads each
-// entry back into the output strips. Only stream 0 reaches the backend.
+// entry back into the output strips, each with the vertex stream its stream-id bits name
+// (PrimRange::stream): stream output captures every stream, the backend receives stream 0.
 //
 // Vertex fetch and shading are the reference's (drawpipe/shading.hpp); without a geometry
 // shader the middle end draws as fetch_shade does.

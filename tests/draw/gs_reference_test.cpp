@@ -32,7 +32,7 @@ std::vector<Prim> feeding_prims(Prim gs_input) {
 }
 
 TEST(GsLibrary, LookupAndDeclarations) {
-    EXPECT_EQ(gs_library().size(), 16u);
+    EXPECT_EQ(gs_library().size(), 17u);
     for (const GeometryShader& gs : gs_library()) {
         EXPECT_EQ(&find_gs(gs.name), &gs);
         EXPECT_NO_THROW(validate_gs(gs)) << gs.name;
@@ -88,6 +88,7 @@ TEST(GsReference, HandWrittenResults) {
         gs_trace("prim triangles\ncount 3\ngs invocations4\n"),
         "tri 0@0 1@0 2@0\ntri 100@1 101@1 102@1\ntri 200@2 201@2 202@2\ntri 300@3 301@3 302@3\n");
     EXPECT_EQ(gs_trace("prim points\ncount 2\ngs streams2\n"), "point 0\npoint 1001\n");
+    EXPECT_EQ(gs_trace("prim triangles\ncount 3\ngs streams4\n"), "point 0\npoint 1\npoint 2\n");
     // Second primitive of a 10-vertex triangle strip with adjacency: 4 0 2 5 6 8 (last).
     const std::string adj = gs_trace("prim triangle_strip_adjacency\ncount 10\ngs tris_adj_in\n");
     EXPECT_NE(adj.find("tri 1004 1002 1006\ntri 1000 1005 1008\n"), std::string::npos) << adj;

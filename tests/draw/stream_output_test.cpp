@@ -9,6 +9,7 @@
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/serial.hpp"
 #include "drawpipe/stream_output.hpp"
+#include "middle_ends/intel_gen7/gen7_middle_end.hpp"
 #include "support/expect_error.hpp"
 #include "tools/common/draw_text.hpp"
 #include "tools/common/gs_library.hpp"
@@ -408,54 +409,9 @@ GeometryShader two_streams() {
     return gs;
 }
 
+// Every middle end that runs geometry shaders delivers every stream: the reference, the A4xx
+// (prim_info's stream bits) in both forms and gen7 (its stream-id control data).
 TEST(StreamOutput, VertexStreamsWriteTheirOwnBuffers) {
-    const GeometryShader gs = two_streams();
-    const auto bound = bind_draw(parse_draw_text("prim points\nindex none\ncount 5\n"));
-    std::vector<uint32_t> b0(32, 0), b1(32, 0);
-    StreamOutputState st;
-    st.mode = CaptureMode::separate;
-    st.outputs = {{CaptureSource::gs_id, 0, 0, 1, 0, 0, 0},
-                  {CaptureSource::gs_id, 0, 0, 1, 1, 0, 1}};
-    st.buffers[0] = {b0.data(), 0, b0.size() * 4, 4};
-    st.buffers[1] = {b1.data(), 0, 6 * 4, 4}; // 6 points of stream 1
-    for (uint32_t threads : {1u, 2u}) {
-        ContextOptions o;
-        o.threads = threads;
-        o.inline_below = 0;
-        o.draw.max_vertices = 2;
-        std::fill(b0.begin(), b0.end(), 0u);
-        std::fill(b1.begin(), b1.end(), 0u);
-        Context ctx(o);
-        TraceBackend trace;
-        ctx.bind_middle_end("fetch_shade");
-        ctx.bind_backend(trace);
-        ctx.set_vertex_buffers(bound->buffers);
-        ctx.set_vertex_attribs(bound->attribs);
-        ctx.bind_geometry_shader(&gs);
-        ctx.set_stream_output(st);
-        ctx.begin_stream_output();
-        ctx.draw(bound->info);
-        const StreamOutputCounts n = ctx.end_stream_output();
-        EXPECT_EQ(n.generated[0], 10u);
-        EXPECT_EQ(n.written[0], 10u);
-        EXPECT_EQ(n.generated[1], 10u);
-        EXPECT_EQ(n.written[1], 6u);
-        for (uint32_t p = 0; p < 5; ++p) {
-            EXPECT_EQ(b0[2 * p], p);
-            EXPECT_EQ(b0[2 * p + 1], p + 1);
-        }
-        for (uint32_t p = 0; p < 3; ++p) {
-            EXPECT_EQ(b1[2 * p], p + 1000);
-            EXPECT_EQ(b1[2 * p + 1], p + 1001);
-        }
-        EXPECT_EQ(b1[6], 0u);
-        // Only stream 0 reaches the backend.
-        EXPECT_EQ(trace.text(), "point 0\npoint 1\npoint 1\npoint 2\npoint 2\npoint 3\npoint "
-                                "3\npoint 4\npoint 4\npoint 5\n");
-    }
-}
-
-TEST(StreamOutput, MiddleEndsThatDropStreamsRefuseToCaptureThem) {
     register_builtin_middle_ends();
     const GeometryShader gs = two_streams();
     const auto bound = bind_draw(parse_draw_text("prim points\nindex none\ncount 5\n"));
@@ -465,26 +421,75 @@ TEST(StreamOutput, MiddleEndsThatDropStreamsRefuseToCaptureThem) {
     st.outputs = {{CaptureSource::gs_id, 0, 0, 1, 0, 0, 0},
                   {CaptureSource::gs_id, 0, 0, 1, 1, 0, 1}};
     st.buffers[0] = {b0.data(), 0, b0.size() * 4, 4};
+    st.buffers[1] = {b1.data(), 0, 6 * 4, 4}; // 6 points of stream 1
+    for (const char* name : {"fetch_shade", "a4xx", "a4xx_naive", "gen7"})
+        for (uint32_t threads : {1u, 2u}) {
+            SCOPED_TRACE(std::string(name) + ", " + std::to_string(threads) + " threads");
+            ContextOptions o;
+            o.threads = threads;
+            o.inline_below = 0;
+            o.draw.max_vertices = 2;
+            std::fill(b0.begin(), b0.end(), 0u);
+            std::fill(b1.begin(), b1.end(), 0u);
+            Context ctx(o);
+            TraceBackend trace;
+            ctx.bind_middle_end(name);
+            ctx.bind_backend(trace);
+            ctx.set_vertex_buffers(bound->buffers);
+            ctx.set_vertex_attribs(bound->attribs);
+            ctx.bind_geometry_shader(&gs);
+            ctx.set_stream_output(st);
+            ctx.begin_stream_output();
+            ctx.draw(bound->info);
+            const StreamOutputCounts n = ctx.end_stream_output();
+            EXPECT_EQ(n.generated[0], 10u);
+            EXPECT_EQ(n.written[0], 10u);
+            EXPECT_EQ(n.generated[1], 10u);
+            EXPECT_EQ(n.written[1], 6u);
+            for (uint32_t p = 0; p < 5; ++p) {
+                EXPECT_EQ(b0[2 * p], p);
+                EXPECT_EQ(b0[2 * p + 1], p + 1);
+            }
+            for (uint32_t p = 0; p < 3; ++p) {
+                EXPECT_EQ(b1[2 * p], p + 1000);
+                EXPECT_EQ(b1[2 * p + 1], p + 1001);
+            }
+            EXPECT_EQ(b1[6], 0u);
+            // Only stream 0 reaches the backend.
+            EXPECT_EQ(trace.text(), "point 0\npoint 1\npoint 1\npoint 2\npoint 2\npoint 3\npoint "
+                                    "3\npoint 4\npoint 4\npoint 5\n");
+        }
+}
+
+// A middle end that drops streams past 0 (gen7 compiled without stream output drops them in
+// the thread, as Haswell's compiler does) refuses a capture of them rather than leave their
+// buffers empty; stream 0 alone it captures.
+TEST(StreamOutput, MiddleEndsThatDropStreamsRefuseToCaptureThem) {
+    const GeometryShader gs = two_streams();
+    const auto bound = bind_draw(parse_draw_text("prim points\nindex none\ncount 5\n"));
+    std::vector<uint32_t> b0(32, 0), b1(32, 0);
+    StreamOutputState st;
+    st.mode = CaptureMode::separate;
+    st.outputs = {{CaptureSource::gs_id, 0, 0, 1, 0, 0, 0},
+                  {CaptureSource::gs_id, 0, 0, 1, 1, 0, 1}};
+    st.buffers[0] = {b0.data(), 0, b0.size() * 4, 4};
     st.buffers[1] = {b1.data(), 0, b1.size() * 4, 4};
-    for (const char* name : {"a4xx", "gen7"}) {
-        Context ctx;
-        TraceBackend trace;
-        ctx.bind_middle_end(name);
-        ctx.bind_backend(trace);
-        ctx.set_vertex_buffers(bound->buffers);
-        ctx.set_vertex_attribs(bound->attribs);
-        ctx.bind_geometry_shader(&gs);
-        ctx.set_stream_output(st);
-        expect_error([&] { ctx.draw(bound->info); }, ErrorCode::unsupported, "vertex stream");
-        // Stream 0 alone they capture.
-        StreamOutputState zero = st;
-        zero.outputs.pop_back();
-        ctx.set_stream_output(zero);
-        ctx.begin_stream_output();
-        ctx.draw(bound->info);
-        EXPECT_EQ(ctx.end_stream_output().written[0], 10u) << name;
-        EXPECT_EQ(b0[9], 5u) << name;
-    }
+    Context ctx;
+    TraceBackend trace;
+    ctx.bind_middle_end(std::make_shared<gen7::Gen7MiddleEnd>(4096, false));
+    ctx.bind_backend(trace);
+    ctx.set_vertex_buffers(bound->buffers);
+    ctx.set_vertex_attribs(bound->attribs);
+    ctx.bind_geometry_shader(&gs);
+    ctx.set_stream_output(st);
+    expect_error([&] { ctx.draw(bound->info); }, ErrorCode::unsupported, "vertex stream");
+    StreamOutputState zero = st;
+    zero.outputs.pop_back();
+    ctx.set_stream_output(zero);
+    ctx.begin_stream_output();
+    ctx.draw(bound->info);
+    EXPECT_EQ(ctx.end_stream_output().written[0], 10u);
+    EXPECT_EQ(b0[9], 5u);
 }
 
 } // namespace

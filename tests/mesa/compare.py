@@ -24,6 +24,11 @@ must.
 With --xfb --variants, --repeat N makes N draws one capture session (each appends after the
 last; every second draw runs paused), on both sides.
 
+With --xfb, a draw of a library shader with several vertex streams (streams2, streams4)
+captures, --stream-share of the time, one of its streams past 0 instead (`--xfb-stream N`
+against mesa_trace's gl_NextBuffer capture), through whichever middle end --variants picks:
+the reference, gen7 and the A4xx all deliver every stream. --gs-names keeps only some shaders.
+
 With --variants each draw also gets a random --strategy, --middle-end, --repeat and --threads.
 The reorder strategy changes the order of a triangle list's triangles on purpose (never their
 vertices), so its traces are compared with Mesa's as sorted lines.
@@ -62,7 +67,7 @@ GS_INPUT = {
     "many_cuts64": "triangles", "points_out": "triangles", "line_strip_out": "triangles",
     "lines_in": "lines", "lines_adj_in": "lines_adjacency", "tris_adj_in": "triangles_adjacency",
     "points_in_quad": "points", "invocations4": "triangles", "streams2": "points",
-    "color_tri": "triangles", "color_swizzle_lines": "lines",
+    "color_tri": "triangles", "color_swizzle_lines": "lines", "streams4": "triangles",
 }
 # Library geometry shaders that read the vertex shader's colour varying (need `vs color`).
 GS_READS_COLOR = {"color_tri", "color_swizzle_lines"}
@@ -196,10 +201,11 @@ def random_variant(rng, strategies, middle_ends, gs):
 
 
 # Library geometry shaders with several vertex streams (stream N > 0 captures `id` + 500 N).
-GS_STREAMS = {"streams2": 2}
+GS_STREAMS = {"streams2": 2, "streams4": 4}
 # Library geometry shaders that capture a layer after the id.
 GS_WRITES_LAYER = {"amplify3_layer", "invocations4"}
-GS_OUTPUT_VERTICES = {"points_out": 1, "points_in_quad": 3, "streams2": 1, "line_strip_out": 2,
+GS_OUTPUT_VERTICES = {"points_out": 1, "points_in_quad": 3, "streams2": 1, "streams4": 1,
+                      "line_strip_out": 2,
                       "lines_in": 2, "lines_adj_in": 2, "color_swizzle_lines": 2}
 
 
@@ -439,6 +445,11 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--gs", action="store_true", help="library geometry shaders instead")
     ap.add_argument("--prims", default="", help="comma-separated subset of primitive types")
+    ap.add_argument("--gs-names", default="",
+                    help="with --gs: comma-separated subset of the library's geometry shaders")
+    ap.add_argument("--stream-share", type=float, default=0.5,
+                    help="with --xfb: share of draws of a multi-stream shader that capture a "
+                         "stream past 0 (the stream picked at random)")
     ap.add_argument("--out", default="mesa_mismatches")
     ap.add_argument("--variants", action="store_true",
                     help="also pick a random --strategy, --middle-end and --repeat per draw")
@@ -462,6 +473,12 @@ def main():
     if args.prims:
         keep = set(args.prims.split(","))
         groups = [g for g in groups if g[1] in keep]
+    if args.gs_names:
+        keep = set(args.gs_names.split(","))
+        unknown = keep - set(GS_INPUT)
+        if unknown:
+            sys.exit(f"--gs-names: unknown geometry shaders {sorted(unknown)}")
+        groups = [g for g in groups if g[2] in keep]
 
     os.makedirs(args.out, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="mesa_compare_") as tmp:
@@ -471,7 +488,7 @@ def main():
             for _ in range(args.per_prim):
                 d = random_draw(rng, prim, gs)
                 if args.xfb:
-                    if gs in GS_STREAMS and rng.random() < 0.5:
+                    if gs in GS_STREAMS and rng.random() < args.stream_share:
                         d["xfb_stream"] = rng.randint(1, GS_STREAMS[gs] - 1)
                     d["xfb"] = random_xfb_size(rng, d)
                 lim = random_limit(rng, prim)
@@ -480,9 +497,6 @@ def main():
                 if args.xfb and "--repeat" in extra:
                     # A capture session of that many draws, every second one paused.
                     d["repeat"] = int(extra[extra.index("--repeat") + 1])
-                if d.get("xfb_stream") and "--middle-end" in extra:
-                    # Only the reference delivers streams past 0; the others refuse the draw.
-                    extra[extra.index("--middle-end") + 1] = "fetch_shade"
                 jobs.append((name, d, lim, runner.write(d), extra))
         mesa = runner.mesa_batch([mesa_arg(j[3], j[1]) for j in jobs])
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
@@ -491,7 +505,7 @@ def main():
                                                 j[1].get("xfb_stream", 0)), jobs))
 
         cover = collections.Counter()  # what the draws exercised
-        for name, d, lim, path, _ in jobs:
+        for name, d, lim, path, extra in jobs:
             read = d["indices"][d["start"]:d["start"] + d["count"]]
             cover["restart value hit"] += d["index"] != "none" and d["restart"] in read
             cover["restart value not fitting the type"] += (
@@ -509,7 +523,10 @@ def main():
                 cover["buffer full mid-draw"] += 0 < w < g
                 cover["nothing fit"] += w == 0 < g
                 cover["buffer size not a multiple of 4"] += d["xfb"] % 4 != 0
-                cover["vertex stream 1 captured"] += d.get("xfb_stream", 0) > 0
+                cover["vertex stream past 0 captured"] += d.get("xfb_stream", 0) > 0
+                if d.get("xfb_stream") and "--middle-end" in extra:
+                    middle = extra[extra.index("--middle-end") + 1]
+                    cover[f"stream past 0 through {middle}"] += 1
                 cover["session of several draws with pause/resume"] += d.get("repeat", 1) > 1
         per_group = collections.Counter()
         bad_group = collections.Counter()

@@ -9,8 +9,8 @@
 //                                         N draws in one capture session, every second
 //                                         one paused (glPause/ResumeTransformFeedback)
 //   mesa_trace --batch DRAW.txt,BYTES[,DUMP[,STREAM[,REPEAT]]]...   the same per file
-//   --xfb-stream 1 (gs streams2 only): capture vertex stream 1 instead, with
-//                                         `# stream 1 primitives_generated N`
+//   --xfb-stream N (gs streams2: 1, streams4: 1-3): capture vertex stream N instead, with
+//                                         `# stream N primitives_generated M`
 //
 // Every trace ends with `# primitives_generated N` (GL_PRIMITIVES_GENERATED), and with a
 // fixed buffer `# primitives_written M` (GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN).
@@ -197,6 +197,22 @@ void main() {
     id = tag(0); gl_Position = vec4(0.0); EmitStreamVertex(0);
     id1 = tag(0) + 500u; EmitStreamVertex(1);
 })"},
+    {"streams4", GL_POINTS, false, false, "layout(triangles) in;", R"(
+layout(points, max_vertices = 8) out;
+layout(stream = 0) out uint id;
+layout(stream = 1) out uint id1;
+layout(stream = 2) out uint id2;
+layout(stream = 3) out uint id3;
+void main() {
+    id = tag(0); gl_Position = vec4(0.0); EmitStreamVertex(0);
+    id1 = tag(0) + 500u; EmitStreamVertex(1);
+    id2 = tag(1) + 1000u; EmitStreamVertex(2);
+    id = tag(1); gl_Position = vec4(0.0); EmitStreamVertex(0);
+    id3 = tag(2) + 1500u; EmitStreamVertex(3);
+    id1 = tag(2) + 500u; EmitStreamVertex(1);
+    id = tag(2); gl_Position = vec4(0.0); EmitStreamVertex(0);
+    id3 = tag(0) + 1500u; EmitStreamVertex(3);
+})"},
     {"color_tri", GL_TRIANGLES, false, true, "layout(triangles) in;", R"(
 layout(triangle_strip, max_vertices = 3) out;
 in vec4 color[];
@@ -219,6 +235,12 @@ void main() {
     }
 })"},
 };
+
+// Vertex streams a library shader declares (stream N > 0 writes its `id` as `id<N>`).
+uint32_t vertex_streams(const GsInfo& gs) {
+    const std::string_view name = gs.name;
+    return name == "streams2" ? 2 : name == "streams4" ? 4 : 1;
+}
 
 std::string vertex_shader(size_t attribs, bool color) {
     std::string s = "#version 420\n";
@@ -618,9 +640,9 @@ std::string trace_file(const Job& job) {
         if (gs->color && desc.vs != "color")
             fail(1, "gs " + desc.gs + ": reads the colour varying; the draw needs `vs color`");
     }
-    if (job.stream > 0 && (!gs || std::string_view(gs->name) != "streams2" || job.stream > 1))
+    if (job.stream > 0 && (!gs || job.stream >= vertex_streams(*gs)))
         fail(1, "--xfb-stream " + std::to_string(job.stream) +
-                    ": only stream 1 of gs streams2 is declared here");
+                    ": only streams 1 of gs streams2 and 1-3 of gs streams4 are declared here");
     const Capture cap = draw(desc, gs, job.xfb_size, job.stream, job.repeat);
     if (cap.count_only)
         fail(4, "# count-only " + std::string(kPrims[desc.prim].name) + ": " +

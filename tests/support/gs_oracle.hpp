@@ -143,6 +143,7 @@ inline OracleGsShader oracle_gs_shader(const std::string& name) {
     if (name == "points_in_quad") return {Prim::points, S, 4, 1, false};
     if (name == "invocations4") return {T, S, 3, 4, true};
     if (name == "streams2") return {Prim::points, Prim::points, 2, 1, false};
+    if (name == "streams4") return {T, Prim::points, 8, 1, false};
     throw std::invalid_argument("unknown gs " + name);
 }
 
@@ -188,6 +189,8 @@ inline std::vector<OracleGsEvent> oracle_gs_events(const std::string& name, uint
         for (uint32_t i = 0; i < 3; ++i) V(base + vid[i] + 100u * inv, inv);
     } else if (name == "streams2") {
         V(base + vid[0]); // the stream-1 copy never reaches the backend
+    } else if (name == "streams4") {
+        V(base + vid[0]), V(base + vid[1]), V(base + vid[2]); // stream 0's three
     }
     return e;
 }

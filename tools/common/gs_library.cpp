@@ -113,6 +113,14 @@ std::vector<GeometryShader> build_library() {
     }));
     lib.back().uses_end_primitive = false;
     lib.back().streams = 2;
+    // Every stream, interleaved: stream s gets input i's tag(i) + 500 s.
+    lib.push_back(shader("streams4", tris, Prim::points, 8, [](GsContext& ctx) {
+        static constexpr uint32_t kOrder[8][2] = {{0, 0}, {1, 0}, {2, 1}, {0, 1},
+                                                  {3, 2}, {1, 2}, {0, 2}, {3, 0}};
+        for (const auto& [s, i] : kOrder) ctx.emit_stream_vertex(s, {.id = tag(ctx, i) + 500u * s});
+    }));
+    lib.back().uses_end_primitive = false;
+    lib.back().streams = 4;
     // Varyings through the GS: each output vertex carries its input's colour, as is or with
     // the components reversed.
     lib.push_back(shader("color_tri", tris, strip, 3, [](GsContext& ctx) {

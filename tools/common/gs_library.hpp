@@ -25,6 +25,8 @@
 //                        tag(i) + 100 * invocation with layer = invocation
 //   streams2             points -> points, max 2, 2 streams: input 0 to stream 0 as tag(0)
 //                        and to stream 1 as tag(0) + 500
+//   streams4             triangles -> points, max 8, 4 streams: (stream, input) (0, 0) (1, 0)
+//                        (2, 1) (0, 1) (3, 2) (1, 2) (0, 2) (3, 0), each as tag(i) + 500 * stream
 //   color_tri            triangles -> triangle_strip, max 3: inputs 0 1 2 as tag(i) with
 //                        varying 0 = input i's varying 0, end (needs a vertex shader that
 //                        writes a varying, e.g. `vs color`)
