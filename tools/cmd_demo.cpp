@@ -7,7 +7,7 @@
 #include "drawpipe/prim.hpp"
 #include "tools/commands.hpp"
 #include "tools/common/files.hpp"
-#include "tools/common/segment_colours.hpp"
+#include "tools/common/colour_stages.hpp"
 
 #include <oneapi/tbb/global_control.h>
 
