@@ -14,6 +14,8 @@ install(TARGETS drawpipe_draw drawpipe_middle_ends drawpipe_backends EXPORT draw
 install(TARGETS drawpipe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY draw/include/ backends/include/ middle_ends/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The examples tour, buildable on its own against the installed package (its CMakeLists.txt).
+install(DIRECTORY examples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/drawpipe/examples)
 install(EXPORT drawpipeTargets NAMESPACE drawpipe:: DESTINATION ${_drawpipe_cmake_dir})
 
 configure_package_config_file(cmake/drawpipeConfig.cmake.in ${PROJECT_BINARY_DIR}/drawpipeConfig.cmake

@@ -6,8 +6,8 @@
 #include "drawpipe/error.hpp"
 #include "drawpipe/prim.hpp"
 #include "tools/commands.hpp"
+#include "tools/common/colour_stages.hpp"
 #include "tools/common/files.hpp"
-#include "tools/common/segment_colours.hpp"
 
 #include <oneapi/tbb/global_control.h>
 

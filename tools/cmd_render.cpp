@@ -15,6 +15,7 @@
 #include <oneapi/tbb/global_control.h>
 
 #include <cstdio>
+#include <utility>
 
 namespace drawpipe::cli {
 
@@ -32,7 +33,41 @@ struct RenderArgs {
     uint32_t width = 0, height = 0; // 0: 64 x 64 for a description, 1024 x 768 for a mesh
     std::string color_by = "shading";
     std::vector<float> camera; // azimuth, elevation (degrees), distance (0: framing)
+    uint32_t instances = 0;    // a mesh's copies (0: not given, one)
 };
+
+// `--color-by` values, in the order the help and the errors list them.
+constexpr std::pair<const char*, MeshColours> kColourModes[] = {
+    {"shading", MeshColours::shading},
+    {"segment", MeshColours::segment},
+    {"instance", MeshColours::instance},
+    {"middle-end-thread", MeshColours::middle_end_thread}};
+
+MeshColours parse_colours(const std::string& name) {
+    std::string known;
+    for (const auto& [n, c] : kColourModes) {
+        if (name == n) return c;
+        known += known.empty() ? n : std::string(", ") + n;
+    }
+    throw Error(ErrorCode::invalid_value, "--color-by: '" + name + "' is not one of " + known);
+}
+
+// What the picture's colours mean, for the line saying where it went.
+std::string colour_legend(MeshColours c, size_t keys) {
+    const std::string n = std::to_string(keys);
+    switch (c) {
+    case MeshColours::shading:
+        break;
+    case MeshColours::segment:
+        return "each segment in its own colour: " + n + " segments";
+    case MeshColours::instance:
+        return "each instance in its own colour: " + n + " instances";
+    case MeshColours::middle_end_thread:
+        return "each middle-end thread in its own colour: " + n +
+               (keys == 1 ? " thread" : " threads") + " shaded segments";
+    }
+    return "lit";
+}
 
 // Prints every lit pixel as `X Y RRGGBBAA`, Y = 0 at the bottom.
 void print_pixels(const RasterBackend& image) {
@@ -43,32 +78,31 @@ void print_pixels(const RasterBackend& image) {
                             (p >> 16) & 0xFF, p >> 24);
 }
 
-// A mesh file: lit (or coloured by segment) from a camera framing it, into a PNG.
+// A mesh file: lit, or coloured by what the pipeline did (--color-by), from a camera framing
+// it, into a PNG.
 void render_mesh_file(RenderArgs a) {
-    if (a.color_by != "shading" && a.color_by != "segment")
-        throw Error(ErrorCode::invalid_value,
-                    "--color-by: '" + a.color_by + "' is not one of shading, segment");
+    MeshView view;
+    view.colours = parse_colours(a.color_by);
     if (a.camera.size() != 0 && a.camera.size() != 3)
         throw Error(ErrorCode::invalid_value, "--camera: expects AZIMUTH ELEVATION DISTANCE");
     if (a.png.empty() && !a.pixels) a.png = "render.png";
     if (!a.png.empty()) check_output_path(a.png, "--png");
-    MeshView view;
     if (a.width) view.width = a.width;
     if (a.height) view.height = a.height;
     if (a.camera.size() == 3)
         view.azimuth = a.camera[0], view.elevation = a.camera[1], view.distance = a.camera[2];
-    view.by_segment = a.color_by == "segment";
+    view.instances = a.instances ? a.instances : 1;
     view.middle_end = a.middle_end;
     view.options = {parse_strategy_option(a.strategy), a.max_vertices};
     view.threads = a.threads ? a.threads : default_thread_count();
     const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, view.threads);
-    const RasterBackend image = render_mesh(a.file, view);
-    if (a.pixels) print_pixels(image);
+    const MeshPicture picture = render_mesh(a.file, view);
+    if (a.pixels) print_pixels(picture.image);
     if (!a.png.empty()) {
-        image.write_png(a.png);
+        picture.image.write_png(a.png);
         std::fprintf(stderr, "drawpipe render: wrote %s (%ux%u, %s)\n", a.png.c_str(),
-                     image.width(), image.height(),
-                     view.by_segment ? "each segment in its own colour" : "lit");
+                     picture.image.width(), picture.image.height(),
+                     colour_legend(view.colours, picture.colours).c_str());
     }
 }
 
@@ -96,6 +130,9 @@ void render(RenderArgs a) {
     if (a.width > 16384 || a.height > 16384)
         throw Error(ErrorCode::invalid_value, "--width, --height: at most 16384");
     if (is_mesh_path(a.file)) return render_mesh_file(a);
+    if (a.instances)
+        throw Error(ErrorCode::invalid_value,
+                    "--instances: for a mesh file (a draw description sets 'instances')");
     if (!a.png.empty()) check_output_path(a.png, "--png");
     if (a.width == 0) a.width = 64;
     if (a.height == 0) a.height = 64;
@@ -168,8 +205,12 @@ void add_render_command(CLI::App& app) {
     cmd->add_option("--width", args->width, "Image width (default 64; a mesh: 1024)");
     cmd->add_option("--height", args->height, "Image height (default 64; a mesh: 768)");
     cmd->add_option("--color-by", args->color_by,
-                    "A mesh's colours: shading (lit normals, the default) or segment (each "
-                    "segment of the split in its own colour)");
+                    "A mesh's colours: shading (lit normals, the default), segment (each "
+                    "segment of the split in its own colour), instance (each instance), or "
+                    "middle-end-thread (the pipeline thread that shaded each segment)");
+    cmd->add_option("--instances", args->instances,
+                    "A mesh: draw N instances, side by side along x (default 1)")
+        ->check(CLI::Range(1u, 1024u));
     cmd->add_option("--camera", args->camera,
                     "A mesh's camera: AZIMUTH ELEVATION (degrees) DISTANCE (0: frame the mesh)")
         ->expected(3);

@@ -2,12 +2,14 @@
 
 #include "bench/mesh.hpp"
 #include "drawpipe/context.hpp"
-#include "tools/common/segment_colours.hpp"
+#include "drawpipe/registry.hpp"
+#include "tools/common/colour_stages.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <filesystem>
+#include <memory>
 
 namespace drawpipe::cli {
 
@@ -75,7 +77,7 @@ bool is_mesh_path(const std::string& path) {
     return false;
 }
 
-RasterBackend render_mesh(const std::string& path, const MeshView& view) {
+MeshPicture render_mesh(const std::string& path, const MeshView& view) {
     const bench::Workload mesh = bench::load_mesh(path);
     const uint32_t n = mesh.vertex_count;
     // Per-vertex normals: the sum of the faces' normals around each vertex.
@@ -97,11 +99,17 @@ RasterBackend render_mesh(const std::string& path, const MeshView& view) {
     for (const Vec3& v : normal)
         for (const float c : normalize(v)) normals.push_back(c);
 
-    // A camera around the bounds' centre that frames the bounding sphere.
+    // Instances stand side by side along x, a little apart, centred on the mesh's place.
     Vec3 lo = pos(0), hi = pos(0);
     for (uint32_t v = 0; v < n; ++v)
         for (int k = 0; k < 3; ++k)
             lo[k] = std::min(lo[k], pos(v)[k]), hi[k] = std::max(hi[k], pos(v)[k]);
+    const uint32_t instances = std::max(view.instances, 1u);
+    const float spacing = std::max((hi[0] - lo[0]) * 1.15f, 1e-6f);
+    const float first_x = -0.5f * float(instances - 1) * spacing;
+    lo[0] += first_x, hi[0] -= first_x;
+
+    // A camera around the bounds' centre that frames the bounding sphere.
     const Vec3 centre{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2};
     const float radius = std::max(1e-6f, std::sqrt(dot(sub(hi, lo), sub(hi, lo))) / 2);
     const float fovy = 40.0f * float(M_PI) / 180;
@@ -116,13 +124,18 @@ RasterBackend render_mesh(const std::string& path, const MeshView& view) {
     const Vec3 light = normalize(sub(eye, centre)); // a headlight, a little from above
     const Vec3 key = normalize({light[0], light[1] + 0.5f, light[2]});
 
-    // The vertex shader: clip position, and a lit grey as the colour output.
+    // The vertex shader: clip position (instance i moved along x), and a lit grey as the
+    // colour output. Colouring by thread adds a flat integer output, varying 1, for the tag
+    // the middle end's thread writes (ThreadTagMiddleEnd).
+    const bool by_thread = view.colours == MeshColours::middle_end_thread;
     ShaderOutputs outputs;
     outputs.add_varying();
-    const VertexShader vs =
-        per_vertex_shader(outputs, [mvp, key](const float* in, float* out, uint32_t, uint32_t) {
+    if (by_thread) outputs.add_varying({ValueType::uint32, Interp::flat, 1});
+    const VertexShader vs = per_vertex_shader(
+        outputs, [mvp, key, first_x, spacing](const float* in, float* out, uint32_t, uint32_t i) {
+            const float x = in[0] + first_x + float(i) * spacing;
             for (int r = 0; r < 4; ++r)
-                out[r] = mvp[4 * r] * in[0] + mvp[4 * r + 1] * in[1] + mvp[4 * r + 2] * in[2] +
+                out[r] = mvp[4 * r] * x + mvp[4 * r + 1] * in[1] + mvp[4 * r + 2] * in[2] +
                          mvp[4 * r + 3];
             const float lit =
                 0.25f + 0.75f * std::max(0.0f, in[4] * key[0] + in[5] * key[1] + in[6] * key[2]);
@@ -136,20 +149,40 @@ RasterBackend render_mesh(const std::string& path, const MeshView& view) {
     co.threads = view.threads;
     co.draw = view.options;
     Context ctx(co);
-    RasterBackend image(view.width, view.height, {.colour_varying = 0, .depth_test = true});
-    ctx.bind_middle_end(view.middle_end);
-    ctx.bind_backend(image);
+    MeshPicture picture{
+        RasterBackend(view.width, view.height, {.colour_varying = 0, .depth_test = true}), 0};
+    std::shared_ptr<const MiddleEnd> middle = MiddleEndRegistry::global().find(view.middle_end);
+    if (by_thread) middle = std::make_shared<ThreadTagMiddleEnd>(std::move(middle), 1);
+    ctx.bind_middle_end(std::move(middle));
+    ctx.bind_backend(picture.image);
     ctx.set_vertex_buffers(buffers);
     ctx.set_vertex_attribs(attribs);
     ctx.bind_vertex_shader(vs);
     RasterState raster;
     raster.viewport = {0, 0, float(view.width), float(view.height), 0, 1};
     ctx.set_raster_state(raster);
-    SegmentColours colours(0);
-    if (view.by_segment) ctx.add_stage(colours);
-    ctx.draw(mesh.draw());
+    // The stage that colours each triangle by what the pipeline did with it, if any.
+    std::unique_ptr<KeyColours> colours;
+    switch (view.colours) {
+    case MeshColours::shading:
+        break;
+    case MeshColours::segment:
+        colours = std::make_unique<SegmentColours>(0);
+        break;
+    case MeshColours::instance:
+        colours = std::make_unique<InstanceColours>(0);
+        break;
+    case MeshColours::middle_end_thread:
+        colours = std::make_unique<ThreadColours>(0, 1);
+        break;
+    }
+    if (colours) ctx.add_stage(*colours);
+    DrawInfo draw = mesh.draw();
+    draw.instance_count = instances;
+    ctx.draw(draw);
     ctx.flush();
-    return image;
+    if (colours) picture.colours = colours->keys_seen();
+    return picture;
 }
 
 } // namespace drawpipe::cli

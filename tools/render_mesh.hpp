@@ -9,11 +9,15 @@
 
 namespace drawpipe::cli {
 
+// What each triangle's colour shows (`--color-by`).
+enum class MeshColours { shading, segment, instance, middle_end_thread };
+
 struct MeshView {
     uint32_t width = 1024, height = 768;
     float azimuth = 30, elevation = 20; // degrees around the mesh's centre
     float distance = 0;                 // 0: framing the mesh's bounds
-    bool by_segment = false;            // colour by segment instead of by lit normal
+    MeshColours colours = MeshColours::shading;
+    uint32_t instances = 1; // copies side by side along x, the instance id moving each
     std::string middle_end = "fetch_shade";
     DrawOptions options;
     uint32_t threads = 1;
@@ -22,7 +26,12 @@ struct MeshView {
 // True for a file `drawpipe render` draws as a mesh rather than reading as a description.
 bool is_mesh_path(const std::string& path);
 
+struct MeshPicture {
+    RasterBackend image;
+    size_t colours = 0; // distinct segments, instances or threads coloured (0: lit)
+};
+
 // Renders the mesh; throws Error for a file assimp cannot read.
-RasterBackend render_mesh(const std::string& path, const MeshView& view);
+MeshPicture render_mesh(const std::string& path, const MeshView& view);
 
 } // namespace drawpipe::cli

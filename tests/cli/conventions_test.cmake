@@ -61,5 +61,7 @@ if(MESH AND EXISTS ${MESH})
   if(NOT rc EQUAL 0 OR n LESS 300 OR n GREATER 2000)
     message(FATAL_ERROR "render ${MESH} --pixels: ${n} lit pixels of 3072")
   endif()
-  expect(2 "--color-by: 'rainbow' is not one of shading, segment" render ${MESH} --color-by rainbow)
+  expect(2 "--color-by: 'rainbow' is not one of shading, segment, instance, middle-end-thread"
+         render ${MESH} --color-by rainbow)
+  expect(2 "--instances: for a mesh file" render --instances 2 ${DATA}/xfb_strip.txt)
 endif()

@@ -1,15 +1,27 @@
-# Installs the build tree into a fresh prefix, then configures, builds and runs examples/
-# against it with find_package(drawpipe), as a project outside this tree would.
+# Installs the build tree into a fresh prefix, then configures, builds and runs the examples
+# installed with it against it with find_package(drawpipe), as a project outside this tree would.
 # Run by ctest: cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DGENERATOR=... -P install_test.cmake
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix}
                 OUTPUT_QUIET COMMAND_ERROR_IS_FATAL ANY)
-execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples -B ${WORK_DIR}/build -G ${GENERATOR}
+# The examples as installed with the package (share/drawpipe/examples), not the source tree's.
+set(examples ${prefix}/share/drawpipe/examples)
+if(NOT EXISTS ${examples}/CMakeLists.txt)
+  message(FATAL_ERROR "the package installs no examples: ${examples}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${examples} -B ${WORK_DIR}/build -G ${GENERATOR}
                         -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
                         -DCMAKE_PREFIX_PATH=${prefix}
                 COMMAND_ERROR_IS_FATAL ANY)
 execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/build -j 2 COMMAND_ERROR_IS_FATAL ANY)
-foreach(example minimal_driver custom_middle_end/custom_middle_end)
-  execute_process(COMMAND ${WORK_DIR}/build/${example} COMMAND_ERROR_IS_FATAL ANY)
+foreach(example minimal_driver custom_stage render_mesh_png split_cache
+                custom_middle_end/custom_middle_end)
+  execute_process(COMMAND ${WORK_DIR}/build/${example} WORKING_DIRECTORY ${WORK_DIR}
+                  COMMAND_ERROR_IS_FATAL ANY)
 endforeach()
+# render_mesh_png's picture: a PNG, in the directory it ran in.
+file(READ ${WORK_DIR}/torus.png signature LIMIT 8 HEX)
+if(NOT signature STREQUAL "89504e470d0a1a0a")
+  message(FATAL_ERROR "render_mesh_png wrote no PNG (${WORK_DIR}/torus.png: '${signature}')")
+endif()
