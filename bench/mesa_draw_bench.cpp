@@ -698,11 +698,22 @@ int main(int argc, char** argv) {
         if (opt.mesh != "none") {
             try {
                 Workload w = load_mesh(opt.mesh);
+                // Into the grid's [0, 1]^2 (aspect kept) and z in [0.4, 0.6], where the matrix
+                // keeps every vertex inside the view volume, as for the grid workloads.
+                float lo[3] = {1e30f, 1e30f, 1e30f}, hi[3] = {-1e30f, -1e30f, -1e30f};
+                for (size_t v = 0; v < w.vertex_count; ++v)
+                    for (int c = 0; c < 3; ++c) {
+                        lo[c] = std::min(lo[c], w.positions[3 * v + c]);
+                        hi[c] = std::max(hi[c], w.positions[3 * v + c]);
+                    }
+                const float s =
+                    1.0f / std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1e-30f});
                 mesh_positions.reserve(size_t(w.vertex_count) * 4);
                 for (size_t v = 0; v < w.vertex_count; ++v)
                     mesh_positions.insert(
                         mesh_positions.end(),
-                        {w.positions[3 * v], w.positions[3 * v + 1], w.positions[3 * v + 2], 1.0f});
+                        {(w.positions[3 * v] - lo[0]) * s, (w.positions[3 * v + 1] - lo[1]) * s,
+                         0.4f + 0.2f * (w.positions[3 * v + 2] - lo[2]) * s, 1.0f});
                 Input& in = inputs.emplace_back();
                 in.vertex_count = w.vertex_count;
                 in.w = std::move(w);
