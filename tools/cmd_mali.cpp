@@ -165,7 +165,8 @@ void add_mali_command(CLI::App& app) {
         "2^(s+4)\n"
         "(70 -> 72). The 2019 notes that seeded the driver had a different small-count table\n"
         "(3 -> 4, 4-7 -> 8, 8-11 -> 12, 12-15 -> 16, 16-19 -> 20, 'always at least one more');\n"
-        "the driver corrected it (3 -> 3, 9 -> 9, 11 -> 12, 31 -> 32). Only instanced jobs pad.");
+        "the driver corrected it (3 -> 3, 9 -> 9, 11 -> 12, 31 -> 32). Only instanced jobs pad.\n" +
+        std::string(kExitCodeHelp));
     cmd->add_option("N", args->vertices, "Vertices in the job")->required();
     cmd->add_option("--instances", args->instances, "Instance count (default 1)");
     cmd->add_option("--divisor", args->divisors,

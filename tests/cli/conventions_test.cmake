@@ -19,6 +19,21 @@ endfunction()
 
 expect(0 "^drawpipe [0-9]+\\.[0-9]+\\.[0-9]+\n$" --version)
 expect(0 "Exit codes: 0 done; 2 bad input" --help)
+# ... and every command's own --help says the same.
+foreach(command trace render demo mali gen7-header bench)
+  expect(0 "Exit codes: 0 done; 2 bad input [^\n]*; 1 a failure while running" ${command} --help)
+endforeach()
+# trace --help names what a description may use: its keys, the middle ends, the library shaders.
+expect(0 "Description keys: prim, index, indices, [^\n]*, gs[;.].*Middle ends \\(--middle-end\\): fetch_shade[^\n]* gen7[^\n]* a4xx[^\n]* mali.*Geometry shaders \\(--gs, key gs\\): passthrough_tri [^\n]*many_cuts64"
+       trace --help)
+# Outputs explain themselves: the trace's first line names its fields, gen7-header and mali
+# start with a legend.
+expect(0 "^# trace: one primitive per line \\(point, line, tri\\), each vertex as vertexid/instanceid"
+       trace ${DATA}/xfb_strip.txt)
+expect(0 "^# legend: one GS thread per line [^\n]*\n#   the control-data header DWORDs"
+       gen7-header --gs many_cuts64 ${DATA}/gs_triangle.txt)
+expect(0 "^# legend: an instanced job runs `padded` threads per instance[^\n]*\n#   records" mali 70
+       --instances 3)
 expect(2 "unknown command 'frobnicate' \\(commands: trace, render, demo" frobnicate)
 expect(2 "unknown workload 'W9' \\(workloads: W1, W2, W3, W4, W5, W6, W7\\)" bench W9)
 expect(2 "draw description '${WORK_DIR}': is a directory" trace ${WORK_DIR})
