@@ -11,12 +11,15 @@
 // replay it (hits); the table gains both times and the cache's statistics follow it.
 #include "bench/measure.hpp"
 #include "bench/mesh.hpp"
+#include "draw/internal/prepared_draw.hpp"
 #include "draw/internal/reorder.hpp"
 #include "draw/internal/split_replay.hpp"
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
+#include "drawpipe/limits.hpp"
 #include "drawpipe/prim.hpp"
+#include "drawpipe/registry.hpp"
 #include "tools/bench_report.hpp"
 #include "tools/commands.hpp"
 #include "tools/common/files.hpp"
@@ -228,6 +231,38 @@ void print_row(const BenchRow& r, bool with_context) {
     std::fflush(stdout);
 }
 
+// Every limit against every input, before anything is timed: below what a primitive type
+// needs, above the 2^16 vertices a segment's 16-bit draw elements reach, or (with --threads)
+// above what fetch_shade accepts, each an error naming both numbers.
+void check_limits(const BenchArgs& a, const std::vector<Workload>& inputs,
+                  const std::vector<Strategy>& strategies) {
+    for (const Workload& w : inputs)
+        for (const uint32_t limit : a.limits) {
+            if (limit > kMaxSegmentVertices)
+                throw Error(ErrorCode::invalid_value,
+                            "--max-vertices: " + std::to_string(limit) + " is above the " +
+                                std::to_string(kMaxSegmentVertices) +
+                                " vertices per segment the front end accepts (draw elements "
+                                "are 16-bit)");
+            const DrawInfo draw = w.draw();
+            for (const Strategy& s : strategies) {
+                FrontEndOptions options;
+                options.limits.max_vertices = limit;
+                options.strategy = s;
+                validate_draw(draw);
+                check_split(draw, options);
+            }
+            if (a.threads) {
+                const float position[4] = {0, 0, 0, 1};
+                const VertexBuffer buffer{position, sizeof position, 16, 0};
+                const VertexAttrib attrib{0, 0, Format::float32x4, 0};
+                const DrawState state{draw, {{&buffer, 1}, {&attrib, 1}}, nullptr, nullptr};
+                prepare_draw(state, *MiddleEndRegistry::global().find("fetch_shade"),
+                             {strategies.front(), limit});
+            }
+        }
+}
+
 void run_bench(const BenchArgs& a) {
     std::vector<Strategy> strategies;
     for (const std::string& name : a.strategies) {
@@ -249,6 +284,7 @@ void run_bench(const BenchArgs& a) {
     report.threads = a.threads;
     std::vector<Workload> inputs;
     for (const std::string& in : a.inputs) inputs.push_back(bench::load_input(in));
+    check_limits(a, inputs, strategies);
 
     // The proxies, before and after the table; the best of both is reported.
     const std::vector<uint32_t> proxy_indices = bench::make_workload("W1").indices32;
@@ -346,8 +382,10 @@ void add_bench_command(CLI::App& app) {
         ->required();
     cmd->add_option("--strategy", args->strategies, std::string(kStrategyHelp) + ", or all")
         ->expected(1, -1);
-    cmd->add_option("--max-vertices", args->limits,
-                    "Middle-end limits (0 or absent: the middle end's default, 4096)")
+    cmd->add_option(
+           "--max-vertices", args->limits,
+           "Middle-end limits (0 or absent: the middle end's default, 4096; at most 65536, "
+           "with --threads fetch_shade's 4096)")
         ->expected(1, -1);
     cmd->add_option("--threads", args->threads,
                     "Also run the whole draw through a Context of N threads (fetch_shade)");

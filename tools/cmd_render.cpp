@@ -31,9 +31,10 @@ struct RenderArgs {
     std::string png;
     bool pixels = false;
     uint32_t width = 0, height = 0; // 0: 64 x 64 for a description, 1024 x 768 for a mesh
-    std::string color_by = "shading";
-    std::vector<float> camera; // azimuth, elevation (degrees), distance (0: framing)
-    uint32_t instances = 0;    // a mesh's copies (0: not given, one)
+    std::string color_by;           // a mesh's (empty: shading)
+    bool flat = false;              // a mesh's key colours unlit
+    std::vector<float> camera;      // azimuth, elevation (degrees), distance (0: framing)
+    uint32_t instances = 0;         // a mesh's copies (0: not given, one)
 };
 
 // `--color-by` values, in the order the help and the errors list them.
@@ -81,14 +82,24 @@ void print_pixels(const RasterBackend& image) {
 // A mesh file: lit, or coloured by what the pipeline did (--color-by), from a camera framing
 // it, into a PNG.
 void render_mesh_file(RenderArgs a) {
+    if (!a.gs.empty())
+        throw Error(ErrorCode::invalid_value,
+                    "--gs: for a draw description (a mesh is drawn without a geometry shader)");
     MeshView view;
-    view.colours = parse_colours(a.color_by);
+    view.colours = parse_colours(a.color_by.empty() ? "shading" : a.color_by);
+    view.flat = a.flat;
+    if (a.flat && view.colours == MeshColours::shading)
+        throw Error(ErrorCode::invalid_value,
+                    "--flat: for --color-by segment, instance or middle-end-thread");
     if (a.camera.size() != 0 && a.camera.size() != 3)
         throw Error(ErrorCode::invalid_value, "--camera: expects AZIMUTH ELEVATION DISTANCE");
     if (a.png.empty() && !a.pixels) a.png = "render.png";
     if (!a.png.empty()) check_output_path(a.png, "--png");
     if (a.width) view.width = a.width;
     if (a.height) view.height = a.height;
+    if (a.camera.size() == 3 && !(a.camera[2] >= 0))
+        throw Error(ErrorCode::invalid_value, "--camera: DISTANCE " + std::to_string(a.camera[2]) +
+                                                  " is negative (0 frames the mesh)");
     if (a.camera.size() == 3)
         view.azimuth = a.camera[0], view.elevation = a.camera[1], view.distance = a.camera[2];
     view.instances = a.instances ? a.instances : 1;
@@ -130,9 +141,19 @@ void render(RenderArgs a) {
     if (a.width > 16384 || a.height > 16384)
         throw Error(ErrorCode::invalid_value, "--width, --height: at most 16384");
     if (is_mesh_path(a.file)) return render_mesh_file(a);
+    // A mesh's options given with a description would be ignored: say so instead.
     if (a.instances)
         throw Error(ErrorCode::invalid_value,
                     "--instances: for a mesh file (a draw description sets 'instances')");
+    if (!a.color_by.empty())
+        throw Error(ErrorCode::invalid_value,
+                    "--color-by: for a mesh file (a draw description's colours are its "
+                    "'colors' key)");
+    if (!a.camera.empty())
+        throw Error(ErrorCode::invalid_value,
+                    "--camera: for a mesh file (a draw description's positions are already in "
+                    "clip space)");
+    if (a.flat) throw Error(ErrorCode::invalid_value, "--flat: for a mesh file with --color-by");
     if (!a.png.empty()) check_output_path(a.png, "--png");
     if (a.width == 0) a.width = 64;
     if (a.height == 0) a.height = 64;
@@ -207,18 +228,23 @@ void add_render_command(CLI::App& app) {
     cmd->add_option("--color-by", args->color_by,
                     "A mesh's colours: shading (lit normals, the default), segment (each "
                     "segment of the split in its own colour), instance (each instance), or "
-                    "middle-end-thread (the pipeline thread that shaded each segment)");
+                    "middle-end-thread (the pipeline thread that shaded each segment), lit "
+                    "like the shading; a mesh only");
+    cmd->add_flag("--flat", args->flat,
+                  "With --color-by segment, instance or middle-end-thread: the key colours "
+                  "unlit, exactly one colour per key (for comparing pixels)");
     cmd->add_option("--instances", args->instances,
                     "A mesh: draw N instances, side by side along x (default 1)")
         ->check(CLI::Range(1u, 1024u));
     cmd->add_option("--camera", args->camera,
-                    "A mesh's camera: AZIMUTH ELEVATION (degrees) DISTANCE (0: frame the mesh)")
+                    "A mesh's camera: AZIMUTH ELEVATION (degrees) DISTANCE (0: frame the mesh; "
+                    "default 30 20 0)")
         ->expected(3);
     cmd->add_option("--middle-end", args->middle_end, "Middle end by registered name");
     cmd->add_option("--max-vertices", args->max_vertices,
                     "Force the middle end's vertices-per-segment limit (0: its own)");
     cmd->add_option("--strategy", args->strategy, kStrategyHelp);
-    cmd->add_option("--gs", args->gs, "Bind a library geometry shader");
+    cmd->add_option("--gs", args->gs, "Bind a library geometry shader (a description only)");
     cmd->add_option("--threads", args->threads,
                     "Pipeline threads (default: $DRAWPIPE_THREADS or every hardware thread)")
         ->check(CLI::Range(1u, 1024u));

@@ -77,8 +77,36 @@ bool is_mesh_path(const std::string& path) {
     return false;
 }
 
+bench::Workload torus_mesh(uint32_t rings, uint32_t sides) {
+    bench::Workload w;
+    w.id = "torus";
+    w.name = "mesh";
+    w.prim = Prim::triangles;
+    w.index_type = IndexType::u32;
+    const float tau = 6.2831853f, major = 1.0f, minor = 0.4f;
+    for (uint32_t r = 0; r < rings; ++r)
+        for (uint32_t s = 0; s < sides; ++s) {
+            const float u = tau * float(r) / float(rings), v = tau * float(s) / float(sides);
+            const float rad = major + minor * std::cos(v);
+            w.positions.insert(w.positions.end(),
+                               {rad * std::cos(u), minor * std::sin(v), rad * std::sin(u)});
+        }
+    auto id = [&](uint32_t r, uint32_t s) { return (r % rings) * sides + s % sides; };
+    for (uint32_t r = 0; r < rings; ++r)
+        for (uint32_t s = 0; s < sides; ++s)
+            for (const uint32_t i : {id(r, s), id(r, s + 1), id(r + 1, s), id(r + 1, s),
+                                     id(r, s + 1), id(r + 1, s + 1)})
+                w.indices32.push_back(i);
+    w.count = uint32_t(w.indices32.size());
+    w.vertex_count = rings * sides;
+    return w;
+}
+
 MeshPicture render_mesh(const std::string& path, const MeshView& view) {
-    const bench::Workload mesh = bench::load_mesh(path);
+    return render_mesh(bench::load_mesh(path), view);
+}
+
+MeshPicture render_mesh(const bench::Workload& mesh, const MeshView& view) {
     const uint32_t n = mesh.vertex_count;
     // Per-vertex normals: the sum of the faces' normals around each vertex.
     std::vector<Vec3> normal(n, Vec3{0, 0, 0});
@@ -105,41 +133,66 @@ MeshPicture render_mesh(const std::string& path, const MeshView& view) {
         for (int k = 0; k < 3; ++k)
             lo[k] = std::min(lo[k], pos(v)[k]), hi[k] = std::max(hi[k], pos(v)[k]);
     const uint32_t instances = std::max(view.instances, 1u);
-    const float spacing = std::max((hi[0] - lo[0]) * 1.15f, 1e-6f);
+    // Apart by a little more than the mesh's footprint's diagonal, so that no copy hides part
+    // of the next from any azimuth.
+    const float spacing = std::max(std::hypot(hi[0] - lo[0], hi[2] - lo[2]) * 1.1f, 1e-6f);
     const float first_x = -0.5f * float(instances - 1) * spacing;
     lo[0] += first_x, hi[0] -= first_x;
 
-    // A camera around the bounds' centre that frames the bounding sphere.
+    // A camera looking at the bounds' centre from the azimuth and elevation; by default as
+    // close as keeps every vertex (of the first and the last instance: the others lie between)
+    // inside 90% of the picture's width and height, so the mesh fills the picture.
     const Vec3 centre{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2};
     const float radius = std::max(1e-6f, std::sqrt(dot(sub(hi, lo), sub(hi, lo))) / 2);
     const float fovy = 40.0f * float(M_PI) / 180;
-    const float dist = view.distance > 0 ? view.distance : radius / std::sin(fovy / 2) * 1.05f;
+    const float aspect = float(view.width) / float(view.height);
     const float az = view.azimuth * float(M_PI) / 180, el = view.elevation * float(M_PI) / 180;
-    const Vec3 eye{centre[0] + dist * std::cos(el) * std::sin(az), centre[1] + dist * std::sin(el),
-                   centre[2] + dist * std::cos(el) * std::cos(az)};
+    const Vec3 back{std::cos(el) * std::sin(az), std::sin(el), std::cos(el) * std::cos(az)};
+    float dist = view.distance;
+    if (!(dist > 0)) {
+        const Vec3 side = normalize(cross({-back[0], -back[1], -back[2]}, {0, 1, 0}));
+        const Vec3 up = cross(side, {-back[0], -back[1], -back[2]});
+        const float tan_v = std::tan(fovy / 2) * 0.9f, tan_h = tan_v * aspect;
+        dist = radius * 0.01f;
+        for (const float shift : {first_x, first_x + float(instances - 1) * spacing})
+            for (uint32_t v = 0; v < n; ++v) {
+                Vec3 p = sub(pos(v), centre);
+                p[0] += shift;
+                const float toward = dot(p, back);
+                dist = std::max({dist, toward + std::fabs(dot(p, side)) / tan_h,
+                                 toward + std::fabs(dot(p, up)) / tan_v});
+            }
+    }
+    const Vec3 eye{centre[0] + dist * back[0], centre[1] + dist * back[1],
+                   centre[2] + dist * back[2]};
     const Mat4 mvp =
-        multiply(perspective(fovy, float(view.width) / float(view.height),
-                             std::max(dist - radius * 1.5f, radius * 0.01f), dist + radius * 1.5f),
+        multiply(perspective(fovy, aspect, std::max(dist - radius * 1.5f, radius * 0.01f),
+                             dist + radius * 1.5f),
                  look_at(eye, centre, {0, 1, 0}));
     const Vec3 light = normalize(sub(eye, centre)); // a headlight, a little from above
     const Vec3 key = normalize({light[0], light[1] + 0.5f, light[2]});
 
-    // The vertex shader: clip position (instance i moved along x), and a lit grey as the
-    // colour output. Colouring by thread adds a flat integer output, varying 1, for the tag
-    // the middle end's thread writes (ThreadTagMiddleEnd).
+    // The vertex shader: clip position (instance i moved along x), and a lit warm grey as the
+    // colour output (a plain grey when a stage colours by key and lights its colours with it).
+    // Colouring by thread adds a flat integer output, varying 1, for the tag the middle end's
+    // thread writes (ThreadTagMiddleEnd).
     const bool by_thread = view.colours == MeshColours::middle_end_thread;
+    const std::array<float, 3> tint = view.colours == MeshColours::shading
+                                          ? std::array<float, 3>{0.85f, 0.8f, 0.7f}
+                                          : std::array<float, 3>{1, 1, 1};
     ShaderOutputs outputs;
     outputs.add_varying();
     if (by_thread) outputs.add_varying({ValueType::uint32, Interp::flat, 1});
-    const VertexShader vs = per_vertex_shader(
-        outputs, [mvp, key, first_x, spacing](const float* in, float* out, uint32_t, uint32_t i) {
+    const VertexShader vs =
+        per_vertex_shader(outputs, [mvp, key, tint, first_x, spacing](const float* in, float* out,
+                                                                      uint32_t, uint32_t i) {
             const float x = in[0] + first_x + float(i) * spacing;
             for (int r = 0; r < 4; ++r)
                 out[r] = mvp[4 * r] * x + mvp[4 * r + 1] * in[1] + mvp[4 * r + 2] * in[2] +
                          mvp[4 * r + 3];
             const float lit =
                 0.25f + 0.75f * std::max(0.0f, in[4] * key[0] + in[5] * key[1] + in[6] * key[2]);
-            out[4] = 0.85f * lit, out[5] = 0.8f * lit, out[6] = 0.7f * lit, out[7] = 1.0f;
+            out[4] = tint[0] * lit, out[5] = tint[1] * lit, out[6] = tint[2] * lit, out[7] = 1.0f;
         });
 
     const VertexBuffer buffers[2] = {{mesh.positions.data(), mesh.positions.size() * 4, 12, 0},
@@ -167,13 +220,13 @@ MeshPicture render_mesh(const std::string& path, const MeshView& view) {
     case MeshColours::shading:
         break;
     case MeshColours::segment:
-        colours = std::make_unique<SegmentColours>(0);
+        colours = std::make_unique<SegmentColours>(0, !view.flat);
         break;
     case MeshColours::instance:
-        colours = std::make_unique<InstanceColours>(0);
+        colours = std::make_unique<InstanceColours>(0, !view.flat);
         break;
     case MeshColours::middle_end_thread:
-        colours = std::make_unique<ThreadColours>(0, 1);
+        colours = std::make_unique<ThreadColours>(0, 1, !view.flat);
         break;
     }
     if (colours) ctx.add_stage(*colours);

@@ -2,6 +2,7 @@
 // with a model-view-projection vertex shader and per-vertex lighting, depth-tested.
 #pragma once
 
+#include "bench/workloads.hpp"
 #include "drawpipe/backends/raster.hpp"
 #include "drawpipe/serial.hpp"
 
@@ -17,6 +18,9 @@ struct MeshView {
     float azimuth = 30, elevation = 20; // degrees around the mesh's centre
     float distance = 0;                 // 0: framing the mesh's bounds
     MeshColours colours = MeshColours::shading;
+    // Key colours (segment, instance, thread) as they are, unlit: exactly one colour per key,
+    // for comparing pixels. Otherwise they are lit like the shading, so the shape shows.
+    bool flat = false;
     uint32_t instances = 1; // copies side by side along x, the instance id moving each
     std::string middle_end = "fetch_shade";
     DrawOptions options;
@@ -33,5 +37,11 @@ struct MeshPicture {
 
 // Renders the mesh; throws Error for a file assimp cannot read.
 MeshPicture render_mesh(const std::string& path, const MeshView& view);
+// Renders a mesh already in memory: an indexed triangle list with xyz positions.
+MeshPicture render_mesh(const bench::Workload& mesh, const MeshView& view);
+
+// A generated torus around the y axis (`rings` around it, `sides` around the tube), as an
+// indexed u32 triangle list walking ring after ring: the demo's mesh, no data files needed.
+bench::Workload torus_mesh(uint32_t rings, uint32_t sides);
 
 } // namespace drawpipe::cli

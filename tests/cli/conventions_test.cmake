@@ -41,10 +41,24 @@ expect(2 "draw description '${WORK_DIR}/absent.txt': No such file or directory"
        trace ${WORK_DIR}/absent.txt)
 expect(2 "--min-time: -1.000000 is negative" bench W1 --min-time -1)
 expect(2 "--reps: Value -1 not in range" bench W1 --reps -1)
+# bench checks every limit before it times anything: below a primitive type's minimum, above
+# what the front end's 16-bit draw elements reach, above fetch_shade's with --threads.
+expect(2 "^drawpipe: error \\(limit_too_small\\): max_vertices: 2 is below the 3 vertices triangles needs per segment"
+       bench W2 --max-vertices 4096 2 --reps 1 --min-time 0 --no-progress)
+expect(2 "^drawpipe: error \\(invalid_value\\): --max-vertices: 70000 is above the 65536 vertices per segment the front end accepts"
+       bench W2 --max-vertices 70000 --reps 1 --min-time 0 --no-progress)
+expect(2 "^drawpipe: error \\(invalid_value\\): max_vertices: 5000 is above the 4096 vertices per segment middle end 'fetch_shade'"
+       bench W2 --max-vertices 5000 --threads 1 --reps 1 --min-time 0 --no-progress)
 # Checked before the run: the error comes at once, not after timing W1.
 expect(2 "--plot '${WORK_DIR}/no/such/dir/x.svg': no directory" bench W1 --plot
        ${WORK_DIR}/no/such/dir/x.svg)
 expect(2 "--png '${WORK_DIR}': is a directory" demo --png ${WORK_DIR})
+expect(2 "^drawpipe: error \\(not_found\\): --json '${WORK_DIR}/no/such/dir/x.json': no directory"
+       bench W1 --json ${WORK_DIR}/no/such/dir/x.json)
+expect(2 "--png '${WORK_DIR}/no/such/dir/x.png': no directory" render ${DATA}/xfb_strip.txt
+       --png ${WORK_DIR}/no/such/dir/x.png)
+expect(2 "--xfb-dump '${WORK_DIR}': is a directory" trace --xfb-size 100 --xfb-dump ${WORK_DIR}
+       ${DATA}/xfb_strip.txt)
 # A forced limit above the middle end's names both numbers.
 expect(2 "max_vertices: 5000 is above the 4096 vertices per segment middle end 'fetch_shade'"
        trace --max-vertices 5000 ${DATA}/xfb_strip.txt)
@@ -55,12 +69,34 @@ expect(0 "grid-tris-u16 +distinct +4096" bench W2 --max-vertices 0 --reps 1 --mi
 expect(2 "--help" trace)
 # A limit too small for some primitive types skips them, saying why, and draws the rest.
 expect(0 "line_strip +[0-9]+.*triangle_strip +skipped: a segment needs at least 4 vertices"
-       demo --size 8 --max-vertices 3 --threads 1)
-# The demo's picture: the triangle strip coloured by segment, and it says where it went.
-expect(0 "wrote ${WORK_DIR}/demo.png: the triangle_strip draw, 512x512, each segment in its own colour"
-       demo --size 8 --max-vertices 8 --threads 1 --png ${WORK_DIR}/demo.png)
-if(NOT EXISTS ${WORK_DIR}/demo.png)
-  message(FATAL_ERROR "demo --png wrote no file")
+       demo --size 8 --max-vertices 3 --threads 1 --no-png)
+# ... down to 1, where only points run and the picture (triangles) is skipped, saying so.
+expect(0 "points +[0-9]+ +[0-9]+ [^\n]*\nlines +skipped: a segment needs at least 2 vertices\n.*triangle_strip_adjacency +skipped: a segment needs at least 8 vertices\nno picture: the torus's triangles need at least 3 vertices per segment \\(--max-vertices 1\\)\n$"
+       demo --size 8 --max-vertices 1 --threads 1 --png ${WORK_DIR}/demo1.png)
+if(EXISTS ${WORK_DIR}/demo1.png)
+  message(FATAL_ERROR "demo --max-vertices 1 wrote a picture")
+endif()
+# A limit above the middle end's stops the demo before its table, naming both numbers.
+expect(2 "^drawpipe: error \\(invalid_value\\): max_vertices: 5000 is above the 4096 vertices per segment middle end 'fetch_shade'"
+       demo --size 8 --max-vertices 5000 --no-png)
+# The demo's picture: a generated torus, lit, coloured by segment, and it says where it went.
+# At the default limit it splits into a dozen segments; a smaller limit gives more.
+function(demo_segments out limit)
+  file(REMOVE ${WORK_DIR}/demo.png)
+  set(re "wrote ${WORK_DIR}/demo.png: a generated torus \\(98304 triangles\\) through the whole pipeline, 1024x768, lit, each of its ([0-9]+) segments in its own colour")
+  expect(0 "${re}" demo --size 8 --threads 1 --max-vertices ${limit} --png ${WORK_DIR}/demo.png)
+  execute_process(COMMAND ${DRAWPIPE} demo --size 8 --threads 1 --max-vertices ${limit}
+                          --png ${WORK_DIR}/demo.png OUTPUT_VARIABLE text)
+  string(REGEX MATCH "${re}" _ "${text}")
+  if(NOT EXISTS ${WORK_DIR}/demo.png)
+    message(FATAL_ERROR "demo --png wrote no file")
+  endif()
+  set(${out} ${CMAKE_MATCH_1} PARENT_SCOPE)
+endfunction()
+demo_segments(at_default 0)
+demo_segments(at_512 512)
+if(at_default LESS 8 OR at_default GREATER 40 OR NOT at_512 GREATER at_default)
+  message(FATAL_ERROR "demo torus: ${at_default} segments at the default limit, ${at_512} at 512")
 endif()
 # A real mesh through the whole pipeline: lit, depth-tested, framed by the default camera.
 if(MESH AND EXISTS ${MESH})
@@ -79,4 +115,12 @@ if(MESH AND EXISTS ${MESH})
   expect(2 "--color-by: 'rainbow' is not one of shading, segment, instance, middle-end-thread"
          render ${MESH} --color-by rainbow)
   expect(2 "--instances: for a mesh file" render --instances 2 ${DATA}/xfb_strip.txt)
+  # A mesh's options with a draw description, and the other way round, are errors, not ignored.
+  expect(2 "--color-by: for a mesh file" render --color-by segment ${DATA}/xfb_strip.txt)
+  expect(2 "--camera: for a mesh file" render --camera 10 20 0 ${DATA}/xfb_strip.txt)
+  expect(2 "--flat: for a mesh file" render --flat ${DATA}/xfb_strip.txt)
+  expect(2 "--gs: for a draw description" render ${MESH} --gs passthrough_tri --pixels)
+  expect(2 "--flat: for --color-by segment, instance or middle-end-thread" render ${MESH} --flat
+         --pixels)
+  expect(2 "--camera: DISTANCE -2.000000 is negative" render ${MESH} --camera 0 0 -2 --pixels)
 endif()

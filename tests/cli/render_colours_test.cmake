@@ -1,5 +1,6 @@
 # `drawpipe render MESH --color-by instance|middle-end-thread`, looked at pixel by pixel (the
 # --pixels listing of a small picture): each colour must come from what the pipeline did.
+# --flat keeps one exact colour per key; without it the key colours are lit.
 # Inputs: DRAWPIPE (the program), MESH (a mesh file), WORK_DIR.
 file(MAKE_DIRECTORY ${WORK_DIR})
 
@@ -32,7 +33,7 @@ endfunction()
 
 # Three instances, side by side along x: exactly three colours, each in its own band of
 # columns, instance 0 (the palette's first colour, F24949: red) leftmost.
-lit_pixels(pixels --color-by instance --instances 3 --threads 2)
+lit_pixels(pixels --flat --color-by instance --instances 3 --threads 2)
 colours_of(colours "${pixels}")
 list(LENGTH colours n)
 if(NOT n EQUAL 3)
@@ -69,7 +70,7 @@ foreach(c IN LISTS colours)
 endforeach()
 
 # One instance: one colour, however the mesh is split.
-lit_pixels(pixels --color-by instance --max-vertices 64)
+lit_pixels(pixels --flat --color-by instance --max-vertices 64)
 colours_of(colours "${pixels}")
 list(LENGTH colours n)
 if(NOT n EQUAL 1)
@@ -77,14 +78,14 @@ if(NOT n EQUAL 1)
 endif()
 
 # One thread shades every segment: one colour, though the mesh splits into many segments.
-lit_pixels(pixels --color-by middle-end-thread --threads 1 --max-vertices 64)
+lit_pixels(pixels --flat --color-by middle-end-thread --threads 1 --max-vertices 64)
 colours_of(colours "${pixels}")
 list(LENGTH colours n)
 if(NOT n EQUAL 1)
   message(FATAL_ERROR "--color-by middle-end-thread --threads 1: ${n} colours (${colours})")
 endif()
 # ... while the same split coloured by segment shows many.
-lit_pixels(pixels --color-by segment --threads 1 --max-vertices 64)
+lit_pixels(pixels --flat --color-by segment --threads 1 --max-vertices 64)
 colours_of(colours "${pixels}")
 list(LENGTH colours n)
 if(n LESS 20)
@@ -93,7 +94,7 @@ endif()
 
 # Two threads: no more colours than threads (which threads the pipeline used is its own
 # business), and the line saying where the picture went names the count.
-lit_pixels(pixels --color-by middle-end-thread --threads 2 --max-vertices 64)
+lit_pixels(pixels --flat --color-by middle-end-thread --threads 2 --max-vertices 64)
 colours_of(colours "${pixels}")
 list(LENGTH colours n)
 if(n GREATER 2)
@@ -110,4 +111,18 @@ execute_process(COMMAND ${DRAWPIPE} render ${MESH} --color-by instance --instanc
                 RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0 OR NOT err MATCHES "each instance in its own colour: 3 instances")
   message(FATAL_ERROR "render --color-by instance --instances 3: exit ${rc}\n${err}")
+endif()
+
+# Without --flat the key colours are lit: the same split (20 segments at the default limit)
+# shows far more colours than segments, the shading across each, so the shape shows through.
+lit_pixels(pixels --color-by segment --threads 1)
+colours_of(lit_colours "${pixels}")
+lit_pixels(pixels --flat --color-by segment --threads 1)
+colours_of(flat_colours "${pixels}")
+list(LENGTH lit_colours n_lit)
+list(LENGTH flat_colours n_flat)
+math(EXPR want "10 * ${n_flat}")
+if(n_flat GREATER 30 OR n_lit LESS want)
+  message(FATAL_ERROR "--color-by segment, lit: ${n_lit} colours, flat: ${n_flat}; lit should "
+                      "show at least ${want}")
 endif()

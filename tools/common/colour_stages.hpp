@@ -52,10 +52,13 @@ inline std::array<float, 3> key_colour(uint32_t key) {
 }
 
 // Colours each triangle by a key (key()) in the colour varying of its vertices, and counts the
-// keys it met. Points and lines pass unchanged.
+// keys it met. Points and lines pass unchanged. `lit`: each vertex's key colour is multiplied by
+// the colour it arrived with (a lit grey), so the picture keeps the mesh's shading; otherwise
+// the key colours replace it, exactly one colour per key.
 class KeyColours : public Stage {
   public:
-    explicit KeyColours(uint32_t colour_varying) : varying_(colour_varying) {}
+    explicit KeyColours(uint32_t colour_varying, bool lit = false)
+        : varying_(colour_varying), lit_(lit) {}
     // Distinct keys of the triangles coloured so far: segments, instances or threads.
     size_t keys_seen() const { return seen_.size(); }
 
@@ -69,7 +72,8 @@ class KeyColours : public Stage {
         StagePrim out = p;
         for (uint32_t i = 0; i < 3; ++i) {
             uint32_t* v = new_vertex(p.v[i]);
-            for (uint32_t c = 0; c < 3; ++c) v[slot + c] = float_dword(rgb[c]);
+            for (uint32_t c = 0; c < 3; ++c)
+                v[slot + c] = float_dword(lit_ ? rgb[c] * dword_float(v[slot + c]) : rgb[c]);
             v[slot + 3] = float_dword(1.0f);
             out.v[i] = v;
         }
@@ -81,6 +85,7 @@ class KeyColours : public Stage {
 
   private:
     uint32_t varying_;
+    bool lit_;
     std::set<uint32_t> seen_;
     uint32_t last_ = 0;
 };
@@ -119,8 +124,8 @@ class InstanceColours final : public KeyColours {
 // provoking vertex).
 class ThreadColours final : public KeyColours {
   public:
-    ThreadColours(uint32_t colour_varying, uint32_t tag_varying)
-        : KeyColours(colour_varying), tag_(tag_varying) {}
+    ThreadColours(uint32_t colour_varying, uint32_t tag_varying, bool lit = false)
+        : KeyColours(colour_varying, lit), tag_(tag_varying) {}
 
   private:
     uint32_t key(const StagePrim& p) const override {
