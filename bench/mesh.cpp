@@ -6,6 +6,9 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 namespace drawpipe::bench {
@@ -14,9 +17,14 @@ Workload load_mesh(const std::string& path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
         throw Error(ErrorCode::not_found, "mesh '" + path + "': is a directory");
-    if (!std::filesystem::is_regular_file(path, ec))
+    // A file that cannot be opened says why, in the OS's words ("No such file or directory",
+    // "Permission denied", "Not a directory"), before assimp's less telling message.
+    if (std::FILE* f = std::fopen(path.c_str(), "rb"))
+        std::fclose(f);
+    else
         throw Error(ErrorCode::not_found,
-                    "mesh '" + path + "': no such file (and not a workload id: W1..W7)");
+                    "mesh '" + path + "': " + std::strerror(errno) +
+                        (errno == ENOENT ? " (and not a workload id: W1..W7)" : ""));
     Assimp::Importer importer;
     // Joining identical vertices gives the index buffer a driver would draw; points and lines
     // are dropped so that only triangles remain.

@@ -39,6 +39,13 @@ expect(2 "unknown workload 'W9' \\(workloads: W1, W2, W3, W4, W5, W6, W7\\)" ben
 expect(2 "draw description '${WORK_DIR}': is a directory" trace ${WORK_DIR})
 expect(2 "draw description '${WORK_DIR}/absent.txt': No such file or directory"
        trace ${WORK_DIR}/absent.txt)
+expect(2 "draw description '${DATA}/xfb_strip.txt/x.txt': Not a directory"
+       trace ${DATA}/xfb_strip.txt/x.txt)
+# A mesh file (bench and render) says why in the OS's words too.
+expect(2 "mesh '${WORK_DIR}/absent.obj': No such file or directory \\(and not a workload id"
+       bench ${WORK_DIR}/absent.obj)
+expect(2 "mesh '${DATA}/xfb_strip.txt/x.obj': Not a directory" render ${DATA}/xfb_strip.txt/x.obj)
+expect(2 "mesh '${WORK_DIR}': is a directory" bench ${WORK_DIR})
 expect(2 "--min-time: -1.000000 is negative" bench W1 --min-time -1)
 expect(2 "--reps: Value -1 not in range" bench W1 --reps -1)
 # bench checks every limit before it times anything: below a primitive type's minimum, above
