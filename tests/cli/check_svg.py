@@ -135,14 +135,11 @@ def main():
     if values < bars:
         fail(f"{bars} bars but only {values} printed values")
     tool = shutil.which("rsvg-convert")
-    if tool:
-        png = path + ".png"
-        subprocess.run([tool, path, "-o", png], check=True)
-        check_rendered(png, W, H)
-        print(f"check_svg: {bars} bars, {len(boxes)} labels inside {int(W)}x{int(H)}; {png}")
-    else:
-        print(f"check_svg: {bars} bars, {len(boxes)} labels inside {int(W)}x{int(H)} "
-              "(rsvg-convert not installed: not rendered)")
-
+    if not tool:
+        fail("rsvg-convert is needed to render the plot (quickstart.sh installs librsvg2-bin)")
+    png = path + ".png"
+    subprocess.run([tool, path, "-o", png], check=True)
+    check_rendered(png, W, H)
+    print(f"check_svg: {bars} bars, {len(boxes)} labels inside {int(W)}x{int(H)}; {png}")
 
 main()
