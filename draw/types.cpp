@@ -143,6 +143,8 @@ const char* error_code_name(ErrorCode code) {
         return "not_found";
     case ErrorCode::invalid_operation:
         return "invalid_operation";
+    case ErrorCode::io_error:
+        return "io_error";
     }
     return "unknown";
 }

@@ -6,6 +6,7 @@
 #include "tools/bench_report.hpp"
 
 #include "drawpipe/error.hpp"
+#include "tools/common/files.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -309,13 +310,13 @@ void write_bench_svg(const BenchReport& report, const std::string& path) {
         x0 += panel_w[p] + kGap;
     }
 
-    std::ofstream out(path);
-    if (!out) throw Error(ErrorCode::not_found, "output: cannot write '" + path + "'");
+    std::ostringstream out;
     out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << std::ceil(width)
         << "\" height=\"" << std::ceil(height) << "\" viewBox=\"0 0 " << std::ceil(width) << ' '
         << std::ceil(height) << "\" font-family=\"sans-serif\">\n"
         << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
         << svg.body.str() << "</svg>\n";
+    write_output_file(path, "--plot", out.str());
 }
 
 } // namespace drawpipe::cli

@@ -1,21 +1,12 @@
 #include "tools/bench_report.hpp"
 
 #include "drawpipe/error.hpp"
+#include "tools/common/files.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
-
 namespace drawpipe::cli {
-namespace {
-
-std::ofstream open_out(const std::string& path) {
-    std::ofstream out(path);
-    if (!out) throw Error(ErrorCode::not_found, "output: cannot write '" + path + "'");
-    return out;
-}
-
-} // namespace
+namespace {} // namespace
 
 void write_bench_json(const BenchReport& report, const std::string& path) {
     nlohmann::json j;
@@ -49,8 +40,7 @@ void write_bench_json(const BenchReport& report, const std::string& path) {
         rows.push_back(std::move(row));
     }
     j["results"] = std::move(rows);
-    std::ofstream out = open_out(path);
-    out << j.dump(2) << "\n";
+    write_output_file(path, "--json", j.dump(2) + "\n");
 }
 
 } // namespace drawpipe::cli

@@ -289,11 +289,8 @@ void add_trace_command(CLI::App& app) {
             print_captured(so, layout, captured_vertices(bound->info.prim, gs),
                            captured.written[args->xfb_stream]);
             if (!args->xfb_dump.empty()) {
-                std::ofstream out(args->xfb_dump, std::ios::binary);
-                out.write(reinterpret_cast<const char*>(xfb.data()), std::streamsize(xfb.size()));
-                if (!out)
-                    throw Error(ErrorCode::not_found,
-                                "--xfb-dump: cannot write '" + args->xfb_dump + "'");
+                write_output_file(args->xfb_dump, "--xfb-dump",
+                                  {reinterpret_cast<const char*>(xfb.data()), xfb.size()});
             }
         }
         // GL_PRIMITIVES_GENERATED of stream 0, as OpenGL's query reports it.

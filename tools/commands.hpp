@@ -17,7 +17,7 @@ inline constexpr int kExitBadInput = 2; // a bad option, file, draw description 
 inline constexpr const char* kExitCodeHelp =
     "Exit codes: 0 done; 2 bad input (an unknown command or option, an unusable file or "
     "output path, a malformed description, an invalid draw); 1 a failure while running (a "
-    "middle end broke its contract, out of memory).";
+    "middle end broke its contract, an output that could not be written, out of memory).";
 
 // What --strategy accepts, for help texts and errors.
 inline constexpr const char* kStrategyHelp =

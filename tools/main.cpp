@@ -2,6 +2,7 @@
 #include "drawpipe/error.hpp"
 #include "drawpipe/middle_ends.hpp"
 #include "tools/commands.hpp"
+#include "tools/common/files.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -15,11 +16,14 @@
 
 namespace {
 
-// A middle end that broke its contract is a failure while running; every other Error is
-// about what the user asked for (a bad option, file, description or draw).
+// A middle end that broke its contract, or an output that could not be written, is a
+// failure while running; every other Error is about what the user asked for (a bad option,
+// file, description or draw).
 int exit_code_of(const drawpipe::Error& e) {
-    return e.code() == drawpipe::ErrorCode::middle_end_failure ? drawpipe::cli::kExitFailure
-                                                               : drawpipe::cli::kExitBadInput;
+    return e.code() == drawpipe::ErrorCode::middle_end_failure ||
+                   e.code() == drawpipe::ErrorCode::io_error
+               ? drawpipe::cli::kExitFailure
+               : drawpipe::cli::kExitBadInput;
 }
 
 } // namespace
@@ -53,6 +57,7 @@ int main(int argc, char** argv) {
     }
     try {
         app.parse(argc, argv);
+        drawpipe::cli::finish_stdout(); // a trace or table lost on a full disk is no success
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e); // prints help, the version or the message
         return code == 0 ? kExitOk : kExitBadInput;

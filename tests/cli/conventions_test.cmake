@@ -66,6 +66,24 @@ expect(2 "--png '${WORK_DIR}/no/such/dir/x.png': no directory" render ${DATA}/xf
        --png ${WORK_DIR}/no/such/dir/x.png)
 expect(2 "--xfb-dump '${WORK_DIR}': is a directory" trace --xfb-size 100 --xfb-dump ${WORK_DIR}
        ${DATA}/xfb_strip.txt)
+# An output that cannot be written whole (a full disk: /dev/full) is a failure while running,
+# exit 1, with the OS's reason; never a "wrote" and exit 0.
+if(EXISTS /dev/full)
+  expect(1 "^drawpipe: error \\(io_error\\): png '/dev/full': No space left on device\n$"
+         render ${DATA}/xfb_strip.txt --png /dev/full)
+  expect(1 "png '/dev/full': No space left on device" demo --size 4 --png /dev/full)
+  expect(1 "--json '/dev/full': No space left on device" bench W2 --reps 1 --min-time 0
+         --no-progress --json /dev/full)
+  expect(1 "--plot '/dev/full': No space left on device" bench W2 --reps 1 --min-time 0
+         --no-progress --plot /dev/full)
+  expect(1 "--xfb-dump '/dev/full': No space left on device" trace --xfb-size 100 --xfb-dump
+         /dev/full ${DATA}/xfb_strip.txt)
+  execute_process(COMMAND ${DRAWPIPE} trace ${DATA}/xfb_strip.txt OUTPUT_FILE /dev/full
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 1 OR NOT err MATCHES "standard output: No space left on device")
+    message(FATAL_ERROR "trace > /dev/full: exit ${rc}, expected 1\n${err}")
+  endif()
+endif()
 # A forced limit above the middle end's names both numbers.
 expect(2 "max_vertices: 5000 is above the 4096 vertices per segment middle end 'fetch_shade'"
        trace --max-vertices 5000 ${DATA}/xfb_strip.txt)

@@ -3,6 +3,7 @@
 #include "drawpipe/error.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -42,6 +43,25 @@ void check_output_path(const std::string& path, const std::string& option) {
     if (::access(dir.c_str(), W_OK) != 0 ||
         (fs::exists(path, ec) && ::access(path.c_str(), W_OK) != 0))
         throw Error(ErrorCode::not_found, option + " '" + path + "': " + std::strerror(errno));
+}
+
+void write_output_file(const std::string& path, const std::string& option, std::string_view bytes) {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) throw Error(ErrorCode::io_error, option + " '" + path + "': " + std::strerror(errno));
+    errno = 0;
+    const bool wrote = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+    const int write_error = errno;
+    const bool closed = std::fclose(f) == 0;
+    if (!wrote || !closed)
+        throw Error(ErrorCode::io_error,
+                    option + " '" + path + "': " + std::strerror(wrote ? errno : write_error));
+}
+
+void finish_stdout() {
+    errno = 0;
+    if (std::fflush(stdout) != 0 || std::ferror(stdout))
+        throw Error(ErrorCode::io_error,
+                    std::string("standard output: ") + std::strerror(errno ? errno : EIO));
 }
 
 } // namespace drawpipe::cli

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace drawpipe::cli {
 
@@ -13,5 +14,12 @@ std::string read_input_file(const std::string& path, const std::string& what);
 // Throws Error(not_found) naming `option` when `path` cannot be written: a directory, or a
 // parent directory that does not exist or is not writable. Creates nothing.
 void check_output_path(const std::string& path, const std::string& option);
+
+// Writes `bytes` to `path` whole, or throws Error(io_error) naming `option`, the path and the
+// OS's reason (a full disk shows when the file is closed, and is reported too).
+void write_output_file(const std::string& path, const std::string& option, std::string_view bytes);
+
+// Flushes standard output; throws Error(io_error) when anything written to it was lost.
+void finish_stdout();
 
 } // namespace drawpipe::cli

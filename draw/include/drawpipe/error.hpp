@@ -19,6 +19,7 @@ enum class ErrorCode {
     parse_error,          // malformed draw description text
     not_found,            // unknown middle end, backend, shader or strategy name
     invalid_operation,    // a call the current state does not allow (GL_INVALID_OPERATION)
+    io_error,             // a file could not be written (the OS's reason in the message)
 };
 
 class Error : public std::runtime_error {

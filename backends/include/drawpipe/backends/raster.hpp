@@ -40,7 +40,8 @@ class RasterBackend final : public Backend {
     // Row y = 0 is the bottom row, as in OpenGL.
     uint32_t pixel(uint32_t x, uint32_t y) const { return pixels_[size_t(y) * width_ + x]; }
     uint64_t covered_pixels() const; // pixels not equal to the clear colour
-    // Writes the image as PNG, top row first; throws Error on failure.
+    // Writes the image as PNG, top row first; throws Error(io_error) with the OS's reason when
+    // the file cannot be opened or written whole (a full disk included).
     void write_png(const std::string& path) const;
 
   private:
