@@ -46,6 +46,9 @@ expect(2 "mesh '${WORK_DIR}/absent.obj': No such file or directory \\(and not a 
        bench ${WORK_DIR}/absent.obj)
 expect(2 "mesh '${DATA}/xfb_strip.txt/x.obj': Not a directory" render ${DATA}/xfb_strip.txt/x.obj)
 expect(2 "mesh '${WORK_DIR}': is a directory" bench ${WORK_DIR})
+# A key given twice in a description names both lines.
+file(WRITE ${WORK_DIR}/twice.txt "prim triangles\ncount 3\n# again:\ncount 6\n")
+expect(2 "line 4: count: given twice \\(first on line 2\\)" trace ${WORK_DIR}/twice.txt)
 expect(2 "--min-time: -1.000000 is negative" bench W1 --min-time -1)
 expect(2 "--reps: Value -1 not in range" bench W1 --reps -1)
 # bench checks every limit before it times anything: below a primitive type's minimum, above
