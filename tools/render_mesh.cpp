@@ -139,9 +139,10 @@ MeshPicture render_mesh(const bench::Workload& mesh, const MeshView& view) {
     const float first_x = -0.5f * float(instances - 1) * spacing;
     lo[0] += first_x, hi[0] -= first_x;
 
-    // A camera looking at the bounds' centre from the azimuth and elevation; by default as
-    // close as keeps every vertex (of the first and the last instance: the others lie between)
-    // inside 90% of the picture's width and height, so the mesh fills the picture.
+    // A camera looking at the bounds' centre from the azimuth and elevation. By default it
+    // frames the mesh: as close as keeps the projection of every vertex (of the first and the
+    // last instance: the others lie between) within 90% of the picture's width and height, the
+    // picture shifted (as a lens shift would) so that the mesh sits in its middle.
     const Vec3 centre{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2};
     const float radius = std::max(1e-6f, std::sqrt(dot(sub(hi, lo), sub(hi, lo))) / 2);
     const float fovy = 40.0f * float(M_PI) / 180;
@@ -149,26 +150,61 @@ MeshPicture render_mesh(const bench::Workload& mesh, const MeshView& view) {
     const float az = view.azimuth * float(M_PI) / 180, el = view.elevation * float(M_PI) / 180;
     const Vec3 back{std::cos(el) * std::sin(az), std::sin(el), std::cos(el) * std::cos(az)};
     float dist = view.distance;
+    float shift_x = 0, shift_y = 0; // added to the normalized device coordinates
     if (!(dist > 0)) {
-        const Vec3 side = normalize(cross({-back[0], -back[1], -back[2]}, {0, 1, 0}));
-        const Vec3 up = cross(side, {-back[0], -back[1], -back[2]});
-        const float tan_v = std::tan(fovy / 2) * 0.9f, tan_h = tan_v * aspect;
-        dist = radius * 0.01f;
+        const Vec3 forward{-back[0], -back[1], -back[2]};
+        const Vec3 side = normalize(cross(forward, {0, 1, 0}));
+        const Vec3 up = cross(side, forward);
+        const float tan_y = std::tan(fovy / 2), tan_x = tan_y * aspect;
+        // Each vertex as (towards the eye, along the picture's x, along its y).
+        std::vector<Vec3> rel;
+        rel.reserve(size_t(n) * 2);
+        float nearest = -radius;
         for (const float shift : {first_x, first_x + float(instances - 1) * spacing})
             for (uint32_t v = 0; v < n; ++v) {
                 Vec3 p = sub(pos(v), centre);
                 p[0] += shift;
-                const float toward = dot(p, back);
-                dist = std::max({dist, toward + std::fabs(dot(p, side)) / tan_h,
-                                 toward + std::fabs(dot(p, up)) / tan_v});
+                rel.push_back({dot(p, back), dot(p, side), dot(p, up)});
+                nearest = std::max(nearest, rel.back()[0]);
             }
+        // The projection's extent at distance d: x0, x1, y0, y1 in device coordinates.
+        auto extent = [&](float d) {
+            std::array<float, 4> e{1e30f, -1e30f, 1e30f, -1e30f};
+            for (const Vec3& r : rel) {
+                const float depth = d - r[0], x = r[1] / depth / tan_x, y = r[2] / depth / tan_y;
+                e = {std::min(e[0], x), std::max(e[1], x), std::min(e[2], y), std::max(e[3], y)};
+            }
+            return e;
+        };
+        auto fits = [&](float d) {
+            const auto e = extent(d);
+            return e[1] - e[0] <= 1.8f && e[3] - e[2] <= 1.8f;
+        };
+        // Centred, within 90% of each half: close enough to start from, and far enough.
+        float far_enough = nearest + radius * 0.05f;
+        for (const Vec3& r : rel)
+            far_enough = std::max({far_enough, r[0] + std::fabs(r[1]) / (0.9f * tan_x),
+                                   r[0] + std::fabs(r[2]) / (0.9f * tan_y)});
+        float near_enough = nearest + radius * 0.05f; // every vertex in front of the eye
+        if (fits(near_enough)) {
+            far_enough = near_enough;
+        } else {
+            for (int i = 0; i < 32; ++i) {
+                const float mid = (near_enough + far_enough) / 2;
+                (fits(mid) ? far_enough : near_enough) = mid;
+            }
+        }
+        dist = far_enough;
+        const auto e = extent(dist);
+        shift_x = -(e[0] + e[1]) / 2, shift_y = -(e[2] + e[3]) / 2;
     }
     const Vec3 eye{centre[0] + dist * back[0], centre[1] + dist * back[1],
                    centre[2] + dist * back[2]};
-    const Mat4 mvp =
-        multiply(perspective(fovy, aspect, std::max(dist - radius * 1.5f, radius * 0.01f),
-                             dist + radius * 1.5f),
-                 look_at(eye, centre, {0, 1, 0}));
+    Mat4 mvp = multiply(perspective(fovy, aspect, std::max(dist - radius * 1.5f, radius * 0.01f),
+                                    dist + radius * 1.5f),
+                        look_at(eye, centre, {0, 1, 0}));
+    for (int j = 0; j < 4; ++j)
+        mvp[j] += shift_x * mvp[12 + j], mvp[4 + j] += shift_y * mvp[12 + j];
     const Vec3 light = normalize(sub(eye, centre)); // a headlight, a little from above
     const Vec3 key = normalize({light[0], light[1] + 0.5f, light[2]});
 
