@@ -154,6 +154,7 @@ void render(RenderArgs a) {
                     "--camera: for a mesh file (a draw description's positions are already in "
                     "clip space)");
     if (a.flat) throw Error(ErrorCode::invalid_value, "--flat: for a mesh file with --color-by");
+    if (a.png.empty() && !a.pixels) a.png = "render.png"; // a picture, not silence
     if (!a.png.empty()) check_output_path(a.png, "--png");
     if (a.width == 0) a.width = 64;
     if (a.height == 0) a.height = 64;
@@ -219,7 +220,8 @@ void add_render_command(CLI::App& app) {
     cmd->footer("Description keys: " + std::string(kDescriptionKeys) + "\n" + kExitCodeHelp);
     cmd->add_option("draw", args->file, "Draw description file ('-' for stdin), or a mesh file")
         ->required();
-    cmd->add_option("--png", args->png, "Write the image as PNG (a mesh: default render.png)");
+    cmd->add_option("--png", args->png,
+                    "Write the image as PNG (default render.png unless --pixels is given)");
     cmd->add_flag("--pixels", args->pixels,
                   "Print every pixel that is not the clear colour as X Y RRGGBBAA (Y = 0 at the "
                   "bottom), by rows then columns");

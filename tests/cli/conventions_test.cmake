@@ -170,6 +170,15 @@ if(MESH AND EXISTS ${MESH})
     endif()
   endfunction()
   check_framing()
+  # Without --png or --pixels, render writes render.png and says so (a description too).
+  foreach(input ${MESH} ${DATA}/xfb_strip.txt)
+    file(REMOVE ${WORK_DIR}/render.png)
+    execute_process(COMMAND ${DRAWPIPE} render ${input} WORKING_DIRECTORY ${WORK_DIR}
+                    RESULT_VARIABLE rc ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0 OR NOT err MATCHES "wrote render.png \\(" OR NOT EXISTS ${WORK_DIR}/render.png)
+      message(FATAL_ERROR "render ${input}: exit ${rc}, no render.png\n${err}")
+    endif()
+  endforeach()
   check_framing(--camera 120 -30 0)
   check_framing(--camera 0 80 0 --instances 2)
   expect(2 "--color-by: 'rainbow' is not one of shading, segment, instance, middle-end-thread"
