@@ -382,10 +382,10 @@ void add_bench_command(CLI::App& app) {
         ->required();
     cmd->add_option("--strategy", args->strategies, std::string(kStrategyHelp) + ", or all")
         ->expected(1, -1);
-    cmd->add_option(
-           "--max-vertices", args->limits,
-           "Middle-end limits (0 or absent: the middle end's default, 4096; at most 65536, "
-           "with --threads fetch_shade's 4096)")
+    cmd->add_option("--max-vertices", args->limits,
+                    std::string(kMaxVerticesHelp) +
+                        "; one row per limit given (the front end alone: 0 is 4096, at most 65536; "
+                        "with --threads, fetch_shade's 4096)")
         ->expected(1, -1);
     cmd->add_option("--threads", args->threads,
                     "Also run the whole draw through a Context of N threads (fetch_shade)");

@@ -76,7 +76,8 @@ void add_demo_command(CLI::App& app) {
         app.add_subcommand("demo", "Draw a generated grid with every primitive type and report");
     cmd->add_option("--size", args->size, "Grid vertices per side")->check(CLI::Range(2u, 2048u));
     cmd->add_option("--max-vertices", args->max_vertices,
-                    "Force the middle end's vertices-per-segment limit");
+                    std::string(kMaxVerticesHelp) +
+                        " (demo: a primitive type that needs more is skipped)");
     cmd->add_option("--middle-end", args->middle_end, "Middle end by registered name");
     cmd->add_option("--strategy", args->strategy, kStrategyHelp);
     cmd->add_option("--threads", args->threads,

@@ -91,7 +91,7 @@ void add_gen7_command(CLI::App& app) {
         "gen7-header", "Show the gen7 GS control-data header and URB writes per input primitive");
     cmd->add_option("draw", args->file, "Draw description file ('-' for stdin)")->required();
     cmd->add_option("--gs", args->gs, "Library geometry shader (overrides the description's gs)");
-    cmd->add_option("--max-vertices", args->max_vertices, "Force the vertices-per-segment limit");
+    cmd->add_option("--max-vertices", args->max_vertices, kMaxVerticesHelp);
     cmd->add_option("--strategy", args->strategy, kStrategyHelp);
     cmd->add_flag("--no-stream-output", args->no_stream_output,
                   "Compile without transform feedback: drop vertices of streams > 0");

@@ -243,8 +243,7 @@ void add_render_command(CLI::App& app) {
                     "default 30 20 0)")
         ->expected(3);
     cmd->add_option("--middle-end", args->middle_end, "Middle end by registered name");
-    cmd->add_option("--max-vertices", args->max_vertices,
-                    "Force the middle end's vertices-per-segment limit (0: its own)");
+    cmd->add_option("--max-vertices", args->max_vertices, kMaxVerticesHelp);
     cmd->add_option("--strategy", args->strategy, kStrategyHelp);
     cmd->add_option("--gs", args->gs, "Bind a library geometry shader (a description only)");
     cmd->add_option("--threads", args->threads,

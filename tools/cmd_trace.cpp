@@ -196,8 +196,7 @@ void add_trace_command(CLI::App& app) {
     cmd->footer(library_help());
     cmd->add_option("draw", args->file, "Draw description file ('-' for stdin)")->required();
     cmd->add_option("--middle-end", args->middle_end, "Middle end by registered name");
-    cmd->add_option("--max-vertices", args->max_vertices,
-                    "Force the middle end's vertices-per-segment limit");
+    cmd->add_option("--max-vertices", args->max_vertices, kMaxVerticesHelp);
     cmd->add_option("--strategy", args->strategy, kStrategyHelp);
     cmd->add_flag("--segments", args->segments,
                   "Print each segment with its flags and sizes instead");

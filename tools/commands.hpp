@@ -19,6 +19,11 @@ inline constexpr const char* kExitCodeHelp =
     "output path, a malformed description, an invalid draw); 1 a failure while running (a "
     "middle end broke its contract, an output that could not be written, out of memory).";
 
+// What --max-vertices means, the same in every command.
+inline constexpr const char* kMaxVerticesHelp =
+    "Vertices per segment: 0 (the default) for the middle end's own limit; below what a "
+    "primitive type needs, or above the middle end's limit, is an error naming both numbers";
+
 // What --strategy accepts, for help texts and errors.
 inline constexpr const char* kStrategyHelp =
     "Splitting strategy: distinct (default), vsplit, direct-N (N a power of two, 2..2^24), "

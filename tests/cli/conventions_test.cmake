@@ -23,6 +23,11 @@ expect(0 "Exit codes: 0 done; 2 bad input" --help)
 foreach(command trace render demo mali gen7-header bench)
   expect(0 "Exit codes: 0 done; 2 bad input [^\n]*; 1 a failure while running" ${command} --help)
 endforeach()
+# --max-vertices means the same in every command that takes it, and its help says so.
+foreach(command trace render demo gen7-header bench)
+  expect(0 "--max-vertices [^\n]*\n? *Vertices per segment: 0 \\(the default\\) for the middle end's own limit"
+         ${command} --help)
+endforeach()
 # trace --help names what a description may use: its keys, the middle ends, the library shaders.
 expect(0 "Description keys: prim, index, indices, [^\n]*, gs[;.].*Middle ends \\(--middle-end\\): fetch_shade[^\n]* gen7[^\n]* a4xx[^\n]* mali.*Geometry shaders \\(--gs, key gs\\): passthrough_tri [^\n]*many_cuts64"
        trace --help)
