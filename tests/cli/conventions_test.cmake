@@ -46,6 +46,33 @@ expect(2 "draw description '${WORK_DIR}/absent.txt': No such file or directory"
        trace ${WORK_DIR}/absent.txt)
 expect(2 "draw description '${DATA}/xfb_strip.txt/x.txt': Not a directory"
        trace ${DATA}/xfb_strip.txt/x.txt)
+# A file the user may not read says so (as root, run as nobody through setpriv to see it).
+file(WRITE ${WORK_DIR}/secret.txt "prim points\ncount 1\n")
+file(WRITE ${WORK_DIR}/secret.obj "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
+file(CHMOD ${WORK_DIR}/secret.txt ${WORK_DIR}/secret.obj PERMISSIONS OWNER_WRITE)
+execute_process(COMMAND id -u OUTPUT_VARIABLE uid OUTPUT_STRIP_TRAILING_WHITESPACE)
+find_program(SETPRIV setpriv)
+set(as_user)
+if(uid STREQUAL "0" AND SETPRIV)
+  set(as_user ${SETPRIV} --reuid=65534 --regid=65534 --clear-groups)
+endif()
+if(NOT uid STREQUAL "0" OR SETPRIV)
+  foreach(case "trace;${WORK_DIR}/secret.txt;draw description" "bench;${WORK_DIR}/secret.obj;mesh"
+               "render;${WORK_DIR}/secret.obj;mesh")
+    list(GET case 0 command)
+    list(GET case 1 path)
+    list(GET case 2 what)
+    set(extra)
+    if(command STREQUAL "render")
+      set(extra --pixels) # no render.png to write
+    endif()
+    execute_process(COMMAND ${as_user} ${DRAWPIPE} ${command} ${path} ${extra}
+                    RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+    if(NOT rc EQUAL 2 OR NOT err MATCHES "${what} '${path}': Permission denied")
+      message(FATAL_ERROR "${command} ${path} (unreadable): exit ${rc}\n${err}")
+    endif()
+  endforeach()
+endif()
 # A mesh file (bench and render) says why in the OS's words too.
 expect(2 "mesh '${WORK_DIR}/absent.obj': No such file or directory \\(and not a workload id"
        bench ${WORK_DIR}/absent.obj)
