@@ -73,7 +73,9 @@ std::vector<uint32_t> grid_indices(Prim prim, uint32_t size) {
 void add_demo_command(CLI::App& app) {
     auto args = std::make_shared<DemoArgs>();
     CLI::App* cmd =
-        app.add_subcommand("demo", "Draw a generated grid with every primitive type and report");
+        app.add_subcommand("demo", "Draw a generated grid with every primitive type and report; "
+                                   "picture a generated torus, each segment in its own colour "
+                                   "(demo.png)");
     cmd->add_option("--size", args->size, "Grid vertices per side")->check(CLI::Range(2u, 2048u));
     cmd->add_option("--max-vertices", args->max_vertices,
                     std::string(kMaxVerticesHelp) +
