@@ -2,9 +2,12 @@
 // for draws without reuse) must hand on draw elements that resolve to the draw's indices,
 // within the fetch limit, and the bypass must cost little and switch back when reuse returns.
 #include "draw/internal/front_end.hpp"
+#include "draw/internal/index_scan.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <limits>
 #include <random>
 #include <set>
 
@@ -224,6 +227,33 @@ TEST(FrontEndKernels, StripBypassEndsWhenReuseReturns) {
     EXPECT_GT(d.linear_draws, 0u);
     // Bypassing every repeating strip would fetch ~58,000 more.
     EXPECT_LT(double(d.total_fetched), double(x.total_fetched) + 8 * 2000);
+}
+
+// The vectorised restart scan finds what std::find finds: every index type, restart values
+// at every position of the 64-byte blocks and the tail, several or none, from any start.
+template <class T> void check_find_restart(std::mt19937& rng) {
+    for (uint32_t n = 0; n < 150; ++n)
+        for (int trial = 0; trial < 6; ++trial) {
+            std::vector<T> idx(n);
+            const uint32_t restart = trial == 5 ? uint32_t(std::numeric_limits<T>::max()) + 1u
+                                                : uint32_t(rng() % 4 == 0 ? 0 : T(~T(0)));
+            for (T& v : idx) v = T(rng() % 7 == 0 ? T(restart) : T(1 + rng() % 50));
+            const uint32_t from = n ? uint32_t(rng() % (n + 1)) : 0;
+            uint32_t want = n;
+            if (restart <= std::numeric_limits<T>::max())
+                want = uint32_t(std::find(idx.begin() + from, idx.end(), T(restart)) - idx.begin());
+            ASSERT_EQ(find_restart(idx.data(), from, n, restart), want)
+                << sizeof(T) << "-byte indices, n " << n << ", from " << from;
+        }
+}
+
+TEST(FrontEndKernels, RestartScanFindsTheFirstRestart) {
+    std::mt19937 rng(17);
+    for (int round = 0; round < 20; ++round) {
+        check_find_restart<uint8_t>(rng);
+        check_find_restart<uint16_t>(rng);
+        check_find_restart<uint32_t>(rng);
+    }
 }
 
 } // namespace
