@@ -219,12 +219,30 @@ class DedupSplitter final : public Splitter {
     // Fans and polygons: every piece starts with the centre, then the rim from k0 + 1.
     [[gnu::always_inline]] uint32_t split_fan(const Lists& l, uint32_t k0, size_t& n,
                                               uint32_t& nd) {
+        if constexpr (Index::kBuffer)
+            if (bypass_left_ > 0) return copy_fan(l, k0, n, nd);
         add(l, n, nd, 0);
         add(l, n, nd, k0 + 1);
         add(l, n, nd, k0 + 2);
         uint32_t k = k0 + 1;
         for (uint32_t stop; (stop = chunk_end(l, n, k, 1)) > k;)
             for (; k < stop; ++k) add(l, n, nd, k + 2);
+        // As for strips: a fan that repeats almost no index skips the next segments' lookups.
+        if constexpr (Index::kBuffer)
+            if (p_.adaptive && nd >= kBypassMinIndices && (nd - n) * kBypassReuse < nd)
+                bypass_left_ = kBypassSegments;
+        return k;
+    }
+
+    // A fan piece without lookups: the centre, then the rim in order, drawn linearly.
+    [[gnu::always_inline]] uint32_t copy_fan(const Lists& l, uint32_t k0, size_t& n, uint32_t& nd) {
+        --bypass_left_;
+        const uint32_t k = std::min(l.kend, k0 + (l.flimit - 2)); // one new vertex per triangle
+        const auto* src = l.index.data + l.begin;
+        l.fetch[0] = src[0];
+        std::copy(src + k0 + 1, src + k + 2, l.fetch + 1);
+        n = nd = k - k0 + 2;
+        linear_draw_ = true;
         return k;
     }
 

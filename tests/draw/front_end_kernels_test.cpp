@@ -19,7 +19,7 @@ struct Split {
     std::vector<uint32_t> resolved;        // vertex id of every draw element, in order
     std::vector<uint32_t> fetched;         // per segment
     std::vector<uint32_t> drawn;           // per segment
-    std::vector<uint32_t> strip_triangles; // triangle strips: each segment's, in GL's order
+    std::vector<uint32_t> strip_triangles; // strips and fans: each segment's, in GL's order
     size_t linear_draws = 0;               // segments without draw elements
     uint64_t total_fetched = 0;
 };
@@ -46,6 +46,12 @@ Split split(FrontEnd& fe, const DrawInfo& info, uint32_t limit, const char* stra
                 const uint32_t v2 = out.resolved[b + 2];
                 for (uint32_t v : {v0, t % 2 ? v2 : v1, t % 2 ? v1 : v2})
                     out.strip_triangles.push_back(v);
+            }
+        if (seg.prim == Prim::triangle_fan)
+            for (uint32_t t = 0; t + 2 < seg.draw_count; ++t) {
+                const size_t b = out.resolved.size() - seg.draw_count;
+                for (size_t v : {b, b + t + 1, b + t + 2})
+                    out.strip_triangles.push_back(out.resolved[v]);
             }
         out.fetched.push_back(seg.fetch_count);
         out.drawn.push_back(seg.draw_count);
@@ -208,6 +214,45 @@ TEST(FrontEndKernels, StripsWithoutReuseBypassLookupsAndStayCorrect) {
                 const Split n = split(fe, strips(narrow, uint16_t(0xFFFF), bias), limit);
                 EXPECT_EQ(n.strip_triangles, d.strip_triangles);
             }
+    }
+}
+
+// Fans without reuse (every rim vertex new, W5) skip the lookups the same way: the centre,
+// then the rim in order, drawn linearly; restart runs of several fans, u16 and u32.
+TEST(FrontEndKernels, FansWithoutReuseBypassLookupsAndStayCorrect) {
+    for (const uint32_t rim : {900u, 3000u, 70000u}) {
+        std::vector<uint32_t> idx;
+        for (uint32_t f = 0; f < 4; ++f) {
+            if (f) idx.push_back(0xFFFFFFFFu);
+            for (uint32_t i = 0; i < rim; ++i) idx.push_back(f * 100000 + i);
+        }
+        std::vector<uint32_t> want; // the unsplit fans' triangles
+        for (uint32_t f = 0; f < 4; ++f)
+            for (uint32_t t = 0; t + 2 < rim; ++t)
+                for (uint32_t v : {0u, t + 1, t + 2}) want.push_back(f * 100000 + v + 3);
+        for (const uint32_t limit : {999u, 4096u, 65536u}) {
+            SCOPED_TRACE(std::to_string(rim) + " rim vertices, limit " + std::to_string(limit));
+            FrontEnd fe;
+            DrawInfo info = strips(idx, 0xFFFFFFFFu, 3);
+            info.prim = Prim::triangle_fan;
+            const Split d = split(fe, info, limit);
+            const Split x = split(fe, info, limit, "exact");
+            EXPECT_EQ(d.strip_triangles, want);
+            EXPECT_EQ(x.strip_triangles, want);
+            EXPECT_EQ(d.total_fetched, x.total_fetched);
+            if (rim >= 3000 && limit >= 1024) {
+                EXPECT_GT(d.linear_draws, d.drawn.size() / 3);
+            }
+            if (rim < 65536) {
+                std::vector<uint16_t> narrow;
+                for (uint32_t v : idx) narrow.push_back(uint16_t(v == 0xFFFFFFFFu ? 0xFFFF : v));
+                DrawInfo n16 = strips(narrow, uint16_t(0xFFFF), 3);
+                n16.prim = Prim::triangle_fan;
+                std::vector<uint32_t> want16;
+                for (uint32_t v : want) want16.push_back(uint32_t(uint16_t(v - 3)) + 3);
+                EXPECT_EQ(split(fe, n16, limit).strip_triangles, want16);
+            }
+        }
     }
 }
 
