@@ -1,6 +1,7 @@
 // The default strategy's triangle loops: every loop (plain, packed, and the lookup bypass
 // for draws without reuse) must hand on draw elements that resolve to the draw's indices,
 // within the fetch limit, and the bypass must cost little and switch back when reuse returns.
+#include "draw/internal/dedup_table.hpp"
 #include "draw/internal/front_end.hpp"
 #include "draw/internal/index_scan.hpp"
 
@@ -272,6 +273,50 @@ TEST(FrontEndKernels, StripBypassEndsWhenReuseReturns) {
     EXPECT_GT(d.linear_draws, 0u);
     // Bypassing every repeating strip would fetch ~58,000 more.
     EXPECT_LT(double(d.total_fetched), double(x.total_fetched) + 8 * 2000);
+}
+
+// The three lookup loops of the default strategy's table (and the base and BMI2 builds of
+// each) write the same fetch list, count and draw elements from the same table state: the
+// speed-based choice between them (DedupSplitter::next_loop) can never change a split. Inputs
+// from all hits to all misses, carried over several chunks with stale table entries.
+TEST(FrontEndKernels, TriangleLoopsWriteTheSameLists) {
+    std::mt19937 rng(23);
+    using Table = detail::DirectDedup<detail::FibHash>;
+    const detail::TriangleLoop loops[] = {detail::TriangleLoop::plain, detail::TriangleLoop::packed,
+                                          detail::TriangleLoop::unpredictable};
+    for (const uint32_t range : {40u, 400u, 4000u, 1u << 30}) {
+        std::vector<uint32_t> idx(3 * 3000);
+        for (uint32_t& v : idx) v = rng() % range;
+        std::vector<uint32_t> want_fetch;
+        std::vector<uint16_t> want_draw;
+        size_t want_n = 0;
+        for (const auto loop : loops) {
+            detail::DedupArena arena;
+            Table table;
+            table.configure(arena, 16384, 4096);
+            std::vector<uint32_t> fetch(4096 + 1, 0);
+            std::vector<uint16_t> draw(idx.size() + 1, 0);
+            size_t n = 0, done = 0;
+            // Chunks that fit for sure, as the splitter cuts them; then a fresh segment.
+            while (done < idx.size() / 3) {
+                if (4096 - n < 3) n = 0; // a new segment: the table's entries go stale
+                const size_t tris = std::min((4096 - n) / 3, idx.size() / 3 - done);
+                const size_t chunk = std::min<size_t>(tris, 1 + rng() % 700);
+                detail::dedup_triangles(loop, table, idx.data() + 3 * done, chunk, fetch.data(), n,
+                                        draw.data() + 3 * done);
+                done += chunk;
+            }
+            fetch.resize(n);
+            draw.resize(idx.size());
+            if (loop == loops[0]) {
+                want_fetch = fetch, want_draw = draw, want_n = n;
+                continue;
+            }
+            EXPECT_EQ(n, want_n) << "range " << range << ", loop " << int(loop);
+            EXPECT_EQ(fetch, want_fetch) << "range " << range << ", loop " << int(loop);
+            EXPECT_EQ(draw, want_draw) << "range " << range << ", loop " << int(loop);
+        }
+    }
 }
 
 // The vectorised restart scan finds what std::find finds: every index type, restart values
