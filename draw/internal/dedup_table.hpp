@@ -120,14 +120,18 @@ template <class Hash> class DirectDedup {
     // The same for lists whose lookups mostly miss, where stores are the bottleneck (each
     // miss already writes the fetch list and a random table line): a triangle's three draw
     // elements leave in one 8-byte store. Its fourth u16 lands on dst[3 * tris], which the
-    // next triangle overwrites: dst needs one element of slack.
-    template <class T>
+    // next triangle overwrites: dst needs one element of slack. `Branchless`: through
+    // lookup_unpredictable.
+    template <bool Branchless, class T>
     [[gnu::always_inline]] void triangles_packed(const T* src, size_t tris, uint32_t* fetch,
                                                  size_t& n, uint16_t* dst) const {
+        auto find = [&](uint32_t v) -> uint64_t {
+            return Branchless ? lookup_unpredictable(v, fetch, n) : lookup(v, fetch, n);
+        };
         for (const T* const end = src + 3 * tris; src != end; src += 3, dst += 3) {
-            const uint64_t d0 = lookup(src[0], fetch, n);
-            const uint64_t d1 = lookup(src[1], fetch, n);
-            const uint64_t d2 = lookup(src[2], fetch, n);
+            const uint64_t d0 = find(src[0]);
+            const uint64_t d1 = find(src[1]);
+            const uint64_t d2 = find(src[2]);
             const uint64_t packed = d0 | d1 << 16 | d2 << 32;
             std::memcpy(dst, &packed, sizeof packed);
         }
@@ -135,19 +139,6 @@ template <class Hash> class DirectDedup {
 
     TriangleLoopTimes& loop_times() const {
         return *times_;
-    }
-
-    // Triangles through lookup_unpredictable, draw elements packed as in triangles_packed.
-    template <class T>
-    [[gnu::always_inline]] void triangles_unpredictable(const T* src, size_t tris, uint32_t* fetch,
-                                                        size_t& n, uint16_t* dst) const {
-        for (const T* const end = src + 3 * tris; src != end; src += 3, dst += 3) {
-            const uint64_t d0 = lookup_unpredictable(src[0], fetch, n);
-            const uint64_t d1 = lookup_unpredictable(src[1], fetch, n);
-            const uint64_t d2 = lookup_unpredictable(src[2], fetch, n);
-            const uint64_t packed = d0 | d1 << 16 | d2 << 32;
-            std::memcpy(dst, &packed, sizeof packed);
-        }
     }
 
   private:
@@ -240,13 +231,13 @@ template <class Table, class T>
         copy_triangles(src, tris, fetch, count, dst);
         break;
     case TriangleLoop::packed:
-        t.triangles_packed(src, tris, fetch, count, dst);
+        t.template triangles_packed<false>(src, tris, fetch, count, dst);
         break;
     case TriangleLoop::plain:
         t.triangles(src, tris, fetch, count, dst);
         break;
     case TriangleLoop::unpredictable:
-        t.triangles_unpredictable(src, tris, fetch, count, dst);
+        t.template triangles_packed<true>(src, tris, fetch, count, dst);
         break;
     }
     n = count;
