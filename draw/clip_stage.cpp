@@ -203,7 +203,9 @@ void ClipStage::triangle(const StagePrim& prim) {
         if (i == 1 && a.edge) e |= PRIM_EDGE_0;
         if (b.edge) e |= PRIM_EDGE_1;
         if (i + 2 == n && c.edge) e |= PRIM_EDGE_2;
-        t.flags = uint8_t((prim.flags & ~PRIM_EDGE_MASK) | e);
+        // As Mesa's clipper emits the polygon: its first triangle restarts the stipple.
+        t.flags = uint8_t((prim.flags & ~(PRIM_EDGE_MASK | PRIM_RESET_STIPPLE)) | e |
+                          (i == 1 ? PRIM_RESET_STIPPLE : 0));
         next()->triangle(t);
     }
 }

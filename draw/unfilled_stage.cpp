@@ -21,6 +21,7 @@ void UnfilledStage::triangle(const StagePrim& prim) {
     if (mode == PolygonMode::fill) return next()->triangle(prim);
     StagePrim out;
     if (mode == PolygonMode::line) {
+        if (prim.flags & PRIM_RESET_STIPPLE) next()->reset_stipple();
         for (const uint32_t e : {2u, 0u, 1u})
             if (prim.flags & (PRIM_EDGE_0 << e)) {
                 out.v[0] = prim.v[e];

@@ -80,6 +80,15 @@ class StippleStage final : public PassStage {
   public:
     explicit StippleStage(const RasterPlan& plan) : plan_(plan) {}
     void line(const StagePrim& prim) override;
+    // Points and triangles passing restart the pattern, as in Mesa's stipple stage.
+    void point(const StagePrim& prim) override {
+        counter_ = 0;
+        next()->point(prim);
+    }
+    void triangle(const StagePrim& prim) override {
+        counter_ = 0;
+        next()->triangle(prim);
+    }
     void reset_stipple() override {
         counter_ = 0;
         PassStage::reset_stipple();
