@@ -55,9 +55,12 @@ EdgeRule edge_rule(Prim prim) {
     }
 }
 
-// Lines that start a stipple pattern: every separate line, else the run's first.
+// Lines that start a stipple pattern: every separate line, else the run's first. Without a
+// geometry shader Mesa's draw module assembles a line strip with adjacency into separate
+// lines with adjacency first (draw_prim_assembler), so each of its lines restarts too.
 bool separate_lines(Prim prim) {
-    return prim == Prim::lines || prim == Prim::lines_adjacency;
+    return prim == Prim::lines || prim == Prim::lines_adjacency ||
+           prim == Prim::line_strip_adjacency;
 }
 
 } // namespace
