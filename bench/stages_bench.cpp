@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string_view>
 #include <vector>
 
@@ -26,13 +27,30 @@ using namespace drawpipe;
 namespace {
 
 // x' = 1.2 x - 0.6, y' = 1.5 y - 0.75, z' = -0.5, w = 1: the grid's [0, 1]^2 well inside.
-void matrix(const ShaderBlock& b) {
-    for (uint32_t l = 0; l < b.count; ++l) {
-        b.out[0][l] = 1.2f * b.in[0][l] - 0.6f * b.in[3][l];
-        b.out[1][l] = 1.5f * b.in[1][l] - 0.75f * b.in[3][l];
-        b.out[2][l] = -0.5f * b.in[3][l];
-        b.out[3][l] = b.in[3][l];
+// Written as a driver's SIMD shader would be (rows as non-aliasing pointers, lanes in chunks
+// of 8 that GCC vectorises): a shader storing one lane at a time would make every later
+// vector load of its rows wait for those stores (no store forwarding), which is the
+// shader's cost, not the stages'.
+template <uint32_t kChunk>
+inline void transform(const float* __restrict x, const float* __restrict y,
+                      const float* __restrict w, float* __restrict ox, float* __restrict oy,
+                      float* __restrict oz, float* __restrict ow) {
+    for (uint32_t l = 0; l < kChunk; ++l) {
+        ox[l] = 1.2f * x[l] - 0.6f * w[l];
+        oy[l] = 1.5f * y[l] - 0.75f * w[l];
+        oz[l] = -0.5f * w[l];
+        ow[l] = w[l];
     }
+}
+
+void matrix(const ShaderBlock& b) {
+    uint32_t l = 0;
+    for (; l + 8 <= b.count; l += 8)
+        transform<8>(b.in[0] + l, b.in[1] + l, b.in[3] + l, b.out[0] + l, b.out[1] + l,
+                     b.out[2] + l, b.out[3] + l);
+    for (; l < b.count; ++l)
+        transform<1>(b.in[0] + l, b.in[1] + l, b.in[3] + l, b.out[0] + l, b.out[1] + l,
+                     b.out[2] + l, b.out[3] + l);
 }
 
 ContextOptions one_thread() {
@@ -53,6 +71,8 @@ struct Config {
 
 int main(int argc, char** argv) {
     const bool smoke = argc > 1 && std::string_view(argv[1]) == "--smoke";
+    // `--only K`: rounds of configuration K (0-2) alone, for a profiler.
+    const int only = argc > 2 && std::string_view(argv[1]) == "--only" ? std::atoi(argv[2]) : -1;
     const uint32_t rounds = smoke ? 1 : 25;
     bench::Workload w = bench::make_workload("W1");
     if (smoke) w.indices32.resize(w.count = 6000);
@@ -79,6 +99,7 @@ int main(int argc, char** argv) {
     for (uint32_t round = 0; round <= rounds; ++round) // round 0 warms up
         for (uint32_t k = 0; k < 3; ++k) {
             Config& c = configs[(k + round) % 3];
+            if (only >= 0 && &c != &configs[only]) continue;
             const auto t0 = std::chrono::steady_clock::now();
             c.ctx.draw(draw);
             c.ctx.flush();
@@ -91,11 +112,12 @@ int main(int argc, char** argv) {
                 rounds);
     int status = 0;
     for (const Config& c : configs) {
+        if (c.seconds.empty()) continue;
         std::printf("%-8s best %.2f ms, median per-round ratio to none %.3fx\n", c.name,
                     bench::best_of(c.seconds) * 1e3,
-                    bench::median_ratio(c.seconds, configs[0].seconds));
+                    only < 0 ? bench::median_ratio(c.seconds, configs[0].seconds) : 1.0);
         // Every configuration drew every triangle: nothing was clipped or culled.
-        if (c.backend.totals().triangles != triangles) {
+        if (only < 0 && c.backend.totals().triangles != triangles) {
             std::printf("WORK MISMATCH: %s drew %llu triangles, expected %llu\n", c.name,
                         (unsigned long long)c.backend.totals().triangles,
                         (unsigned long long)triangles);
