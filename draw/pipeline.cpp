@@ -124,20 +124,13 @@ struct DrawPipeline::Impl {
         t.count = 0;
         uint64_t work = 0;
         uint32_t starts = 0;
-        while (t.count < kMaxItemsPerToken) {
+        while (t.count < kMaxItemsPerToken && work < kTokenWork) {
             if (!draw_open) {
-                if (work >= kTokenWork || cursor == draws.size() || starts == kMaxDrawsPerToken)
-                    break;
+                if (cursor == draws.size() || starts == kMaxDrawsPerToken) break;
                 open_draw(draws[cursor]);
                 ++starts;
             }
-            // Small draws share a token up to kTokenWork. A large draw's segments share one
-            // only with each other, while another of their average size fits kLargeTokenWork
-            // (its end-of-draw mark may join them).
-            if (t.count > 0 && (open_small ? work >= kTokenWork
-                                           : t.items[0].draw != &draws[cursor] ||
-                                                 work + work / t.count > kLargeTokenWork))
-                break;
+            if (t.count > 0 && !open_small) break; // a large draw's segment gets a token alone
             Item& it = t.items[t.count++];
             it.draw = &draws[cursor];
             it.begins = std::exchange(begins_pending, false);

@@ -28,9 +28,6 @@ inline constexpr uint32_t kTokensPerThread = 4;
 // A token stops gathering segments of small draws at this much work (fetched vertices plus
 // draw elements, times instances): about 20 us of shading, far above a pipeline step's cost.
 inline constexpr uint32_t kTokenWork = 4096;
-// A large draw's segments share a token up to about this much work: W7's strips (4096 each)
-// one per token spent a tenth of the 2-thread time in pipeline steps.
-inline constexpr uint32_t kLargeTokenWork = 16384;
 // Most draws that may begin in one token.
 inline constexpr uint32_t kMaxDrawsPerToken = 16;
 // Most segments plus end-of-draw marks in one token.
