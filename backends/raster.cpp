@@ -163,67 +163,212 @@ void RasterBackend::triangle(const Vertex& a0, const Vertex& b0, const Vertex& c
         }
 }
 
-void RasterBackend::line(const Vertex& a0, const Vertex& b0, const float* flat) {
-    // Ends snapped to the subpixel grid triangles use.
-    auto snap = [](Vertex v) {
-        if (std::fabs(v.x) < 1e7f && std::fabs(v.y) < 1e7f) {
-            v.x = float(std::llround(v.x * kOne)) / kOne;
-            v.y = float(std::llround(v.y * kOne)) / kOne;
+namespace {
+
+// llvmpipe's float-to-fixed rounding (util_iround of 256 * a): halves away from zero, the
+// sum taken in float.
+int64_t snap_fixed(float a) {
+    const float f = kOne * a;
+    return f >= 0.0f ? int64_t(f + 0.5f) : int64_t(f - 0.5f);
+}
+
+float frac(float f) {
+    return f - std::floor(f);
+}
+
+} // namespace
+
+void RasterBackend::line(const Vertex& a, const Vertex& b, const float* flat) {
+    // llvmpipe's line set-up (Mesa 22.3 lp_setup_line.c), as a reference rasterizer: the line
+    // becomes a parallelogram `width` pixels across its minor axis (width rounded, at least
+    // 1), its two ends moved along the major axis by a diamond-exit test on the end points'
+    // positions within their pixels, then rasterized like a triangle with four edges. The
+    // float steps are llvmpipe's own, in its order, so that the pixels come out the same.
+    for (const Vertex* v : {&a, &b})
+        if (!std::isfinite(v->x) || !std::isfinite(v->y) || std::fabs(v->x) > 1e7f ||
+            std::fabs(v->y) > 1e7f)
+            return;
+    auto sign = [](float x) { return x >= 0; };
+    const float width = std::max(1.0f, options_.line_width);
+    const int64_t fixed_width = int64_t(width + 0.5f) << kSubpixelBits;
+    const Vertex* v1 = &a;
+    const Vertex* v2 = &b;
+    float dx = v1->x - v2->x, dy = v1->y - v2->y;
+    const float area = dx * dx + dy * dy;
+    if (area == 0) return;
+    // The attribute planes take the line as it came: value at v1, slope along the major axis.
+    const float plane_x0 = v1->x, plane_y0 = v1->y;
+    float plane_dx = dx, plane_dy = dy;
+    const float one_over_area = 1.0f / area;
+    float x_offset = 0, y_offset = 0, x_offset_end = 0, y_offset_end = 0;
+    int64_t X[4], Y[4];
+    const float x1diff = v1->x - std::floor(v1->x) - 0.5f;
+    const float y1diff = v1->y - std::floor(v1->y) - 0.5f;
+    float x2diff = v2->x - std::floor(v2->x) - 0.5f;
+    float y2diff = v2->y - std::floor(v2->y) - 0.5f;
+    if (std::fabs(dx) >= std::fabs(dy)) {
+        const float dydx = dy / dx;
+        if (y2diff == -0.5f && dy < 0) y2diff = 0.5f;
+        bool draw_start, draw_end;
+        if (std::fabs(x1diff) + std::fabs(y1diff) < 0.5f)
+            draw_start = true;
+        else if (sign(x1diff) == sign(-dx))
+            draw_start = false;
+        else if (sign(-y1diff) != sign(dy))
+            draw_start = true;
+        else {
+            const float yi = frac(v1->y) + x1diff * dydx;
+            draw_start = yi < 1.0f && yi > 0.0f;
         }
-        return v;
-    };
-    const Vertex a = snap(a0), b = snap(b0);
-    const float dx = b.x - a.x, dy = b.y - a.y;
-    if (!std::isfinite(dx) || !std::isfinite(dy) || (dx == 0 && dy == 0) || std::fabs(a.x) > 1e7f ||
-        std::fabs(a.y) > 1e7f || std::fabs(b.x) > 1e7f || std::fabs(b.y) > 1e7f)
-        return;
-    // GL's diamond-exit rule: pixel (px, py) is drawn when the segment meets the open diamond
-    // |x - cx| + |y - cy| < 1/2 around its centre and does not end inside it. The distance
-    // along the segment is convex and piecewise linear in t, so its minimum is at an end or
-    // where the segment crosses the diamond's x or y axis.
-    auto dist = [&](float t, float cx, float cy) {
-        return std::fabs(a.x + t * dx - cx) + std::fabs(a.y + t * dy - cy);
-    };
-    auto exits = [&](int px, int py, float& t_hit) {
-        const float cx = float(px) + 0.5f, cy = float(py) + 0.5f;
-        if (dist(1, cx, cy) < 0.5f) return false; // ends inside: not exited
-        float best = dist(0, cx, cy);
-        t_hit = 0;
-        for (const float t : {dx != 0 ? (cx - a.x) / dx : -1.0f, dy != 0 ? (cy - a.y) / dy : -1.0f})
-            if (t > 0 && t <= 1 && dist(t, cx, cy) < best) best = dist(t, cx, cy), t_hit = t;
-        return best < 0.5f;
-    };
-    const bool xmajor = std::fabs(dx) >= std::fabs(dy);
-    const float a_major = xmajor ? a.x : a.y, b_major = xmajor ? b.x : b.y;
-    const int limit = int(xmajor ? width_ : height_), other = int(xmajor ? height_ : width_);
-    const int first = std::max(0, int(std::floor(std::min(a_major, b_major))) - 1);
-    const int last = std::min(limit - 1, int(std::floor(std::max(a_major, b_major))) + 1);
-    for (int m = first; m <= last; ++m) {
-        // The segment's minor coordinate at this row or column's centre, clamped to the segment.
-        const float d_major = xmajor ? dx : dy;
-        const float t_c = std::clamp((float(m) + 0.5f - a_major) / d_major, 0.0f, 1.0f);
-        const int n0 = int(std::floor(xmajor ? a.y + t_c * dy : a.x + t_c * dx));
-        for (int n = n0 - 1; n <= n0 + 1; ++n) {
-            if (n < 0 || n >= other) continue;
-            const int px = xmajor ? m : n, py = xmajor ? n : m;
-            float t_hit;
-            if (!exits(px, py, t_hit)) continue;
-            // Attributes vary along the major axis only, as llvmpipe's line set-up has them,
-            // extrapolated past an end the way its plane equations are.
-            const float t = (float(m) + 0.5f - a_major) / d_major;
-            const float z = a.z + t * (b.z - a.z);
-            float c[4];
-            if (flat) {
-                std::copy_n(flat, 4, c);
-            } else {
-                const float pa = interp_ == Interp::noperspective ? 1 - t : (1 - t) * a.iw;
-                const float pb = interp_ == Interp::noperspective ? t : t * b.iw;
-                const float f = pb / (pa + pb);
-                for (int k = 0; k < 4; ++k) c[k] = a.c[k] + f * (b.c[k] - a.c[k]);
+        if (std::fabs(x2diff) + std::fabs(y2diff) < 0.5f)
+            draw_end = false;
+        else if (sign(x2diff) != sign(-dx))
+            draw_end = false;
+        else if (sign(-y2diff) == sign(dy))
+            draw_end = true;
+        else {
+            const float yi = frac(v2->y) + x2diff * dydx;
+            draw_end = yi < 1.0f && yi > 0.0f;
+        }
+        const bool will_draw_start = sign(-x1diff) != sign(dx);
+        const bool will_draw_end = sign(x2diff) == sign(-dx) || x2diff == 0;
+        plane_dx *= 1 + dydx * dydx;
+        plane_dy = 0;
+        if (dx < 0) {
+            std::swap(v1, v2);
+            dx = -dx, dy = -dy;
+            if (will_draw_start != draw_start) {
+                x_offset_end = -x1diff - 0.5f;
+                y_offset_end = x_offset_end * dydx;
             }
-            fragment(px, py, z, c);
+            if (will_draw_end != draw_end) {
+                x_offset = -x2diff - 0.5f;
+                y_offset = x_offset * dydx;
+            }
+        } else {
+            if (will_draw_start != draw_start) {
+                x_offset = -x1diff + 0.5f;
+                y_offset = x_offset * dydx;
+            }
+            if (will_draw_end != draw_end) {
+                x_offset_end = -x2diff + 0.5f;
+                y_offset_end = x_offset_end * dydx;
+            }
         }
+        X[0] = X[3] = snap_fixed(v1->x + x_offset - 0.5f);
+        X[1] = X[2] = snap_fixed(v2->x + x_offset_end - 0.5f);
+        const int64_t y1 = snap_fixed(v1->y + y_offset - 0.5f);
+        const int64_t y2 = snap_fixed(v2->y + y_offset_end - 0.5f);
+        Y[0] = y1 - fixed_width / 2, Y[1] = y2 - fixed_width / 2;
+        Y[2] = y2 + fixed_width / 2, Y[3] = y1 + fixed_width / 2;
+    } else {
+        const float dxdy = dx / dy;
+        if (x2diff == -0.5f && dx < 0) x2diff = 0.5f;
+        bool draw_start, draw_end;
+        if (std::fabs(x1diff) + std::fabs(y1diff) < 0.5f)
+            draw_start = true;
+        else if (sign(-y1diff) == sign(dy))
+            draw_start = false;
+        else if (sign(x1diff) != sign(-dx))
+            draw_start = true;
+        else {
+            const float xi = frac(v1->x) + y1diff * dxdy;
+            draw_start = xi < 1.0f && xi > 0.0f;
+        }
+        if (std::fabs(x2diff) + std::fabs(y2diff) < 0.5f)
+            draw_end = false;
+        else if (sign(-y2diff) != sign(dy))
+            draw_end = false;
+        else if (sign(x2diff) == sign(-dx))
+            draw_end = true;
+        else {
+            const float xi = frac(v2->x) + y2diff * dxdy;
+            draw_end = xi < 1.0f && xi >= 0.0f;
+        }
+        const bool will_draw_start = sign(y1diff) == sign(dy);
+        const bool will_draw_end = sign(-y2diff) == sign(dy) || y2diff == 0;
+        plane_dx = 0;
+        plane_dy *= 1 + dxdy * dxdy;
+        if (dy > 0) {
+            std::swap(v1, v2);
+            dx = -dx, dy = -dy;
+            if (will_draw_start != draw_start) {
+                y_offset_end = -y1diff + 0.5f;
+                x_offset_end = y_offset_end * dxdy;
+            }
+            if (will_draw_end != draw_end) {
+                y_offset = -y2diff + 0.5f;
+                x_offset = y_offset * dxdy;
+            }
+        } else {
+            if (will_draw_start != draw_start) {
+                y_offset = -y1diff - 0.5f;
+                x_offset = y_offset * dxdy;
+            }
+            if (will_draw_end != draw_end) {
+                y_offset_end = -y2diff - 0.5f;
+                x_offset_end = y_offset_end * dxdy;
+            }
+        }
+        const int64_t x1 = snap_fixed(v1->x + x_offset - 0.5f);
+        const int64_t x2 = snap_fixed(v2->x + x_offset_end - 0.5f);
+        X[0] = x1 - fixed_width / 2, X[1] = x2 - fixed_width / 2;
+        X[2] = x2 + fixed_width / 2, X[3] = x1 + fixed_width / 2;
+        Y[0] = Y[3] = snap_fixed(v1->y + y_offset - 0.5f);
+        Y[1] = Y[2] = snap_fixed(v2->y + y_offset_end - 0.5f);
     }
+    // Four edges i -> i + 1, clockwise with y up; a pixel (sampled at its centre, which the
+    // half-pixel offset above put on integers) is inside when every edge function is
+    // positive, a centre exactly on an edge belonging to it by the same rule as triangles.
+    int64_t ex[4], ey[4], c[4];
+    for (int i = 0; i < 4; ++i) {
+        const int j = (i + 1) % 4;
+        ey[i] = Y[i] - Y[j]; // llvmpipe's dcdx
+        ex[i] = X[i] - X[j]; // and dcdy
+        c[i] = ey[i] * X[i] - ex[i] * Y[i];
+        if (ey[i] < 0 || (ey[i] == 0 && ex[i] > 0)) ++c[i];
+    }
+    const int64_t xmin =
+        std::max<int64_t>(0, (std::min({X[0], X[1], X[2], X[3]}) >> kSubpixelBits) - 1);
+    const int64_t xmax =
+        std::min<int64_t>(width_ - 1, (std::max({X[0], X[1], X[2], X[3]}) >> kSubpixelBits) + 1);
+    const int64_t ymin =
+        std::max<int64_t>(0, (std::min({Y[0], Y[1], Y[2], Y[3]}) >> kSubpixelBits) - 1);
+    const int64_t ymax =
+        std::min<int64_t>(height_ - 1, (std::max({Y[0], Y[1], Y[2], Y[3]}) >> kSubpixelBits) + 1);
+    // Attributes as llvmpipe's line planes: a0 + dadx * px + dady * py at pixel (px, py),
+    // varying along the major axis only; perspective ones divided by the interpolated 1 / w.
+    const bool persp = interp_ != Interp::noperspective;
+    auto plane = [&](float a1, float a2, float& a0, float& dadx, float& dady) {
+        const float da21 = a1 - a2;
+        dadx = da21 * plane_dx * one_over_area;
+        dady = da21 * plane_dy * one_over_area;
+        a0 = a1 - (dadx * (plane_x0 - 0.5f) + dady * (plane_y0 - 0.5f));
+    };
+    // The colour is a + f * (b - a) for f the (perspective) fraction of the way to b, so
+    // that a colour both ends share comes out exact, as flat shading needs.
+    float z0, zdx, zdy, w0, wdx, wdy, f0, fdx, fdy;
+    plane(a.z, b.z, z0, zdx, zdy);
+    plane(a.iw, b.iw, w0, wdx, wdy);
+    plane(0.0f, persp ? b.iw : 1.0f, f0, fdx, fdy);
+    for (int64_t py = ymin; py <= ymax; ++py)
+        for (int64_t px = xmin; px <= xmax; ++px) {
+            const int64_t sx = px << kSubpixelBits, sy = py << kSubpixelBits;
+            bool in = true;
+            for (int i = 0; i < 4 && in; ++i) in = c[i] - ey[i] * sx + ex[i] * sy > 0;
+            if (!in) continue;
+            const float fx = float(px), fy = float(py);
+            const float z = z0 + zdx * fx + zdy * fy;
+            float col[4];
+            if (flat) {
+                std::copy_n(flat, 4, col);
+            } else {
+                const float w = persp ? 1.0f / (w0 + wdx * fx + wdy * fy) : 1.0f;
+                const float f = (f0 + fdx * fx + fdy * fy) * w;
+                for (int k = 0; k < 4; ++k) col[k] = a.c[k] + f * (b.c[k] - a.c[k]);
+            }
+            fragment(int(px), int(py), z, col);
+        }
 }
 
 void RasterBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertices,

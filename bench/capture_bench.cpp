@@ -36,12 +36,7 @@ int main(int argc, char** argv) {
     const uint32_t rounds = smoke ? 1 : 15;
     bench::Workload w = bench::make_workload("W1");
     if (smoke) w.indices32.resize(w.count = 6000);
-    constexpr uint32_t kGrid = 1024;
-    std::vector<float> positions;
-    positions.reserve(size_t(kGrid) * kGrid * 4);
-    for (uint32_t y = 0; y < kGrid; ++y)
-        for (uint32_t x = 0; x < kGrid; ++x)
-            positions.insert(positions.end(), {float(x), float(y), 0.5f, 1.0f});
+    const std::vector<float> positions = bench::grid_positions(1.0f);
     const VertexBuffer vb{positions.data(), positions.size() * 4, 16, 0};
     const VertexAttrib attrib{0, 0, Format::float32x4, 0};
     const DrawInfo draw = w.draw();

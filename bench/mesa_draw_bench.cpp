@@ -57,7 +57,7 @@ using namespace drawpipe;
 using namespace drawpipe::bench;
 using Clock = std::chrono::steady_clock;
 
-constexpr uint32_t kGrid = 1024;
+constexpr uint32_t kGrid = kGridSide;
 constexpr const char* kDefaultMesh = "/usr/share/glmark2/models/bunny.obj";
 constexpr int kNoGl = 77;
 
@@ -679,12 +679,7 @@ int main(int argc, char** argv) {
         for (const std::string& m : middles) std::printf(" %s", m.c_str());
         std::printf("%s; %d round(s)\n", opt.split_cache ? ", split cache on" : "", opt.rounds);
 
-        std::vector<float> grid;
-        grid.reserve(size_t(kGrid) * kGrid * 4);
-        for (uint32_t y = 0; y < kGrid; ++y)
-            for (uint32_t x = 0; x < kGrid; ++x)
-                for (float c : {float(x) / (kGrid - 1), float(y) / (kGrid - 1), 0.5f, 1.0f})
-                    grid.push_back(c);
+        const std::vector<float> grid = grid_positions(1.0f / (kGrid - 1));
 
         std::vector<Input> inputs;
         inputs.reserve(4);

@@ -6,12 +6,43 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <numbers>
+#include <random>
+#if DRAWPIPE_WITH_MESHOPTIMIZER
+#include <meshoptimizer.h>
+#endif
 
 namespace drawpipe::bench {
+
+namespace {
+
+// An indexed triangle list workload: u16 indices when the vertex count allows, else u32.
+Workload triangle_list(std::string id, std::vector<uint32_t> indices,
+                       std::vector<float> positions) {
+    Workload w;
+    w.id = std::move(id);
+    w.name = "mesh";
+    w.prim = Prim::triangles;
+    w.count = uint32_t(indices.size());
+    w.vertex_count = uint32_t(positions.size() / 3);
+    w.positions = std::move(positions);
+    if (w.vertex_count <= 65536) {
+        w.index_type = IndexType::u16;
+        w.indices16.assign(indices.begin(), indices.end());
+    } else {
+        w.index_type = IndexType::u32;
+        w.indices32 = std::move(indices);
+    }
+    return w;
+}
+
+} // namespace
 
 Workload load_mesh(const std::string& path) {
     std::error_code ec;
@@ -24,7 +55,7 @@ Workload load_mesh(const std::string& path) {
     else
         throw Error(ErrorCode::not_found,
                     "mesh '" + path + "': " + std::strerror(errno) +
-                        (errno == ENOENT ? " (and not a workload id: W1..W7)" : ""));
+                        (errno == ENOENT ? " (and not a workload id, W1..W7, or sphere:N)" : ""));
     Assimp::Importer importer;
     // Joining identical vertices gives the index buffer a driver would draw; points and lines
     // are dropped so that only triangles remain.
@@ -56,25 +87,73 @@ Workload load_mesh(const std::string& path) {
     }
     if (indices.empty())
         throw Error(ErrorCode::parse_error, "mesh: '" + path + "' holds no triangles");
-    Workload w;
-    w.id = std::filesystem::path(path).filename().string();
-    w.name = "mesh";
-    w.prim = Prim::triangles;
-    w.count = uint32_t(indices.size());
-    w.vertex_count = uint32_t(vertices);
-    w.positions = std::move(positions);
-    if (vertices <= 65536) {
-        w.index_type = IndexType::u16;
-        w.indices16.assign(indices.begin(), indices.end());
+    return triangle_list(std::filesystem::path(path).filename().string(), std::move(indices),
+                         std::move(positions));
+}
+
+Workload generated_mesh(const std::string& spec) {
+    // sphere:N[:random]; N with an optional k or m suffix.
+    auto bad = [&](const char* why) {
+        return Error(ErrorCode::invalid_value,
+                     "generated mesh '" + spec + "': " + why +
+                         " (sphere:N or sphere:N:random, N triangles, e.g. sphere:100k)");
+    };
+    const size_t colon = spec.find(':');
+    const std::string rest = spec.substr(colon + 1);
+    const size_t c2 = rest.find(':');
+    const std::string count = rest.substr(0, c2),
+                      order = c2 == std::string::npos ? "" : rest.substr(c2 + 1);
+    if (spec.substr(0, colon) != "sphere") throw bad("unknown shape");
+    if (!order.empty() && order != "random") throw bad("unknown order");
+    uint64_t tris = 0;
+    size_t i = 0;
+    for (; i < count.size() && count[i] >= '0' && count[i] <= '9'; ++i)
+        tris = std::min<uint64_t>(tris * 10 + uint64_t(count[i] - '0'), uint64_t(1) << 40);
+    const std::string suffix = count.substr(i);
+    if (i == 0 || (suffix != "" && suffix != "k" && suffix != "m")) throw bad("bad triangle count");
+    tris *= suffix == "k" ? 1000 : suffix == "m" ? 1000000 : 1;
+    if (tris < 8 || tris > 100'000'000) throw bad("triangle count outside 8 .. 100m");
+
+    // A UV sphere of about `tris` triangles: `rings` x `segments` quads, two triangles each.
+    const uint32_t rings = std::max<uint32_t>(2, uint32_t(std::sqrt(double(tris) / 4)));
+    const uint32_t segments = std::max<uint32_t>(4, uint32_t(tris / (2 * uint64_t(rings))));
+    std::vector<float> positions;
+    for (uint32_t r = 0; r <= rings; ++r)
+        for (uint32_t sgm = 0; sgm <= segments; ++sgm) {
+            const double th = std::numbers::pi * r / rings,
+                         ph = 2 * std::numbers::pi * sgm / segments;
+            positions.insert(positions.end(),
+                             {float(std::sin(th) * std::cos(ph)), float(std::cos(th)),
+                              float(std::sin(th) * std::sin(ph))});
+        }
+    std::vector<uint32_t> indices;
+    indices.reserve(6 * size_t(rings) * segments);
+    for (uint32_t r = 0; r < rings; ++r)
+        for (uint32_t sgm = 0; sgm < segments; ++sgm) {
+            const uint32_t a = r * (segments + 1) + sgm, b = a + segments + 1;
+            for (uint32_t v : {a, b, a + 1, a + 1, b, b + 1}) indices.push_back(v);
+        }
+    const size_t vertex_count = positions.size() / 3;
+    if (order == "random") {
+        // Triangles shuffled (each keeps its winding): no two neighbours share vertices.
+        std::mt19937_64 rng(0x5eed);
+        for (size_t t = indices.size() / 3; t > 1; --t) {
+            const size_t u = std::uniform_int_distribution<size_t>(0, t - 1)(rng);
+            std::swap_ranges(indices.begin() + 3 * (t - 1), indices.begin() + 3 * t,
+                             indices.begin() + 3 * u);
+        }
     } else {
-        w.index_type = IndexType::u32;
-        w.indices32 = std::move(indices);
+#if DRAWPIPE_WITH_MESHOPTIMIZER
+        // Vertex-cache order, as a content pipeline would store it.
+        meshopt_optimizeVertexCache(indices.data(), indices.data(), indices.size(), vertex_count);
+#endif
     }
-    return w;
+    return triangle_list(spec, std::move(indices), std::move(positions));
 }
 
 Workload load_input(const std::string& id_or_path) {
     if (is_workload_id(id_or_path)) return make_workload(id_or_path);
+    if (id_or_path.starts_with("sphere:")) return generated_mesh(id_or_path);
     // "W9" is a mistyped workload, not a missing mesh file.
     const bool looks_like_id = id_or_path.size() >= 2 && id_or_path[0] == 'W' &&
                                id_or_path.find_first_not_of("0123456789", 1) == std::string::npos;

@@ -15,7 +15,14 @@ namespace drawpipe::bench {
 // cannot read it or it holds no triangles.
 Workload load_mesh(const std::string& path);
 
-// A workload id (W1..W7, see workloads.hpp) or else a mesh file.
+// A generated mesh: "sphere:N" (a UV sphere of about N triangles, N with an optional k or m
+// suffix, in vertex-cache order when meshoptimizer is built in, else row by row) or
+// "sphere:N:random" (its triangles shuffled). The Workload's id is `spec`. Throws
+// Error(invalid_value) for a malformed spec.
+Workload generated_mesh(const std::string& spec);
+
+// A workload id (W1..W7, see workloads.hpp), a generated mesh ("sphere:..."), or else a mesh
+// file.
 Workload load_input(const std::string& id_or_path);
 
 } // namespace drawpipe::bench

@@ -87,6 +87,15 @@ bool is_workload_id(std::string_view id_or_name) {
     return find_workload(id_or_name) >= 0;
 }
 
+std::vector<float> grid_positions(float scale) {
+    std::vector<float> p;
+    p.reserve(size_t(kGridSide) * kGridSide * 4);
+    for (uint32_t y = 0; y < kGridSide; ++y)
+        for (uint32_t x = 0; x < kGridSide; ++x)
+            p.insert(p.end(), {float(x) * scale, float(y) * scale, 0.5f, 1.0f});
+    return p;
+}
+
 Workload make_workload(std::string_view id_or_name) {
     const int which = find_workload(id_or_name);
     if (which < 0)

@@ -55,4 +55,9 @@ Workload make_workload(std::string_view id_or_name);
 // True when make_workload accepts `id_or_name`.
 bool is_workload_id(std::string_view id_or_name);
 
+// The float4 positions of the grid W1-W7 index (kGridSide x kGridSide vertices, row by row):
+// (x * scale, y * scale, 0.5, 1) for column x and row y.
+inline constexpr uint32_t kGridSide = 1024;
+std::vector<float> grid_positions(float scale);
+
 } // namespace drawpipe::bench

@@ -55,9 +55,12 @@ EdgeRule edge_rule(Prim prim) {
     }
 }
 
-// Lines that start a stipple pattern: every separate line, else the run's first.
+// Lines that start a stipple pattern: every separate line, else the run's first. Without a
+// geometry shader Mesa's draw module assembles a line strip with adjacency into separate
+// lines with adjacency first (draw_prim_assembler), so each of its lines restarts too.
 bool separate_lines(Prim prim) {
-    return prim == Prim::lines || prim == Prim::lines_adjacency;
+    return prim == Prim::lines || prim == Prim::lines_adjacency ||
+           prim == Prim::line_strip_adjacency;
 }
 
 } // namespace
@@ -86,7 +89,13 @@ void assemble(Prim prim, uint8_t split_flags, Provoking pv, const VertexView& ve
             if (!edge_flag(elts[pos[0]])) edges &= ~PRIM_EDGE_0;
             if (!edge_flag(elts[pos[1]])) edges &= ~PRIM_EDGE_1;
             if (!edge_flag(elts[pos[2]])) edges &= ~PRIM_EDGE_2;
-            p.flags = edges;
+            // The stipple restarts with each triangle's edges in polygon mode line, as Mesa's
+            // decomposition flags them: every triangle, a quad's first, a polygon's first.
+            const uint32_t t = tri - 1;
+            const bool reset = prim == Prim::polygon ? t == 0 && first_run
+                               : prim == Prim::quads || prim == Prim::quad_strip ? (t & 1) == 0
+                                                                                 : true;
+            p.flags = uint8_t(edges | (reset ? PRIM_RESET_STIPPLE : 0));
             first.triangle(p);
         } else if (k == 2) {
             const bool reset = separate_lines(prim) || (line == 0 && first_run);

@@ -64,41 +64,45 @@ void ClipStage::line(const StagePrim& prim) {
     const uint32_t m0 = mask_of(prim.v[0]), m1 = mask_of(prim.v[1]);
     if ((m0 | m1) == 0) return next()->line(prim);
     if (m0 & m1) return; // both outside one plane
+    // Mesa's arithmetic (draw_pipe_clip.c do_clip_line), so that the new ends fall on the
+    // same subpixels: t0 is how far the start moves towards the end, t1 how far the end
+    // moves towards the start, each the largest over the planes; the line is gone when they
+    // meet. Infinite or NaN distances drop it.
     const float* p0 = clip_pos_of(prim.v[0]);
     const float* p1 = clip_pos_of(prim.v[1]);
-    float t0 = 0, t1 = 1;
+    float t0 = 0, t1 = 0;
     for (uint32_t planes = m0 | m1; planes; planes &= planes - 1) {
         const uint32_t plane = uint32_t(__builtin_ctz(planes));
         const float d0 = plan_.distance(plane, p0, prim.v[0]);
         const float d1 = plan_.distance(plane, p1, prim.v[1]);
-        if (d0 < 0 && d1 < 0) return;
-        const float t = d0 / (d0 - d1);
-        if (d1 < 0)
-            t1 = std::min(t1, t);
-        else if (d0 < 0)
-            t0 = std::max(t0, t);
+        if (!std::isfinite(d0) || !std::isfinite(d1)) return;
+        if (d1 < 0) t1 = std::max(t1, d1 / (d1 - d0));
+        if (d0 < 0) t0 = std::max(t0, d0 / (d0 - d1));
+        if (t0 + t1 >= 1.0f) return;
     }
-    if (t0 > t1) return;
     const bool last = draw_.draw->provoking == Provoking::last;
     const uint32_t* provoking = prim.v[last ? 1 : 0];
     StagePrim out = prim;
-    auto make = [&](float t, uint32_t at) -> const uint32_t* {
-        if ((at == 0 && t == 0) || (at == 1 && t == 1)) return prim.v[at];
+    // The end `at` moved by t towards the other one.
+    auto make = [&](uint32_t at, float t) -> const uint32_t* {
+        const uint32_t* from = prim.v[at];
+        const uint32_t* to = prim.v[1 - at];
+        const float* pf = at == 0 ? p0 : p1;
+        const float* pt = at == 0 ? p1 : p0;
         uint32_t* r = new_vertex(provoking);
         const VertexLayout& l = plan_.layout;
-        const float w0 = p0[3], w1 = p1[3];
-        const float wt = lerp(w0, w1, t);
-        const float s = wt != 0 ? t * w1 / wt : t; // the window-space parameter
-        for (uint32_t c = 0; c < 4; ++c) r[SLOT_POSITION + c] = float_dword(lerp(p0[c], p1[c], t));
+        const float wt = lerp(pf[3], pt[3], t);
+        const float s = wt != 0 ? t * pt[3] / wt : t; // the window-space parameter
+        for (uint32_t c = 0; c < 4; ++c) r[SLOT_POSITION + c] = float_dword(lerp(pf[c], pt[c], t));
         for (uint32_t d = kVertexHeaderDwords; d < l.layer_slot(); ++d)
-            r[d] = float_dword(lerp(dword_float(prim.v[0][d]), dword_float(prim.v[1][d]), t));
+            r[d] = float_dword(lerp(dword_float(from[d]), dword_float(to[d]), t));
         for (uint32_t i = 0; i < l.varying_count(); ++i) {
             const Varying& v = l.varying(i);
             const uint32_t slot = l.varying_slot(i);
             for (uint32_t c = 0; c < 4; ++c) {
                 if (v.interp == Interp::noperspective)
-                    r[slot + c] = float_dword(lerp(dword_float(prim.v[0][slot + c]),
-                                                   dword_float(prim.v[1][slot + c]), s));
+                    r[slot + c] = float_dword(
+                        lerp(dword_float(from[slot + c]), dword_float(to[slot + c]), s));
                 else if (v.type != ValueType::float32)
                     r[slot + c] = provoking[slot + c];
             }
@@ -106,8 +110,8 @@ void ClipStage::line(const StagePrim& prim) {
         copy_flat(r, provoking);
         return window(r);
     };
-    out.v[0] = make(t0, 0);
-    out.v[1] = make(t1, 1);
+    if (m0) out.v[0] = make(0, t0);
+    if (m1) out.v[1] = make(1, t1);
     next()->line(out);
 }
 
@@ -199,7 +203,9 @@ void ClipStage::triangle(const StagePrim& prim) {
         if (i == 1 && a.edge) e |= PRIM_EDGE_0;
         if (b.edge) e |= PRIM_EDGE_1;
         if (i + 2 == n && c.edge) e |= PRIM_EDGE_2;
-        t.flags = uint8_t((prim.flags & ~PRIM_EDGE_MASK) | e);
+        // As Mesa's clipper emits the polygon: its first triangle restarts the stipple.
+        t.flags = uint8_t((prim.flags & ~(PRIM_EDGE_MASK | PRIM_RESET_STIPPLE)) | e |
+                          (i == 1 ? PRIM_RESET_STIPPLE : 0));
         next()->triangle(t);
     }
 }

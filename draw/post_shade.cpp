@@ -55,13 +55,14 @@ std::shared_ptr<const RasterPlan> plan_raster(const RasterState& s, const Vertex
     plan->user_planes = s.clip_plane_enable;
     plan->parallel = !capturing;
     const bool filled = s.front_mode == PolygonMode::fill && s.back_mode == PolygonMode::fill;
+    plan->wide_lines = std::round(s.line_width) > s.wide_line_threshold;
     const bool offset = s.offset_fill || s.offset_line || s.offset_point;
     // Interp::flat outputs need no stage while primitives reach the backend whole: it reads
     // them from the provoking vertex. The flat shade model does (the backend sees only the
     // outputs' own qualifiers).
     plan->per_primitive = !filled || s.cull != CullFace::none || s.line_stipple ||
-                          s.line_width != 1.0f || s.point_size != 1.0f ||
-                          layout.outputs.point_size || offset || s.flatshade;
+                          plan->wide_lines || s.point_size != 1.0f || layout.outputs.point_size ||
+                          offset || s.flatshade;
     return plan;
 }
 

@@ -288,10 +288,16 @@ HWY_INLINE void post_block(PostShadeJob& post, const uint32_t* const* rows,
         auto bit = [&](auto inside, uint32_t b) {
             return hn::IfThenZeroElse(hn::RebindMask(du, inside), hn::Set(du, b));
         };
-        VU m = hn::Or(hn::Or(bit(hn::Ge(x, nw), CLIP_LEFT), bit(hn::Ge(y, nw), CLIP_BOTTOM)),
-                      bit(hn::Ge(z, nw), CLIP_NEAR));
-        m = hn::Or(m, hn::Or(hn::Or(bit(hn::Le(x, w), CLIP_RIGHT), bit(hn::Le(y, w), CLIP_TOP)),
-                             bit(hn::Le(z, w), CLIP_FAR)));
+        const auto lo_x = hn::Ge(x, nw), lo_y = hn::Ge(y, nw), lo_z = hn::Ge(z, nw);
+        const auto hi_x = hn::Le(x, w), hi_y = hn::Le(y, w), hi_z = hn::Le(z, w);
+        VU m = hn::Zero(du);
+        // The common block, every lane inside the view volume, skips the six bit selects.
+        if (!hn::AllTrue(df, hn::And(hn::And(hn::And(lo_x, lo_y), hn::And(lo_z, hi_x)),
+                                     hn::And(hi_y, hi_z)))) {
+            m = hn::Or(hn::Or(bit(lo_x, CLIP_LEFT), bit(lo_y, CLIP_BOTTOM)), bit(lo_z, CLIP_NEAR));
+            m = hn::Or(
+                m, hn::Or(hn::Or(bit(hi_x, CLIP_RIGHT), bit(hi_y, CLIP_TOP)), bit(hi_z, CLIP_FAR)));
+        }
         for (uint32_t u = plan.user_planes; u; u &= u - 1) {
             const uint32_t k = uint32_t(__builtin_ctz(u));
             VF d;

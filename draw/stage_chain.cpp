@@ -30,7 +30,7 @@ void StageChain::begin(const PreparedDraw& draw, std::span<Stage* const> driver_
     stipple_.reset();
     if (s.line_stipple) chain.push_back(&stipple_.emplace(plan));
     wide_line_.reset();
-    if (s.line_width != 1.0f) chain.push_back(&wide_line_.emplace(plan));
+    if (plan.wide_lines) chain.push_back(&wide_line_.emplace(plan));
     wide_point_.reset();
     if (s.point_size != 1.0f || plan.layout.outputs.point_size)
         chain.push_back(&wide_point_.emplace(plan));

@@ -5,13 +5,48 @@
 #include "drawpipe/error.hpp"
 #include "drawpipe/segment.hpp"
 
+#include <algorithm>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <limits>
 #include <string>
 
 namespace drawpipe {
 
 namespace {
+
+// Bound ranges from this size on are written with streaming stores (above any L2 cache).
+constexpr size_t kStreamingCapture = size_t(8) << 20;
+
+// Copies `bytes` of each listed vertex record (from dword `src` on) to dst, `stride` bytes
+// apart; returns the bytes the vertices took. Locals and restrict: the stores would otherwise
+// make the compiler reload every pointer and count per vertex.
+size_t copy_vertices(std::byte* __restrict dst, size_t stride, const uint32_t* __restrict src,
+                     uint32_t record_dwords, const uint32_t* __restrict elts, size_t n,
+                     size_t bytes, bool stream) {
+    if (bytes == 16) {
+#if defined(__SSE2__)
+        // Large captures stream past the caches: their bytes are read later (by the driver,
+        // or a draw of what was captured) and would only evict the records being read now.
+        if (stream && (reinterpret_cast<uintptr_t>(dst) | stride) % 16 == 0) {
+            for (size_t i = 0; i < n; ++i) {
+                __m128i v;
+                std::memcpy(&v, src + size_t(elts[i]) * record_dwords, 16);
+                _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i * stride), v);
+            }
+            return n * stride;
+        }
+#endif
+        for (size_t i = 0; i < n; ++i)
+            std::memcpy(dst + i * stride, src + size_t(elts[i]) * record_dwords, 16);
+    } else {
+        for (size_t i = 0; i < n; ++i)
+            std::memcpy(dst + i * stride, src + size_t(elts[i]) * record_dwords, bytes);
+    }
+    return n * stride;
+}
 
 [[noreturn]] void bad(const std::string& what) {
     throw Error(ErrorCode::invalid_value, "stream output: " + what);
@@ -273,27 +308,30 @@ void StreamOutput::write(const StreamOutputPlan& plan, uint32_t stream, Prim pri
         std::byte* const base = static_cast<std::byte*>(buf.data) + buf.offset + 4 * size_t(c.dst);
         const size_t stride = buf.stride, room = buf.size;
         size_t at = position_[c.buffer];
-        auto run = [&](auto copy_vertex) {
-            auto primitive = [&](uint32_t n, const uint32_t* e) {
+        const size_t bytes = 4 * size_t(c.count);
+        if (prim == Prim::triangles) {
+            // The elements are already GL's order, and every triangle needs the same room:
+            // the triangles that fit are a prefix, counted once, then copied without checks.
+            const size_t tris = elts.size() / 3;
+            const size_t fit = stride ? std::min(tris, (room - at) / (3 * stride)) : tris;
+            at += copy_vertices(base + at, stride, vertices.data + c.src, vertices.stride,
+                                elts.data(), 3 * fit, bytes, room >= kStreamingCapture);
+            generated += tris;
+            written += fit;
+            written_vertices += 3 * fit;
+        } else {
+            decompose_elements(prim, pv, elts, [&](uint32_t n, const uint32_t* e) {
                 ++generated;
                 if (uint64_t(n) * stride > room - at) return; // whole or nothing
-                for (uint32_t i = 0; i < n; ++i)
-                    copy_vertex(base + at + i * stride, vertices.vertex(e[i]) + c.src);
-                at += n * stride;
+                at += copy_vertices(base + at, stride, vertices.data + c.src, vertices.stride, e, n,
+                                    bytes, false);
                 ++written;
                 written_vertices += n;
-            };
-            if (prim == Prim::triangles) // the elements are already GL's order
-                for (size_t t = 0; t + 3 <= elts.size(); t += 3) primitive(3, &elts[t]);
-            else
-                decompose_elements(prim, pv, elts, primitive);
-        };
-        if (c.count == 4)
-            run([](std::byte* d, const uint32_t* v) { std::memcpy(d, v, 16); });
-        else
-            run([n = 4 * size_t(c.count)](std::byte* d, const uint32_t* v) {
-                std::memcpy(d, v, n);
             });
+        }
+#if defined(__SSE2__)
+        _mm_sfence(); // the streaming stores are visible before the caller reads the buffer
+#endif
         position_[c.buffer] = at;
         vertices_[stream] += written_vertices;
         draw.generated[stream] += generated;

@@ -8,13 +8,20 @@ namespace drawpipe {
 void UnfilledStage::triangle(const StagePrim& prim) {
     auto x = [&](uint32_t i) { return dword_float(prim.v[i][SLOT_POSITION]); };
     auto y = [&](uint32_t i) { return dword_float(prim.v[i][SLOT_POSITION + 1]); };
-    const float det = (x(1) - x(0)) * (y(2) - y(0)) - (x(2) - x(0)) * (y(1) - y(0));
-    const bool ccw = det >= 0; // y up
+    const float det = (x(0) - x(2)) * (y(1) - y(2)) - (y(0) - y(2)) * (x(1) - x(2));
+    const bool ccw = det >= 0; // y up; no area counts as counter-clockwise, as in llvmpipe
     const bool front = (plan_.state.front_face == FrontFace::ccw) == ccw;
-    const PolygonMode mode = front ? plan_.state.front_mode : plan_.state.back_mode;
+    // With a face culled, both faces take the other one's mode, as Mesa's GL state tracker
+    // sets them: only a triangle without area can still arrive as the culled face.
+    const CullFace cull = plan_.state.cull;
+    PolygonMode front_mode = plan_.state.front_mode, back_mode = plan_.state.back_mode;
+    if (cull == CullFace::front) front_mode = back_mode;
+    if (cull == CullFace::back) back_mode = front_mode;
+    const PolygonMode mode = front ? front_mode : back_mode;
     if (mode == PolygonMode::fill) return next()->triangle(prim);
     StagePrim out;
     if (mode == PolygonMode::line) {
+        if (prim.flags & PRIM_RESET_STIPPLE) next()->reset_stipple();
         for (const uint32_t e : {2u, 0u, 1u})
             if (prim.flags & (PRIM_EDGE_0 << e)) {
                 out.v[0] = prim.v[e];

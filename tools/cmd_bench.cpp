@@ -378,7 +378,10 @@ void add_bench_command(CLI::App& app) {
     auto args = std::make_shared<BenchArgs>();
     CLI::App* cmd = app.add_subcommand(
         "bench", "Measure the front end on workloads (W1..W7) and meshes, per splitting strategy");
-    cmd->add_option("inputs", args->inputs, "Workload ids (W1..W7) or mesh files assimp reads")
+    cmd->add_option(
+           "inputs", args->inputs,
+           "Workload ids (W1..W7), mesh files assimp reads, or generated spheres: sphere:N (about "
+           "N triangles, vertex-cache order) or sphere:N:random (triangles shuffled)")
         ->required();
     cmd->add_option("--strategy", args->strategies, std::string(kStrategyHelp) + ", or all")
         ->expected(1, -1);

@@ -184,8 +184,13 @@ void render(RenderArgs a) {
     }
     // A geometry shader's outputs are its own: its first varying is taken as the colour.
     raster.edge_flag_varying = gs ? -1 : 2;
+    // Lines of every width are drawn by the backend, as llvmpipe draws them (Mesa's draw
+    // module leaves them to it: draw_wide_line_threshold 10000).
+    raster.wide_line_threshold = 10000.0f;
     RasterBackend image(a.width, a.height,
-                        {.colour_varying = gs ? 0 : 1, .depth_test = desc.render.depth_test});
+                        {.colour_varying = gs ? 0 : 1,
+                         .depth_test = desc.render.depth_test,
+                         .line_width = raster.line_width});
 
     const uint32_t threads = a.threads ? a.threads : default_thread_count();
     const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, threads);

@@ -26,9 +26,17 @@ struct ExactEntry {
     uint32_t tag;
 };
 
+// Smoothed times of the two equivalent triangle loops whose speed the miss rate cannot
+// predict (DedupSplitter::next_loop), per 1024 indices, kept across draws.
+struct TriangleLoopTimes {
+    uint64_t ticks[2] = {0, 0}; // plain, unpredictable (0: not timed yet)
+    uint32_t uncertain = 0;     // segments whose choice was left to the times
+};
+
 // Table storage shared by the dedup tables of one front end, kept across draws: a new draw
 // configures a prefix of it.
 struct DedupArena {
+    TriangleLoopTimes loop_times;
     std::vector<uint16_t> slots; // direct-mapped tables: a fetch-list position per entry
     uint32_t slot_bound = 0;     // every position stored in `slots` is below this
     std::vector<ExactEntry> exact;
@@ -62,6 +70,7 @@ template <class Hash> class DirectDedup {
             arena.slots.resize(entries, 0);
         arena.slot_bound = std::max(fetch_cap, 1u);
         table_ = arena.slots.data();
+        times_ = &arena.loop_times;
         if constexpr (std::is_same_v<Hash, FibHash>)
             hash_.shift = 32 - std::countr_zero(entries);
         else
@@ -80,6 +89,22 @@ template <class Hash> class DirectDedup {
         return n++;
     }
 
+    // lookup without a branch, for ids whose hits and misses a predictor cannot guess (a
+    // mesh not in vertex-cache order hits about half the time): the id is always written at
+    // fetch[n] (past the list's end on a hit, where the next miss overwrites it) and the
+    // table entry always stored. fetch must have room for one more element than n.
+    [[gnu::always_inline]] size_t lookup_unpredictable(uint32_t v, uint32_t* fetch,
+                                                       size_t& n) const {
+        uint16_t* const e = table_ + hash_(v);
+        const size_t s = *e;
+        const size_t miss = size_t(!((s < n) & (fetch[s] == v))); // 0 or 1
+        fetch[n] = v;
+        const size_t r = s ^ ((s ^ n) & (0 - miss)); // miss ? n : s, as a select
+        *e = uint16_t(r);
+        n += miss;
+        return r;
+    }
+
     // Whole triangles src[0, 3 * tris) into draw elements at dst, for lists whose lookups
     // mostly hit: one u16 store per index, straight from the branch that resolved it.
     template <class T>
@@ -95,21 +120,30 @@ template <class Hash> class DirectDedup {
     // The same for lists whose lookups mostly miss, where stores are the bottleneck (each
     // miss already writes the fetch list and a random table line): a triangle's three draw
     // elements leave in one 8-byte store. Its fourth u16 lands on dst[3 * tris], which the
-    // next triangle overwrites: dst needs one element of slack.
-    template <class T>
+    // next triangle overwrites: dst needs one element of slack. `Branchless`: through
+    // lookup_unpredictable.
+    template <bool Branchless, class T>
     [[gnu::always_inline]] void triangles_packed(const T* src, size_t tris, uint32_t* fetch,
                                                  size_t& n, uint16_t* dst) const {
+        auto find = [&](uint32_t v) -> uint64_t {
+            return Branchless ? lookup_unpredictable(v, fetch, n) : lookup(v, fetch, n);
+        };
         for (const T* const end = src + 3 * tris; src != end; src += 3, dst += 3) {
-            const uint64_t d0 = lookup(src[0], fetch, n);
-            const uint64_t d1 = lookup(src[1], fetch, n);
-            const uint64_t d2 = lookup(src[2], fetch, n);
+            const uint64_t d0 = find(src[0]);
+            const uint64_t d1 = find(src[1]);
+            const uint64_t d2 = find(src[2]);
             const uint64_t packed = d0 | d1 << 16 | d2 << 32;
             std::memcpy(dst, &packed, sizeof packed);
         }
     }
 
+    TriangleLoopTimes& loop_times() const {
+        return *times_;
+    }
+
   private:
     uint16_t* table_ = nullptr;
+    TriangleLoopTimes* times_ = nullptr;
     Hash hash_{};
 };
 
@@ -183,7 +217,7 @@ class NoDedup {
 // The triangle loops of a direct-mapped table, by kind, and one compiled copy of them per
 // instruction set: x86-64 CPUs with BMI2 (Haswell and later) get a one-uop variable shift
 // for the Fibonacci hash; the choice is made once per process.
-enum class TriangleLoop : uint8_t { copy, packed, plain };
+enum class TriangleLoop : uint8_t { copy, packed, plain, unpredictable };
 
 template <class Table, class T>
 [[gnu::always_inline]] inline void triangle_loop(TriangleLoop kind, const Table& table,
@@ -197,10 +231,13 @@ template <class Table, class T>
         copy_triangles(src, tris, fetch, count, dst);
         break;
     case TriangleLoop::packed:
-        t.triangles_packed(src, tris, fetch, count, dst);
+        t.template triangles_packed<false>(src, tris, fetch, count, dst);
         break;
     case TriangleLoop::plain:
         t.triangles(src, tris, fetch, count, dst);
+        break;
+    case TriangleLoop::unpredictable:
+        t.template triangles_packed<true>(src, tris, fetch, count, dst);
         break;
     }
     n = count;

@@ -34,6 +34,7 @@ struct RasterPlan {
     uint32_t user_planes = 0;                  // bits i of enabled user planes / clip distances
     bool parallel = true;                      // the per-vertex step runs in the parallel stage
     bool per_primitive = false;                // some stage besides clip works on every primitive
+    bool wide_lines = false; // the wide-line stage runs (width above wide_line_threshold)
 
     // Signed distance of a clip-space position (and its record) to plane p (< 0: outside).
     float distance(uint32_t plane, const float* pos, const uint32_t* record) const;

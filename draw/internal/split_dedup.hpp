@@ -11,6 +11,7 @@
 #include "draw/internal/splitter.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 
@@ -26,6 +27,16 @@ struct LinearIndex { // assembled non-indexed draws: the vertex id is the positi
     static constexpr bool kBuffer = false;
     uint32_t operator()(uint32_t pos) const { return pos; }
 };
+
+// A cheap, monotonic tick count for comparing two loops on the same machine (the time stamp
+// counter on x86-64; the steady clock elsewhere).
+inline uint64_t cycle_count() {
+#if defined(__x86_64__) && defined(__GNUC__)
+    return __builtin_ia32_rdtsc();
+#else
+    return uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
+#endif
+}
 
 // The default strategy stops looking up indices for kBypassSegments segments when a segment
 // of at least kBypassMinIndices found fewer than one repeated index in kBypassReuse: below
@@ -139,25 +150,59 @@ class DedupSplitter final : public Splitter {
         }
     }
 
+    // The loop for the next segment from this one's misses out of its indices. Below 30 %,
+    // the branchy lookup: grids miss 18-22 % in a pattern the branch predictor learns (the
+    // branchless loop ran at half the speed there: its fetch count is a dependency chain).
+    // Above 7 in 8, packed stores (the branch is predicted again). In between, the miss rate
+    // does not tell whether the predictor copes: glmark2's cat (36 % misses) ran twice as
+    // fast branchy, the bunny (39 %) 1.6x faster branchless. Both loops write the same lists,
+    // so the faster one is chosen by timing them (time_loop; the times live in the
+    // DedupArena, across draws).
+    static TriangleLoop next_loop(TriangleLoopTimes& t, size_t misses, size_t indices) {
+        if (misses * 10 < 3 * indices) return TriangleLoop::plain;
+        if (misses * 8 > 7 * indices) return TriangleLoop::packed;
+        // Each loop is timed once, then the faster runs; every kProbeEvery-th uncertain
+        // segment runs the other again, so a change in the draw (or a noisy first timing)
+        // is noticed.
+        bool pick;
+        if (t.ticks[0] == 0)
+            pick = false;
+        else if (t.ticks[1] == 0)
+            pick = true;
+        else
+            pick = (t.ticks[1] < t.ticks[0]) != (++t.uncertain % kProbeEvery == 0);
+        return pick ? TriangleLoop::unpredictable : TriangleLoop::plain;
+    }
+
+    // Records a segment's time per 1024 indices for the loop it ran (plain or unpredictable).
+    static void time_loop(TriangleLoopTimes& t, TriangleLoop loop, uint64_t ticks,
+                          uint32_t indices) {
+        if (indices < kBypassMinIndices) return; // too short to time
+        const uint64_t per = std::max<uint64_t>(ticks * 1024 / indices, 1);
+        uint64_t& s = t.ticks[loop == TriangleLoop::unpredictable];
+        s = s ? (3 * s + per) / 4 : per; // smoothed: one slow segment does not flip the choice
+    }
+
     // Triangle lists from an index buffer through a direct-mapped table, triangle at a time.
-    // The loop is chosen per chunk from the previous chunk's misses: above one in two,
-    // stores are the bottleneck and the draw elements are packed.
+    // The loop is chosen per segment from the previous segment's misses (next_loop).
     [[gnu::always_inline]] uint32_t split_triangles(const Lists& l, uint32_t k0, size_t& n,
                                                     uint32_t& nd) {
         const auto* const base = l.index.data + l.begin;
         const bool bypass = bypass_left_ > 0;
         if (bypass) --bypass_left_;
         uint32_t k = k0;
+        const auto loop = bypass ? TriangleLoop::copy : loop_;
+        const bool timed = loop == TriangleLoop::plain || loop == TriangleLoop::unpredictable;
+        const uint64_t t0 = timed ? cycle_count() : 0;
         for (uint32_t stop; (stop = chunk_end(l, n, k, 3)) > k; k = stop) {
-            const size_t tris = stop - k, n0 = n;
+            const size_t tris = stop - k;
             const auto* const src = base + size_t(k) * 3;
-            const auto loop = bypass    ? TriangleLoop::copy
-                              : packed_ ? TriangleLoop::packed
-                                        : TriangleLoop::plain;
             dedup_triangles(loop, l.table, src, tris, l.fetch, n, l.draw + nd);
             nd += uint32_t(3 * tris);
-            packed_ = (n - n0) * 2 > 3 * tris;
         }
+        if (timed) time_loop(l.table.loop_times(), loop, cycle_count() - t0, nd);
+        // From the whole segment's misses (its chunks shrink towards its end).
+        if (!bypass) loop_ = next_loop(l.table.loop_times(), n, nd);
         // Reuse below one index in kBypassReuse: the lookups cost more than the refetches
         // they save, so the next segments skip them; then one segment looks again.
         if (p_.adaptive && !bypass && nd >= kBypassMinIndices && (nd - n) * kBypassReuse < nd)
@@ -219,12 +264,30 @@ class DedupSplitter final : public Splitter {
     // Fans and polygons: every piece starts with the centre, then the rim from k0 + 1.
     [[gnu::always_inline]] uint32_t split_fan(const Lists& l, uint32_t k0, size_t& n,
                                               uint32_t& nd) {
+        if constexpr (Index::kBuffer)
+            if (bypass_left_ > 0) return copy_fan(l, k0, n, nd);
         add(l, n, nd, 0);
         add(l, n, nd, k0 + 1);
         add(l, n, nd, k0 + 2);
         uint32_t k = k0 + 1;
         for (uint32_t stop; (stop = chunk_end(l, n, k, 1)) > k;)
             for (; k < stop; ++k) add(l, n, nd, k + 2);
+        // As for strips: a fan that repeats almost no index skips the next segments' lookups.
+        if constexpr (Index::kBuffer)
+            if (p_.adaptive && nd >= kBypassMinIndices && (nd - n) * kBypassReuse < nd)
+                bypass_left_ = kBypassSegments;
+        return k;
+    }
+
+    // A fan piece without lookups: the centre, then the rim in order, drawn linearly.
+    [[gnu::always_inline]] uint32_t copy_fan(const Lists& l, uint32_t k0, size_t& n, uint32_t& nd) {
+        --bypass_left_;
+        const uint32_t k = std::min(l.kend, k0 + (l.flimit - 2)); // one new vertex per triangle
+        const auto* src = l.index.data + l.begin;
+        l.fetch[0] = src[0];
+        std::copy(src + k0 + 1, src + k + 2, l.fetch + 1);
+        n = nd = k - k0 + 2;
+        linear_draw_ = true;
         return k;
     }
 
@@ -259,7 +322,8 @@ class DedupSplitter final : public Splitter {
     SplitParams p_;
     Index index_;
     Table table_;
-    bool packed_ = false;      // the last chunk missed more than it hit
+    TriangleLoop loop_ = TriangleLoop::plain; // chosen from the last segment's misses
+    static constexpr uint32_t kProbeEvery = 8;
     uint32_t bypass_left_ = 0; // segments still to split without lookups
     bool linear_draw_ = false; // the segment just built draws its fetch list in order
 };

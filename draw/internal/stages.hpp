@@ -24,6 +24,17 @@ class PassStage : public Stage {
 // interpolate every output (flat ones keep the provoking vertex's value) and get window
 // coordinates. Frustum edges of a clipped polygon are not boundary edges, user-plane edges
 // are (as Mesa and NVIDIA draw them in polygon mode line).
+//
+// Points and lines are clipped exactly, against every plane, x and y included, as Mesa
+// 22.3's llvmpipe does for desktop GL: its driver asks the draw module to leave x and y to
+// the rasterizer (draw_set_driver_clipping(..., bypass_clip_points_lines = true)), but the
+// draw module honours that only when the GL state tracker sets the rasterizer's
+// point_line_tri_clip, which it does for GLES 2 point sprites alone; llvmpipe's rasterizer
+// then scissors to the framebuffer, not the viewport. So a point is kept or dropped by its
+// centre whatever its size, a line is cut where it leaves the view (Mesa's do_clip_line
+// arithmetic, each end moved towards the other), and a wide point or line whose centre or
+// clipped axis is inside still lights pixels outside the viewport. Checked pixel by pixel
+// against llvmpipe (tests/mesa/compare_render.py, docs/pipeline-stages.md).
 class ClipStage final : public Stage {
   public:
     explicit ClipStage(const RasterPlan& plan) : plan_(plan) {}
@@ -80,6 +91,15 @@ class StippleStage final : public PassStage {
   public:
     explicit StippleStage(const RasterPlan& plan) : plan_(plan) {}
     void line(const StagePrim& prim) override;
+    // Points and triangles passing restart the pattern, as in Mesa's stipple stage.
+    void point(const StagePrim& prim) override {
+        counter_ = 0;
+        next()->point(prim);
+    }
+    void triangle(const StagePrim& prim) override {
+        counter_ = 0;
+        next()->triangle(prim);
+    }
     void reset_stipple() override {
         counter_ = 0;
         PassStage::reset_stipple();

@@ -1,10 +1,14 @@
 // The default strategy's triangle loops: every loop (plain, packed, and the lookup bypass
 // for draws without reuse) must hand on draw elements that resolve to the draw's indices,
 // within the fetch limit, and the bypass must cost little and switch back when reuse returns.
+#include "draw/internal/dedup_table.hpp"
 #include "draw/internal/front_end.hpp"
+#include "draw/internal/index_scan.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <limits>
 #include <random>
 #include <set>
 
@@ -16,7 +20,7 @@ struct Split {
     std::vector<uint32_t> resolved;        // vertex id of every draw element, in order
     std::vector<uint32_t> fetched;         // per segment
     std::vector<uint32_t> drawn;           // per segment
-    std::vector<uint32_t> strip_triangles; // triangle strips: each segment's, in GL's order
+    std::vector<uint32_t> strip_triangles; // strips and fans: each segment's, in GL's order
     size_t linear_draws = 0;               // segments without draw elements
     uint64_t total_fetched = 0;
 };
@@ -43,6 +47,12 @@ Split split(FrontEnd& fe, const DrawInfo& info, uint32_t limit, const char* stra
                 const uint32_t v2 = out.resolved[b + 2];
                 for (uint32_t v : {v0, t % 2 ? v2 : v1, t % 2 ? v1 : v2})
                     out.strip_triangles.push_back(v);
+            }
+        if (seg.prim == Prim::triangle_fan)
+            for (uint32_t t = 0; t + 2 < seg.draw_count; ++t) {
+                const size_t b = out.resolved.size() - seg.draw_count;
+                for (size_t v : {b, b + t + 1, b + t + 2})
+                    out.strip_triangles.push_back(out.resolved[v]);
             }
         out.fetched.push_back(seg.fetch_count);
         out.drawn.push_back(seg.draw_count);
@@ -208,6 +218,45 @@ TEST(FrontEndKernels, StripsWithoutReuseBypassLookupsAndStayCorrect) {
     }
 }
 
+// Fans without reuse (every rim vertex new, W5) skip the lookups the same way: the centre,
+// then the rim in order, drawn linearly; restart runs of several fans, u16 and u32.
+TEST(FrontEndKernels, FansWithoutReuseBypassLookupsAndStayCorrect) {
+    for (const uint32_t rim : {900u, 3000u, 70000u}) {
+        std::vector<uint32_t> idx;
+        for (uint32_t f = 0; f < 4; ++f) {
+            if (f) idx.push_back(0xFFFFFFFFu);
+            for (uint32_t i = 0; i < rim; ++i) idx.push_back(f * 100000 + i);
+        }
+        std::vector<uint32_t> want; // the unsplit fans' triangles
+        for (uint32_t f = 0; f < 4; ++f)
+            for (uint32_t t = 0; t + 2 < rim; ++t)
+                for (uint32_t v : {0u, t + 1, t + 2}) want.push_back(f * 100000 + v + 3);
+        for (const uint32_t limit : {999u, 4096u, 65536u}) {
+            SCOPED_TRACE(std::to_string(rim) + " rim vertices, limit " + std::to_string(limit));
+            FrontEnd fe;
+            DrawInfo info = strips(idx, 0xFFFFFFFFu, 3);
+            info.prim = Prim::triangle_fan;
+            const Split d = split(fe, info, limit);
+            const Split x = split(fe, info, limit, "exact");
+            EXPECT_EQ(d.strip_triangles, want);
+            EXPECT_EQ(x.strip_triangles, want);
+            EXPECT_EQ(d.total_fetched, x.total_fetched);
+            if (rim >= 3000 && limit >= 1024) {
+                EXPECT_GT(d.linear_draws, d.drawn.size() / 3);
+            }
+            if (rim < 65536) {
+                std::vector<uint16_t> narrow;
+                for (uint32_t v : idx) narrow.push_back(uint16_t(v == 0xFFFFFFFFu ? 0xFFFF : v));
+                DrawInfo n16 = strips(narrow, uint16_t(0xFFFF), 3);
+                n16.prim = Prim::triangle_fan;
+                std::vector<uint32_t> want16;
+                for (uint32_t v : want) want16.push_back(uint32_t(uint16_t(v - 3)) + 3);
+                EXPECT_EQ(split(fe, n16, limit).strip_triangles, want16);
+            }
+        }
+    }
+}
+
 TEST(FrontEndKernels, StripBypassEndsWhenReuseReturns) {
     // Grid rows, then long strips over 50 vertices (each vertex drawn ~40 times): once the
     // reuse returns, the strips are de-duplicated again within a few segments.
@@ -224,6 +273,77 @@ TEST(FrontEndKernels, StripBypassEndsWhenReuseReturns) {
     EXPECT_GT(d.linear_draws, 0u);
     // Bypassing every repeating strip would fetch ~58,000 more.
     EXPECT_LT(double(d.total_fetched), double(x.total_fetched) + 8 * 2000);
+}
+
+// The three lookup loops of the default strategy's table (and the base and BMI2 builds of
+// each) write the same fetch list, count and draw elements from the same table state: the
+// speed-based choice between them (DedupSplitter::next_loop) can never change a split. Inputs
+// from all hits to all misses, carried over several chunks with stale table entries.
+TEST(FrontEndKernels, TriangleLoopsWriteTheSameLists) {
+    std::mt19937 rng(23);
+    using Table = detail::DirectDedup<detail::FibHash>;
+    const detail::TriangleLoop loops[] = {detail::TriangleLoop::plain, detail::TriangleLoop::packed,
+                                          detail::TriangleLoop::unpredictable};
+    for (const uint32_t range : {40u, 400u, 4000u, 1u << 30}) {
+        std::vector<uint32_t> idx(3 * 3000);
+        for (uint32_t& v : idx) v = rng() % range;
+        std::vector<uint32_t> want_fetch;
+        std::vector<uint16_t> want_draw;
+        size_t want_n = 0;
+        for (const auto loop : loops) {
+            detail::DedupArena arena;
+            Table table;
+            table.configure(arena, 16384, 4096);
+            std::vector<uint32_t> fetch(4096 + 1, 0);
+            std::vector<uint16_t> draw(idx.size() + 1, 0);
+            size_t n = 0, done = 0;
+            // Chunks that fit for sure, as the splitter cuts them; then a fresh segment.
+            while (done < idx.size() / 3) {
+                if (4096 - n < 3) n = 0; // a new segment: the table's entries go stale
+                const size_t tris = std::min((4096 - n) / 3, idx.size() / 3 - done);
+                const size_t chunk = std::min<size_t>(tris, 1 + rng() % 700);
+                detail::dedup_triangles(loop, table, idx.data() + 3 * done, chunk, fetch.data(), n,
+                                        draw.data() + 3 * done);
+                done += chunk;
+            }
+            fetch.resize(n);
+            draw.resize(idx.size());
+            if (loop == loops[0]) {
+                want_fetch = fetch, want_draw = draw, want_n = n;
+                continue;
+            }
+            EXPECT_EQ(n, want_n) << "range " << range << ", loop " << int(loop);
+            EXPECT_EQ(fetch, want_fetch) << "range " << range << ", loop " << int(loop);
+            EXPECT_EQ(draw, want_draw) << "range " << range << ", loop " << int(loop);
+        }
+    }
+}
+
+// The vectorised restart scan finds what std::find finds: every index type, restart values
+// at every position of the 64-byte blocks and the tail, several or none, from any start.
+template <class T> void check_find_restart(std::mt19937& rng) {
+    for (uint32_t n = 0; n < 150; ++n)
+        for (int trial = 0; trial < 6; ++trial) {
+            std::vector<T> idx(n);
+            const uint32_t restart = trial == 5 ? uint32_t(std::numeric_limits<T>::max()) + 1u
+                                                : uint32_t(rng() % 4 == 0 ? 0 : T(~T(0)));
+            for (T& v : idx) v = T(rng() % 7 == 0 ? T(restart) : T(1 + rng() % 50));
+            const uint32_t from = n ? uint32_t(rng() % (n + 1)) : 0;
+            uint32_t want = n;
+            if (restart <= std::numeric_limits<T>::max())
+                want = uint32_t(std::find(idx.begin() + from, idx.end(), T(restart)) - idx.begin());
+            ASSERT_EQ(find_restart(idx.data(), from, n, restart), want)
+                << sizeof(T) << "-byte indices, n " << n << ", from " << from;
+        }
+}
+
+TEST(FrontEndKernels, RestartScanFindsTheFirstRestart) {
+    std::mt19937 rng(17);
+    for (int round = 0; round < 20; ++round) {
+        check_find_restart<uint8_t>(rng);
+        check_find_restart<uint16_t>(rng);
+        check_find_restart<uint32_t>(rng);
+    }
 }
 
 } // namespace

@@ -10,7 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,8 @@ struct Scene {
     std::vector<float> colors;    // float4 per vertex
     std::vector<float> edge;      // per vertex
     RasterState raster;
+    uint32_t image = 32;        // width and height
+    bool backend_lines = false; // the backend draws lines at raster.line_width (llvmpipe)
 };
 
 // Every vertex inside the view, random edge flags, restart runs.
@@ -104,12 +108,16 @@ RasterBackend draw(const Scene& s, const DrawRun& run, Stage* record) {
     o.inline_below = 0; // the pipeline even for small draws, so threads really share them
     o.draw = {run.strategy, run.limit};
     Context ctx(o);
-    RasterBackend image(32, 32, {.colour_varying = 1});
+    RasterState raster = s.raster;
+    if (s.backend_lines) raster.wide_line_threshold = 10000.0f;
+    RasterBackend image(
+        s.image, s.image,
+        {.colour_varying = 1, .line_width = s.backend_lines ? s.raster.line_width : 1.0f});
     ctx.bind_middle_end(run.middle);
     ctx.bind_backend(image);
     ctx.set_vertex_buffers(buffers);
     ctx.set_vertex_attribs(attribs);
-    ctx.set_raster_state(s.raster);
+    ctx.set_raster_state(raster);
     if (record) ctx.add_stage(*record);
     ctx.draw(d);
     ctx.flush();
@@ -164,7 +172,8 @@ TEST(Stages, InteriorEdgesOfQuadsAndPolygonsAreNeverFlagged) {
             // Count flagged edges: each GL primitive's boundary, once.
             uint32_t flagged = 0;
             for (const std::string& l : rec.log)
-                flagged += uint32_t(__builtin_popcount(std::stoul(l.substr(l.find('f') + 1))));
+                flagged += uint32_t(__builtin_popcount(std::stoul(l.substr(l.find('f') + 1)) &
+                                                       PRIM_EDGE_MASK)); // not the stipple bit
             const uint32_t want = prim == Prim::quads ? 8 : prim == Prim::polygon ? 8 : 3 * 4;
             EXPECT_EQ(flagged, want) << prim_name(prim);
         }
@@ -378,4 +387,128 @@ TEST(Stages, PolygonOffsetMovesDepthBySlopeAndUnits) {
     draw(s, {}, &line_only);
     for (size_t i = 0; i < line_only.z.size(); ++i)
         EXPECT_TRUE(line_only.z[i] == 0.5f || line_only.z[i] == 0.75f) << line_only.z[i];
+}
+
+namespace {
+
+// The lit pixels of an image, as (x, y) pairs.
+std::set<std::pair<uint32_t, uint32_t>> lit_pixels(const RasterBackend& img) {
+    std::set<std::pair<uint32_t, uint32_t>> lit;
+    for (uint32_t y = 0; y < img.height(); ++y)
+        for (uint32_t x = 0; x < img.width(); ++x)
+            if (img.pixel(x, y) != 0) lit.insert({x, y});
+    return lit;
+}
+
+Scene one_line(std::vector<float> positions) {
+    Scene s = one_triangle();
+    s.prim = Prim::lines;
+    s.indices = {0, 1};
+    s.positions = std::move(positions);
+    return s;
+}
+
+} // namespace
+
+// Clipping lines and points as Mesa 22.3's llvmpipe does for desktop GL (the GL state tracker
+// leaves point_line_tri_clip off, so its draw module clips points and lines exactly against
+// every plane; its rasterizer scissors only to the framebuffer). A thin line crossing the
+// viewport's edge lights, inside the viewport, exactly the pixels of the same window-space
+// line drawn unclipped, and none outside.
+TEST(Stages, ALineCrossingTheViewportEdgeLightsTheUnclippedLinesPixelsInside) {
+    // Viewport (8, 8, 16, 16) in a 32 x 32 image: window (4, 16.8) to (18.4, 19.2).
+    Scene clipped = one_line({-1.5f, 0.1f, 0, 1, 0.3f, 0.4f, 0, 1});
+    clipped.raster.viewport = {8, 8, 16, 16, 0, 1};
+    // The same window-space line with the whole image as viewport: nothing outside.
+    Scene whole = one_line({-0.75f, 0.05f, 0, 1, 0.15f, 0.2f, 0, 1});
+    const auto got = lit_pixels(draw(clipped, {}, nullptr));
+    std::set<std::pair<uint32_t, uint32_t>> want;
+    for (const auto& p : lit_pixels(draw(whole, {}, nullptr)))
+        if (p.first >= 8 && p.first < 24 && p.second >= 8 && p.second < 24) want.insert(p);
+    EXPECT_EQ(got, want);
+    EXPECT_EQ(got.size(), 10u); // columns 8 to 17
+}
+
+// A line with one end behind the eye (w < 0) is clipped against the near plane: it draws as
+// the line from its inside end to where it crosses z = -w, computed here by hand.
+TEST(Stages, ALineWithAnEndBehindTheEyeIsClippedAgainstNear) {
+    // (0, 0, 0, 1) to (0.25, 0.0625, -0.5, -0.5): z + w is 1 and -1, so the crossing is
+    // halfway, at (0.125, 0.03125, -0.25, 0.25).
+    const Scene behind = one_line({0, 0, 0, 1, 0.25f, 0.0625f, -0.5f, -0.5f});
+    const Scene by_hand = one_line({0, 0, 0, 1, 0.125f, 0.03125f, -0.25f, 0.25f});
+    const auto got = lit_pixels(draw(behind, {}, nullptr));
+    EXPECT_EQ(got, lit_pixels(draw(by_hand, {}, nullptr)));
+    EXPECT_GE(got.size(), 7u); // window x 16 to 24
+    for (const auto& p : got) EXPECT_GE(p.first, 16u);
+}
+
+// A point is kept or dropped by its centre alone, whatever its size: one just outside the
+// viewport in x is dropped even when wide enough to reach into it; a wide point just inside
+// lights pixels outside the viewport (no scissor to the viewport, as llvmpipe).
+TEST(Stages, PointsAreClippedByTheirCentreAndNotScissoredToTheViewport) {
+    Scene s = one_triangle();
+    s.prim = Prim::points;
+    s.indices = {0};
+    s.raster.viewport = {8, 8, 16, 16, 0, 1};
+    s.raster.point_size = 5;
+    // Window x 7.5 (ndc -1.0625): outside the viewport by half a pixel.
+    s.positions = {-1.0625f, 0.0625f, 0, 1};
+    EXPECT_TRUE(lit_pixels(draw(s, {}, nullptr)).empty());
+    // Window x 8.5: inside; the 5 x 5 square spans x 6 to 10.
+    s.positions = {-0.9375f, 0.0625f, 0, 1};
+    const auto lit = lit_pixels(draw(s, {}, nullptr));
+    EXPECT_EQ(lit.size(), 25u);
+    EXPECT_EQ(lit.begin()->first, 6u);
+}
+
+// A wide line crossing the viewport's edge is clipped there, then drawn at its full width:
+// the parallelogram llvmpipe sets up reaches past the viewport, and only the framebuffer
+// bounds it (Mesa 22.3 pixels: window (5.6, 6.4) to (17.6, 23.2), width 4, viewport
+// (8, 8, 16, 16)).
+TEST(Stages, AWideLineIsClippedThenDrawnAtFullWidthPastTheViewport) {
+    Scene s = one_line({-1.3f, -1.2f, 0, 1, 0.2f, 0.9f, 0, 1});
+    s.raster.viewport = {8, 8, 16, 16, 0, 1};
+    s.raster.line_width = 4;
+    s.backend_lines = true;
+    const auto lit = lit_pixels(draw(s, {}, nullptr));
+    const std::set<std::pair<uint32_t, uint32_t>> want = {
+        {7, 10},  {8, 10},  {9, 10},  {10, 10}, {7, 11},  {8, 11},  {9, 11},  {10, 11}, {8, 12},
+        {9, 12},  {10, 12}, {11, 12}, {9, 13},  {10, 13}, {11, 13}, {12, 13}, {9, 14},  {10, 14},
+        {11, 14}, {12, 14}, {10, 15}, {11, 15}, {12, 15}, {13, 15}, {11, 16}, {12, 16}, {13, 16},
+        {14, 16}, {12, 17}, {13, 17}, {14, 17}, {15, 17}, {12, 18}, {13, 18}, {14, 18}, {15, 18},
+        {13, 19}, {14, 19}, {15, 19}, {16, 19}, {14, 20}, {15, 20}, {16, 20}, {17, 20}, {14, 21},
+        {15, 21}, {16, 21}, {17, 21}, {15, 22}, {16, 22}, {17, 22}, {18, 22}};
+    EXPECT_EQ(lit, want);
+}
+
+// llvmpipe's wide lines: a parallelogram `width` pixels tall on an x-major line (every column
+// the same height), its ends where the thin line's diamond-exit test puts them.
+TEST(Stages, BackendWideLinesAreParallelogramsAsInLlvmpipe) {
+    // x-major, ends off pixel centres and boundaries: window (8.3, 8.6) to (24.3, 12.6).
+    Scene s = one_line({-0.48125f, -0.4625f, 0, 1, 0.51875f, -0.2125f, 0, 1});
+    s.backend_lines = true;
+    const auto thin = lit_pixels(draw(s, {}, nullptr));
+    for (const float width : {1.0f, 2.0f, 3.0f, 4.0f}) {
+        s.raster.line_width = width;
+        std::map<uint32_t, uint32_t> column;
+        for (const auto& p : lit_pixels(draw(s, {}, nullptr))) ++column[p.first];
+        EXPECT_EQ(column.size(), 16u) << width; // columns 9 to 24, as the thin line's
+        EXPECT_EQ(column.begin()->first, thin.begin()->first) << width;
+        for (const auto& [x, n] : column) EXPECT_EQ(n, uint32_t(width)) << width << " " << x;
+    }
+}
+
+// Culling a triangle without area: llvmpipe culls it as a back face whatever the winding, so
+// in polygon mode line its edges still show under cull front, and not under cull back.
+TEST(Stages, ATriangleWithoutAreaIsCulledAsABackFace) {
+    Scene s = one_triangle();
+    s.positions = {-0.5f, -0.5f, 0, 1, 0.5f, 0.5f, 0, 1, 0.5f, 0.5f, 0, 1};
+    s.raster.front_mode = s.raster.back_mode = PolygonMode::line;
+    for (const FrontFace face : {FrontFace::ccw, FrontFace::cw}) {
+        s.raster.front_face = face;
+        s.raster.cull = CullFace::front;
+        EXPECT_EQ(lit_pixels(draw(s, {}, nullptr)).size(), 16u);
+        s.raster.cull = CullFace::back;
+        EXPECT_TRUE(lit_pixels(draw(s, {}, nullptr)).empty());
+    }
 }

@@ -171,6 +171,59 @@ TEST(StreamOutput, OverflowStopsAtPrimitiveBoundaries) {
     }
 }
 
+// Ranges of 8 MiB and more are written with streaming stores when aligned: the same bytes as
+// the plain path (a range at an unaligned offset), overflowing mid-draw at a size that is not
+// a whole number of triangles, with nothing past the last whole triangle touched.
+TEST(StreamOutput, LargeCapturesWriteTheSameBytes) {
+    constexpr uint32_t kVertices = 5000, kTriangles = 250'000; // 12 MB of positions
+    std::vector<float> positions;
+    for (uint32_t v = 0; v < kVertices; ++v)
+        positions.insert(positions.end(), {float(v), float(2 * v), -float(v), 1.0f + float(v)});
+    std::vector<uint32_t> indices(3 * kTriangles);
+    for (size_t i = 0; i < indices.size(); ++i) indices[i] = uint32_t(i * 7919 % kVertices);
+    const VertexBuffer vb{positions.data(), positions.size() * 4, 16, 0};
+    const VertexAttrib attrib{0, 0, Format::float32x4, 0};
+    DrawInfo draw;
+    draw.prim = Prim::triangles;
+    draw.index_type = IndexType::u32;
+    draw.indices = indices.data();
+    draw.index_buffer_count = draw.count = uint32_t(indices.size());
+    const size_t size = (size_t(10) << 20) + 20; // 218453 whole triangles and 20 bytes
+    for (const size_t offset : {size_t(0), size_t(4)}) {
+        SCOPED_TRACE("offset " + std::to_string(offset));
+        std::vector<uint32_t> mem((offset + size) / 4 + 64, 0xDEADBEEF);
+        for (const uint32_t threads : {1u, 2u}) {
+            std::fill(mem.begin(), mem.end(), 0xDEADBEEF);
+            ContextOptions o;
+            o.threads = threads;
+            Context ctx(o);
+            TraceBackend backend;
+            ctx.bind_middle_end("fetch_shade_simd");
+            ctx.bind_backend(backend);
+            ctx.set_vertex_buffers({&vb, 1});
+            ctx.set_vertex_attribs({&attrib, 1});
+            ctx.set_rasterizer_discard(true);
+            StreamOutputState so;
+            so.outputs = {{CaptureSource::position, 0, 0, 4, 0, 0}};
+            so.buffers[0] = {mem.data(), offset, size, 16};
+            ctx.set_stream_output(so);
+            ctx.begin_stream_output();
+            ctx.draw(draw);
+            const StreamOutputCounts c = ctx.end_stream_output();
+            const uint64_t fit = size / 48;
+            ASSERT_EQ(c.generated[0], kTriangles);
+            ASSERT_EQ(c.written[0], fit);
+            const uint32_t* out = mem.data() + offset / 4;
+            for (size_t v = 0; v < 3 * fit; ++v)
+                ASSERT_EQ(0, std::memcmp(out + 4 * v, &positions[4 * size_t(indices[v])], 16))
+                    << "vertex " << v << ", " << threads << " threads";
+            for (size_t w = offset / 4 + 12 * fit; w < mem.size(); ++w)
+                ASSERT_EQ(mem[w], 0xDEADBEEFu) << "dword " << w;
+            for (size_t w = 0; w < offset / 4; ++w) ASSERT_EQ(mem[w], 0xDEADBEEFu);
+        }
+    }
+}
+
 TEST(StreamOutput, WritesFromTheBoundOffset) {
     std::vector<uint32_t> mem;
     StreamOutput so(ids_state(mem, 48, 8));

@@ -1,13 +1,15 @@
 // The generated workloads match the check values and shapes in docs/workloads.md.
+#include "bench/mesh.hpp"
 #include "bench/workloads.hpp"
 
-#include "drawpipe/error.hpp"
 #include "draw/internal/front_end.hpp"
+#include "drawpipe/error.hpp"
 #include "drawpipe/prim.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 namespace drawpipe::bench {
@@ -147,6 +149,41 @@ TEST(Workloads, UnknownIdIsAnError) {
         EXPECT_EQ(e.code(), ErrorCode::not_found);
         EXPECT_NE(std::string(e.what()).find("W8"), std::string::npos);
     }
+}
+
+// Generated spheres (bench inputs "sphere:N[:random]"): about N triangles, every index inside
+// the vertex range, no degenerate triangle, and the random order holds the same triangles
+// (each with its winding) as the vertex-cache order; malformed specs are errors.
+TEST(Workloads, GeneratedSpheres) {
+    auto triangles = [](const Workload& w) {
+        std::vector<std::array<uint32_t, 3>> t;
+        for (uint32_t i = 0; i + 3 <= w.count; i += 3) {
+            std::array<uint32_t, 3> v;
+            for (uint32_t k = 0; k < 3; ++k)
+                v[k] = w.index_type == IndexType::u16 ? w.indices16[i + k] : w.indices32[i + k];
+            EXPECT_TRUE(v[0] != v[1] && v[1] != v[2] && v[0] != v[2]);
+            for (uint32_t x : v) EXPECT_LT(x, w.vertex_count);
+            std::rotate(v.begin(), std::min_element(v.begin(), v.end()), v.end());
+            t.push_back(v);
+        }
+        std::sort(t.begin(), t.end());
+        return t;
+    };
+    for (const char* n : {"sphere:1000", "sphere:20k", "sphere:100k"}) {
+        const Workload a = generated_mesh(n), b = generated_mesh(std::string(n) + ":random");
+        EXPECT_EQ(a.prim, Prim::triangles);
+        EXPECT_EQ(a.positions.size(), size_t(a.vertex_count) * 3);
+        const double want =
+            double(std::stoi(std::string(n).substr(7))) * (std::string(n).back() == 'k' ? 1000 : 1);
+        EXPECT_NEAR(double(a.count / 3), want, want * 0.05) << n;
+        EXPECT_EQ(triangles(a), triangles(b)) << n;
+    }
+    EXPECT_EQ(generated_mesh("sphere:100k").index_type, IndexType::u16); // 50403 vertices
+    EXPECT_EQ(generated_mesh("sphere:200k").index_type, IndexType::u32);
+    for (const char* bad : {"sphere:", "sphere:12q", "sphere:7", "cube:100", "sphere:100:sorted",
+                            "sphere:1000000000"})
+        EXPECT_THROW(generated_mesh(bad), Error) << bad;
+    EXPECT_EQ(load_input("sphere:1k").id, "sphere:1k");
 }
 
 } // namespace

@@ -132,6 +132,21 @@ std::string render(const Desc& d, const Image& img) {
     if (r.stipple) {
         glEnable(GL_LINE_STIPPLE);
         glLineStipple(GLint(r.stipple_factor), GLushort(r.stipple_pattern));
+        // GL restarts the stipple pattern with each draw; Mesa's draw module restarts it only
+        // on a line that starts a strip, and loses that when the clipper drops the whole line,
+        // so a strip whose first line is outside would continue the previous description's
+        // counter. A zero-length line in the middle of the view (before any clip plane is on)
+        // draws nothing and sets the counter to 0.
+        const float centre[8] = {0, 0, 0, 1, 0, 0, 0, 1};
+        GLuint tmp;
+        glGenBuffers(1, &tmp);
+        glBindBuffer(GL_ARRAY_BUFFER, tmp);
+        glBufferData(GL_ARRAY_BUFFER, sizeof centre, centre, GL_STATIC_DRAW);
+        glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
+        glDrawArrays(GL_LINES, 0, 2);
+        glBindBuffer(GL_ARRAY_BUFFER, buf[0]);
+        glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
+        glDeleteBuffers(1, &tmp);
     }
     glLineWidth(r.line_width);
     glPointSize(r.point_size);

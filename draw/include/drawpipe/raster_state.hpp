@@ -40,6 +40,10 @@ struct RasterState {
     uint32_t stipple_factor = 1;
     uint16_t stipple_pattern = 0xFFFF;
     float line_width = 1.0f;
+    // The driver's, not GL's (Mesa's draw_wide_line_threshold): lines whose width rounds to
+    // at most this reach the backend whole, for it to draw at line_width itself; wider ones
+    // become thin lines in the wide-line stage. llvmpipe draws every width itself (10000).
+    float wide_line_threshold = 1.0f;
     float point_size = 1.0f;    // used unless the last shader stage writes a point size
     bool point_sprite = false;  // wide points carry sprite coordinates (GL_POINT_SPRITE)
     float offset_factor = 0.0f; // glPolygonOffset, applied when any offset_* is on

@@ -3,8 +3,9 @@
 //
 // With a RasterState bound (drawpipe/raster_state.hpp) positions arrive in window
 // coordinates: pixel centres at half-integers, triangles filled by edge functions in 8-bit
-// subpixel fixed point with a tie rule for centres on an edge, width-1 lines by the
-// diamond-exit rule (sampled at the centres along the major axis), width-1 points at the
+// subpixel fixed point with a tie rule for centres on an edge, lines as llvmpipe sets them up
+// (a parallelogram `RasterOptions::line_width` pixels across the minor axis whose ends follow
+// the diamond-exit rule, attributes varying along the major axis), width-1 points at the
 // pixel holding them. The colour is a generic output (smooth: perspective-correct,
 // noperspective: linear, flat: the provoking vertex's), rounded to 8 bits per channel; an
 // optional depth buffer tests GL_LESS. Without a RasterState, `clip_space` maps positions
@@ -23,6 +24,10 @@ struct RasterOptions {
     bool colour_by_id = false;  // a hashed colour per provoking vertex (or GS output) id
     int32_t colour_varying = 0; // the generic output read as RGBA; absent: opaque white
     bool depth_test = false;    // GL_LESS against a depth buffer cleared to 1
+    // The width lines are drawn at, as llvmpipe draws them natively (rounded, at least 1).
+    // A driver drawing wide lines here sets RasterState::wide_line_threshold at or above it,
+    // so that the wide-line stage hands them on whole.
+    float line_width = 1.0f;
 };
 
 class RasterBackend final : public Backend {
