@@ -261,7 +261,22 @@ HWY_INLINE void emit_block(const uint32_t* const* rows, uint32_t stride, uint32_
 // post_shade on the block's position rows `pos` (lanes [0, count)): masks into
 // post.clip_mask, clip-space rows into post.clip_soa, window coordinates into `win`, the
 // same operations in the same order as post_shade, so the records are bit for bit its.
-HWY_INLINE void post_block(PostShadeJob& post, const uint32_t* const* rows,
+// The plan's figures post_block uses, copied once per call into locals: read through the
+// plan, they would be reloaded every block (the row stores might alias them).
+struct PostScalars {
+    float scale[3], translate[3];
+    uint32_t user_planes, distances, distance_slot;
+};
+
+PostScalars post_scalars(const RasterPlan& plan) {
+    return {{plan.scale[0], plan.scale[1], plan.scale[2]},
+            {plan.translate[0], plan.translate[1], plan.translate[2]},
+            plan.user_planes,
+            plan.layout.outputs.clip_distances,
+            plan.layout.clip_distance_slot()};
+}
+
+HWY_INLINE void post_block(PostShadeJob& post, const PostScalars& ps, const uint32_t* const* rows,
                            const uint32_t* const* pos, uint32_t first, uint32_t count,
                            float* const* win, VU& clip_or) {
     const RasterPlan& plan = *post.plan;
@@ -271,12 +286,12 @@ HWY_INLINE void post_block(PostShadeJob& post, const uint32_t* const* rows,
     const hn::Rebind<int32_t, DU> di;
     const hn::Rebind<uint16_t, DU> d16;
     const uint32_t n = uint32_t(hn::Lanes(du));
-    const VF sx = hn::Set(df, plan.scale[0]), sy = hn::Set(df, plan.scale[1]);
-    const VF sz = hn::Set(df, plan.scale[2]), tx = hn::Set(df, plan.translate[0]);
-    const VF ty = hn::Set(df, plan.translate[1]), tz = hn::Set(df, plan.translate[2]);
+    const VF sx = hn::Set(df, ps.scale[0]), sy = hn::Set(df, ps.scale[1]);
+    const VF sz = hn::Set(df, ps.scale[2]), tx = hn::Set(df, ps.translate[0]);
+    const VF ty = hn::Set(df, ps.translate[1]), tz = hn::Set(df, ps.translate[2]);
     const VF zero = hn::Zero(df), one = hn::Set(df, 1.0f);
-    const uint32_t distances = plan.layout.outputs.clip_distances;
-    const uint32_t distance_slot = plan.layout.clip_distance_slot();
+    const uint32_t distances = ps.distances;
+    const uint32_t distance_slot = ps.distance_slot;
     float* soa = post.clip_soa + 4 * size_t(first);
     for (uint32_t l = 0; l < count; l += n) {
         const VF x = hn::BitCast(df, hn::Load(du, pos[0] + l));
@@ -298,7 +313,7 @@ HWY_INLINE void post_block(PostShadeJob& post, const uint32_t* const* rows,
             m = hn::Or(
                 m, hn::Or(hn::Or(bit(hi_x, CLIP_RIGHT), bit(hi_y, CLIP_TOP)), bit(hi_z, CLIP_FAR)));
         }
-        for (uint32_t u = plan.user_planes; u; u &= u - 1) {
+        for (uint32_t u = ps.user_planes; u; u &= u - 1) {
             const uint32_t k = uint32_t(__builtin_ctz(u));
             VF d;
             if (k < distances) {
@@ -411,6 +426,7 @@ void ShadeVertices(const ShadeJob& job) {
                          attrib_element(ap.attrib, 0, job.instance, p.base_instance), constant[a]);
     }
 
+    const PostScalars ps = job.post ? post_scalars(*job.post->plan) : PostScalars{};
     for (uint32_t first = 0; first < job.n; first += kLanes) {
         const uint32_t count = std::min(kLanes, job.n - first);
         block_ids(job, first, count, ids);
@@ -428,7 +444,7 @@ void ShadeVertices(const ShadeJob& job) {
                 fill_row(reinterpret_cast<uint32_t*>(outs[r]), p.preset[SLOT_POSITION + r]);
             p.vs->run({count, 4 * attribs, out_count, ids, instance, in_rows, out_rows});
         }
-        if (job.post) post_block(*job.post, rows, pos, first, count, win_rows, clip_or);
+        if (job.post) post_block(*job.post, ps, rows, pos, first, count, win_rows, clip_or);
         emit_block(rows, stride, count, job.out + size_t(first) * stride);
     }
     if (job.post) {
