@@ -169,14 +169,7 @@ struct DrawPipeline::Impl {
         for (uint32_t i = 0; i < t.count; ++i) {
             Item& it = t.items[i];
             if (!it.has_segment) continue;
-            it.batch.clear();
-            // The per-vertex clip test and viewport run here, on every thread (in the
-            // middle end's own pass when it shades through SimdShade), unless stream output
-            // must first capture the shader's positions (then the sink runs them).
-            const RasterPlan* r = it.draw->raster.get();
-            if (r && r->parallel) it.batch.post_plan = r;
-            it.draw->middle->shade(it.seg, s, it.batch);
-            if (r && r->parallel && !it.batch.post_shaded) post_shade(*r, it.batch);
+            shade_step(*it.draw, it.seg, s, it.batch);
         }
         t.edge.release();
     }

@@ -49,11 +49,7 @@ DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& 
     DrawSink sink(backend, output);
     sink.begin(draw);
     while (source.next(storage, seg)) {
-        batch.clear();
-        const bool post = draw.raster && draw.raster->parallel;
-        if (post) batch.post_plan = draw.raster.get();
-        draw.middle->shade(seg, scratch.get(), batch);
-        if (post && !batch.post_shaded) post_shade(*draw.raster, batch);
+        shade_step(draw, seg, scratch.get(), batch);
         for (uint32_t i = 0; i < kMaxCounters; ++i) stats.counters[i] += batch.counters[i];
         sink.batch(batch, stats.primitives);
     }

@@ -31,6 +31,19 @@ inline DrawOptions capture_options(DrawOptions options, const StreamOutput* so) 
     return options;
 }
 
+// The shade step of one segment into `batch` (cleared first), on whichever thread runs it:
+// the middle end, then the per-vertex clip test and viewport, unless stream output must first
+// capture the shader's positions (then the sink runs them). A middle end shading through
+// SimdShade does that step in its own pass over each block (ShadedBatch::post_plan).
+inline void shade_step(const PreparedDraw& draw, const Segment& seg, MiddleEndScratch* scratch,
+                       ShadedBatch& batch) {
+    batch.clear();
+    const RasterPlan* r = draw.raster && draw.raster->parallel ? draw.raster.get() : nullptr;
+    batch.post_plan = r;
+    draw.middle->shade(seg, scratch, batch);
+    if (r && !batch.post_shaded) post_shade(*r, batch);
+}
+
 class DrawSink {
   public:
     DrawSink(Backend& backend, const OutputOptions& out)

@@ -150,6 +150,15 @@ class DedupSplitter final : public Splitter {
         }
     }
 
+    // After a segment that looked up its `nd` indices and fetched `n`: reuse below one index
+    // in kBypassReuse means the lookups cost more than the refetches they save, so the next
+    // segments skip them (copy the indices; for strips and fans, draw linearly); then one
+    // segment looks again.
+    void bypass_if_no_reuse(size_t n, uint32_t nd) {
+        if (p_.adaptive && nd >= kBypassMinIndices && (nd - n) * kBypassReuse < nd)
+            bypass_left_ = kBypassSegments;
+    }
+
     // The loop for the next segment from this one's misses out of its indices. Below 30 %,
     // the branchy lookup: grids miss 18-22 % in a pattern the branch predictor learns (the
     // branchless loop ran at half the speed there: its fetch count is a dependency chain).
@@ -203,10 +212,7 @@ class DedupSplitter final : public Splitter {
         if (timed) time_loop(l.table.loop_times(), loop, cycle_count() - t0, nd);
         // From the whole segment's misses (its chunks shrink towards its end).
         if (!bypass) loop_ = next_loop(l.table.loop_times(), n, nd);
-        // Reuse below one index in kBypassReuse: the lookups cost more than the refetches
-        // they save, so the next segments skip them; then one segment looks again.
-        if (p_.adaptive && !bypass && nd >= kBypassMinIndices && (nd - n) * kBypassReuse < nd)
-            bypass_left_ = kBypassSegments;
+        if (!bypass) bypass_if_no_reuse(n, nd);
         return k;
     }
 
@@ -237,11 +243,8 @@ class DedupSplitter final : public Splitter {
             --k; // keep an even triangle count so the next piece starts on even parity
             nd -= incr;
         }
-        // As for triangle lists (kBypassReuse): a strip that repeats almost no index (rows of
-        // a grid, one strip per row) skips the lookups for the next segments.
-        if constexpr (S == Shape::strip && First == 3 && Index::kBuffer)
-            if (p_.adaptive && nd >= kBypassMinIndices && (nd - n) * kBypassReuse < nd)
-                bypass_left_ = kBypassSegments;
+        // A strip that repeats almost no index (rows of a grid, one strip per row).
+        if constexpr (S == Shape::strip && First == 3 && Index::kBuffer) bypass_if_no_reuse(n, nd);
         return k;
     }
 
@@ -272,10 +275,7 @@ class DedupSplitter final : public Splitter {
         uint32_t k = k0 + 1;
         for (uint32_t stop; (stop = chunk_end(l, n, k, 1)) > k;)
             for (; k < stop; ++k) add(l, n, nd, k + 2);
-        // As for strips: a fan that repeats almost no index skips the next segments' lookups.
-        if constexpr (Index::kBuffer)
-            if (p_.adaptive && nd >= kBypassMinIndices && (nd - n) * kBypassReuse < nd)
-                bypass_left_ = kBypassSegments;
+        if constexpr (Index::kBuffer) bypass_if_no_reuse(n, nd);
         return k;
     }
 
