@@ -151,6 +151,15 @@ void SimdShade::shade_post(const Segment& seg, ShadedBatch& out) const {
         job.first_or_bias = seg.fetch_bias;
     }
     simd_shade_vertices(job);
+    if (post.clip_or && post.soa_from > 0) {
+        // The blocks before the first vertex outside again, for their clip-space rows (the
+        // records and masks they rewrite are the same bits).
+        PostShadeJob again{post.plan, post.clip_mask, post.clip_soa, 0, true, 0};
+        ShadeJob before = job;
+        before.n = post.soa_from;
+        before.post = &again;
+        simd_shade_vertices(before);
+    }
     out.clip_or = post.clip_or;
     out.post_shaded = true;
     out.clip_mask.resize(n);

@@ -16,6 +16,7 @@
 #include "drawpipe/vertex_fetch.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 
@@ -266,6 +267,7 @@ HWY_INLINE void emit_block(const uint32_t* const* rows, uint32_t stride, uint32_
 struct PostScalars {
     float scale[3], translate[3];
     uint32_t user_planes, distances, distance_slot;
+    std::array<std::array<float, 4>, kMaxClipDistances> planes;
 };
 
 PostScalars post_scalars(const RasterPlan& plan) {
@@ -273,13 +275,13 @@ PostScalars post_scalars(const RasterPlan& plan) {
             {plan.translate[0], plan.translate[1], plan.translate[2]},
             plan.user_planes,
             plan.layout.outputs.clip_distances,
-            plan.layout.clip_distance_slot()};
+            plan.layout.clip_distance_slot(),
+            plan.state.clip_planes};
 }
 
 HWY_INLINE void post_block(PostShadeJob& post, const PostScalars& ps, const uint32_t* const* rows,
                            const uint32_t* const* pos, uint32_t first, uint32_t count,
-                           float* const* win, VU& clip_or) {
-    const RasterPlan& plan = *post.plan;
+                           float* const* win, VU& clip_or, bool& soa) {
     const DU du;
     const hn::Repartition<float, DU> df;
     using VF = hn::Vec<decltype(df)>;
@@ -292,7 +294,7 @@ HWY_INLINE void post_block(PostShadeJob& post, const PostScalars& ps, const uint
     const VF zero = hn::Zero(df), one = hn::Set(df, 1.0f);
     const uint32_t distances = ps.distances;
     const uint32_t distance_slot = ps.distance_slot;
-    float* soa = post.clip_soa + 4 * size_t(first);
+    float* soa_rows = post.clip_soa + 4 * size_t(first);
     for (uint32_t l = 0; l < count; l += n) {
         const VF x = hn::BitCast(df, hn::Load(du, pos[0] + l));
         const VF y = hn::BitCast(df, hn::Load(du, pos[1] + l));
@@ -319,7 +321,7 @@ HWY_INLINE void post_block(PostShadeJob& post, const PostScalars& ps, const uint
             if (k < distances) {
                 d = hn::BitCast(df, hn::Load(du, rows[distance_slot + k] + l));
             } else {
-                const auto& c = plan.state.clip_planes[k];
+                const auto& c = ps.planes[k];
                 d = hn::Add(
                     hn::Add(hn::Add(hn::Mul(hn::Set(df, c[0]), x), hn::Mul(hn::Set(df, c[1]), y)),
                             hn::Mul(hn::Set(df, c[2]), z)),
@@ -329,11 +331,21 @@ HWY_INLINE void post_block(PostShadeJob& post, const PostScalars& ps, const uint
         }
         if (l + n > count) m = hn::IfThenElseZero(hn::FirstN(du, count - l), m);
         clip_or = hn::Or(clip_or, m);
-        hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, m)), d16, post.clip_mask + first + l);
-        hn::StoreU(x, df, soa + l);
-        hn::StoreU(y, df, soa + kLanes + l);
-        hn::StoreU(z, df, soa + 2 * kLanes + l);
-        hn::StoreU(w, df, soa + 3 * kLanes + l);
+        if (!soa && !hn::AllTrue(du, hn::Eq(m, hn::Zero(du)))) {
+            // The first vertex outside: masks and clip-space rows from this block on, its
+            // earlier vectors included (their masks are 0).
+            soa = true;
+            post.soa_from = first;
+            std::fill_n(post.clip_mask + first, l, uint16_t(0));
+            for (uint32_t c = 0; c < 4; ++c) std::memcpy(soa_rows + c * kLanes, pos[c], 4 * l);
+        }
+        if (soa) {
+            hn::StoreU(hn::DemoteTo(d16, hn::BitCast(di, m)), d16, post.clip_mask + first + l);
+            hn::StoreU(x, df, soa_rows + l);
+            hn::StoreU(y, df, soa_rows + kLanes + l);
+            hn::StoreU(z, df, soa_rows + 2 * kLanes + l);
+            hn::StoreU(w, df, soa_rows + 3 * kLanes + l);
+        }
         // Window coordinates: xyz / w * scale + translate, and 1 / w in the w slot.
         const VF iw = hn::Div(one, w);
         hn::Store(hn::Add(hn::Mul(hn::Mul(x, iw), sx), tx), df, win[0] + l);
@@ -427,6 +439,8 @@ void ShadeVertices(const ShadeJob& job) {
     }
 
     const PostScalars ps = job.post ? post_scalars(*job.post->plan) : PostScalars{};
+    bool soa = job.post && job.post->soa_all;
+    if (job.post) job.post->soa_from = 0;
     for (uint32_t first = 0; first < job.n; first += kLanes) {
         const uint32_t count = std::min(kLanes, job.n - first);
         block_ids(job, first, count, ids);
@@ -444,7 +458,7 @@ void ShadeVertices(const ShadeJob& job) {
                 fill_row(reinterpret_cast<uint32_t*>(outs[r]), p.preset[SLOT_POSITION + r]);
             p.vs->run({count, 4 * attribs, out_count, ids, instance, in_rows, out_rows});
         }
-        if (job.post) post_block(*job.post, ps, rows, pos, first, count, win_rows, clip_or);
+        if (job.post) post_block(*job.post, ps, rows, pos, first, count, win_rows, clip_or, soa);
         emit_block(rows, stride, count, job.out + size_t(first) * stride);
     }
     if (job.post) {

@@ -50,11 +50,18 @@ FetchPlan make_fetch_plan(const DrawState& state, const VertexLayout& layout);
 // coordinates, `clip_mask` each vertex's mask, `clip_soa` the clip-space positions as blocks
 // of kShaderLanes (rows x, y, z, w: 4 * kShaderLanes floats per block, the last one whole
 // too), and `clip_or` the OR of the masks.
+//
+// Only the clipper reads clip_mask and clip_soa, and most batches have nothing outside:
+// unless `soa_all`, the kernel stores them from the block holding the first vertex outside
+// on, and says where in `soa_from` (a multiple of kShaderLanes); the caller shades
+// [0, soa_from) again with `soa_all` when clip_or is not 0.
 struct PostShadeJob {
     const RasterPlan* plan = nullptr;
     uint16_t* clip_mask = nullptr; // n rounded up to kShaderLanes
     float* clip_soa = nullptr;     // 4 * (n rounded up to kShaderLanes)
     uint32_t clip_or = 0;
+    bool soa_all = false;
+    uint32_t soa_from = 0;
 };
 
 // The vertices to shade: listed (elts[i] + bias, mod 2^32) or, with elts null, first + i.

@@ -329,6 +329,54 @@ TEST(SimdShade, FusedClipTestAndViewportMatchPostShade) {
     EXPECT_GT(outside, 20u);
 }
 
+// The kernel stores clip-space positions only from the first vertex outside on and shades
+// the blocks before it again: wherever that vertex falls (first lane, mid-vector, mid-block,
+// later blocks, the last vertex), the batch's clip positions and masks equal post_shade's.
+TEST(SimdShade, ClipPositionsFromAnyFirstVertexOutside) {
+    const uint32_t n = 3 * kShaderLanes + 5;
+    std::vector<float> pos(4 * size_t(n));
+    const VertexBuffer vb{pos.data(), pos.size() * 4, 16, 0};
+    const VertexAttrib at{0, 0, Format::float32x4, 0};
+    DrawState state{};
+    state.input = {{&vb, 1}, {&at, 1}};
+    const VertexLayout layout = vertex_layout_for(state);
+    RasterState rs;
+    rs.viewport = {0, 0, 64, 64, 0, 1};
+    const auto plan = plan_raster(rs, layout, false);
+    uint32_t checked = 0;
+    for_each_target([&] {
+        const SimdShade fast(state);
+        for (uint32_t outside = 0; outside < n; ++outside) {
+            for (uint32_t v = 0; v < n; ++v) {
+                const float t = float(v) / float(n); // inside: |x|, |y|, |z| < w
+                const float p[4] = {t - 0.5f, 0.25f - t * 0.5f, t * 0.75f - 0.4f, 1.0f + t};
+                std::memcpy(&pos[4 * size_t(v)], p, sizeof p);
+            }
+            pos[4 * size_t(outside)] = 3.0f + float(outside); // x > w: right of the view
+            Segment seg;
+            seg.prim = Prim::points;
+            seg.fetch_count = seg.draw_count = n;
+            ShadedBatch a, b;
+            shade_segment(state, layout, seg, a);
+            post_shade(*plan, a);
+            b.clip_pos.assign(4 * size_t(n) + 64, -7.0f); // stale storage must be overwritten
+            b.clip_mask.assign(n + 16, 0xBEEF);
+            b.post_plan = plan.get();
+            fast.shade_segment(seg, b);
+            ASSERT_TRUE(b.post_shaded);
+            ASSERT_EQ(a.clip_or, uint32_t(CLIP_RIGHT));
+            ASSERT_EQ(b.clip_or, a.clip_or) << "vertex " << outside << " outside";
+            ASSERT_EQ(a.clip_mask, b.clip_mask) << "vertex " << outside << " outside";
+            ASSERT_EQ(a.clip_pos.size(), b.clip_pos.size());
+            ASSERT_EQ(0, std::memcmp(a.clip_pos.data(), b.clip_pos.data(), 4 * a.clip_pos.size()))
+                << "vertex " << outside << " outside";
+            ASSERT_EQ(a.vertices, b.vertices) << "vertex " << outside << " outside";
+            ++checked;
+        }
+    });
+    EXPECT_GE(checked, n);
+}
+
 TEST(SimdShade, EveryFormatIsCovered) {
     const std::vector<Format> formats = every_format();
     ASSERT_GE(formats.size(), 13u);
