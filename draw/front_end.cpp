@@ -42,7 +42,6 @@ struct FrontEnd::Impl {
     detail::SplitterPool splitters;           // kept across draws
     detail::DedupArena arena;                 // kept across draws
     std::vector<uint32_t> reordered;          // the reorder strategy's index buffer
-    FrontEndStats stats;
     InstanceOrder order;
     uint32_t instance = 0, instance_end = 0; // passes of InstanceOrder
     uint32_t cursor = 0, end = 0; // absolute index positions of the current instance pass
@@ -51,6 +50,9 @@ struct FrontEnd::Impl {
     uint32_t k = 0;            // next primitive of the open run
     uint32_t prim_id_base = 0; // primitives of earlier runs in this instance
     uint64_t sequence = 0;
+    // Non-indexed lists and strips hand a run's later segments to FrontEnd::ClosedForm.
+    bool closed_form = false;
+    uint32_t cf_pmax = 0, cf_cut = 0, cf_step = 0, cf_extra = 0;
 
     uint32_t find_restart_from(uint32_t from) const {
         if (!draw.primitive_restart || draw.index_type == IndexType::none) return end;
@@ -117,7 +119,8 @@ void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options
         }
     }
     const DrawInfo& draw = m.draw;
-    m.stats = {};
+    stats_ = {};
+    closed_ = {};
     m.sequence = 0;
     m.run_open = false;
 
@@ -155,6 +158,15 @@ void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options
                          ? &detail::dedup_splitter(m.splitters, p, s, draw, m.arena)
                          : &detail::linear_splitter(m.splitters, p);
     if (!indexed && !assembled) m.linear = static_cast<detail::LinearSplitter*>(m.splitter);
+    // The closed form repeats LinearSplitter::build for lists and strips.
+    m.closed_form = false;
+    if (m.linear && (p.shape == Shape::list || p.shape == Shape::strip)) {
+        m.cf_pmax = detail::prims_fitting(p.shape, p.ps, p.fetch_limit);
+        m.cf_cut = has_strip_parity(p.prim) && m.cf_pmax > 1 ? m.cf_pmax & ~1u : m.cf_pmax;
+        m.cf_step = p.shape == Shape::list ? p.ps.first : p.ps.incr;
+        m.cf_extra = p.shape == Shape::list ? 0 : p.ps.first - p.ps.incr;
+        m.closed_form = m.cf_cut > 0;
+    }
 
     m.order = InstanceOrder(lim, draw.instance_count);
     m.instance = 0;
@@ -165,8 +177,15 @@ void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options
     if (m.instance_end == 0) m.cursor = m.end; // nothing to draw
 }
 
-bool FrontEnd::next(SegmentStorage& storage, Segment& seg) {
+bool FrontEnd::next_split(SegmentStorage& storage, Segment& seg) {
     Impl& m = *impl_;
+    if (closed_.pending) { // the closed form wrote the rest of the open run
+        closed_.pending = false;
+        m.k = closed_.k;
+        m.sequence = closed_.sequence;
+        m.run_open = false;
+        m.prim_id_base += m.run.gl_prims;
+    }
     if (m.instance >= m.instance_end) return false;
     if (!m.run_open) {
         if (!m.open_next_run()) {
@@ -193,15 +212,26 @@ bool FrontEnd::next(SegmentStorage& storage, Segment& seg) {
     if (k1 >= m.run.prims) {
         m.run_open = false;
         m.prim_id_base += m.run.gl_prims;
+    } else if (m.closed_form) {
+        closed_ = {true,
+                   true,
+                   m.params.prim,
+                   k1,
+                   m.run.prims,
+                   m.cf_pmax,
+                   m.cf_cut,
+                   m.cf_step,
+                   m.cf_extra,
+                   m.run.begin,
+                   m.prim_id_base,
+                   seg.instance_first,
+                   seg.instance_count,
+                   m.sequence};
     }
-    m.stats.segments++;
-    m.stats.indices += seg.draw_count;
-    m.stats.fetched += seg.fetch_count;
+    stats_.segments++;
+    stats_.indices += seg.draw_count;
+    stats_.fetched += seg.fetch_count;
     return true;
-}
-
-const FrontEndStats& FrontEnd::stats() const {
-    return impl_->stats;
 }
 
 } // namespace drawpipe

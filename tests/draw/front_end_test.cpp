@@ -231,3 +231,54 @@ TEST(FrontEnd, OneSegmentDrawFetchesItsVertexRange) {
     for (const Segment& s : split(b->info, 64, *Strategy::parse("none")).segs)
         EXPECT_FALSE(s.linear_fetch());
 }
+
+// Non-indexed lists and strips: after a run's first segment the front end writes segments in
+// closed form. Every segment must still name the GL primitive id of its first primitive (its
+// first vertex's offset in primitives) and the instance pass it belongs to, at every limit.
+TEST(FrontEnd, ClosedFormSegmentsNamePrimitiveIdsAndInstances) {
+    std::mt19937 rng(11);
+    const Prim prims[] = {Prim::points,
+                          Prim::lines,
+                          Prim::line_strip,
+                          Prim::triangles,
+                          Prim::triangle_strip,
+                          Prim::quads,
+                          Prim::quad_strip,
+                          Prim::lines_adjacency,
+                          Prim::line_strip_adjacency,
+                          Prim::triangles_adjacency,
+                          Prim::triangle_strip_adjacency};
+    uint32_t multi = 0;
+    for (int round = 0; round < 400; ++round) {
+        DrawInfo info;
+        info.prim = prims[rng() % std::size(prims)];
+        info.start = rng() % 50;
+        info.count = rng() % 300;
+        info.instance_count = 1 + rng() % 3;
+        const uint32_t limit = min_segment_vertices(info.prim) + rng() % 20;
+        const bool instancing = rng() % 2;
+        SCOPED_TRACE(std::string(prim_name(info.prim)) + " start " + std::to_string(info.start) +
+                     " count " + std::to_string(info.count) + " limit " + std::to_string(limit));
+        const Collected c = split(info, limit, {}, instancing);
+        const PrimShape ps = prim_shape(info.prim);
+        uint32_t pass = 0, next_id = 0, drawn = 0;
+        for (const Segment& s : c.segs) {
+            ASSERT_TRUE(s.linear_fetch() && s.linear_draw());
+            if (s.prim_id_first == 0 && !c.segs.empty() && &s != &c.segs.front()) {
+                ++pass; // a new instance pass starts over
+                next_id = 0;
+            }
+            EXPECT_EQ(s.prim_id_first, (s.fetch_start - info.start) / ps.incr);
+            EXPECT_EQ(s.prim_id_first, next_id);
+            EXPECT_EQ(s.instance_first, instancing ? 0u : pass);
+            EXPECT_EQ(s.flags & SPLIT_BEFORE, s.prim_id_first > 0 ? SPLIT_BEFORE : 0);
+            next_id = s.prim_id_first + gl_prim_count(s.prim, s.draw_count);
+            drawn += gl_prim_count(s.prim, s.draw_count);
+        }
+        const uint32_t passes = c.segs.empty() ? 0 : (instancing ? 1 : info.instance_count);
+        EXPECT_EQ(drawn, passes * gl_prim_count(info.prim, info.count));
+        EXPECT_EQ(c.stats.segments, c.segs.size());
+        multi += c.segs.size() > 2;
+    }
+    EXPECT_GT(multi, 100u); // most draws were cut into several segments
+}
