@@ -195,8 +195,17 @@ bool FrontEnd::next_split(SegmentStorage& storage, Segment& seg) {
         m.run_open = true;
     }
     const uint32_t k0 = m.k;
-    const uint32_t k1 = m.linear ? m.linear->build(m.run, k0, storage, seg)
-                                 : m.splitter->build(m.run, k0, storage, seg);
+    uint32_t k1 = m.linear ? m.linear->build(m.run, k0, storage, seg)
+                           : m.splitter->build(m.run, k0, storage, seg);
+    if (m.sequence == 0 && !m.linear) {
+        // The draw's first segment may hand the draw to another splitter, which splits it
+        // from the start: the draw is then split as that splitter alone would.
+        detail::Splitter* const s = m.splitter->after_first_segment();
+        if (s != m.splitter) {
+            m.splitter = s;
+            k1 = s->build(m.run, k0, storage, seg);
+        }
+    }
     assert(k1 > k0);
     seg.flags = (k0 > 0 ? SPLIT_BEFORE : 0) | (k1 < m.run.prims ? SPLIT_AFTER : 0);
     seg.prim_id_first = m.prim_id_base + k0;

@@ -15,27 +15,34 @@ namespace {
 // Table entries per vertex a segment may fetch, for the default strategy.
 constexpr uint32_t kDistinctEntriesPerVertex = 4;
 
+// The splitter for the draw's shape; `spread`, when given, is its fallback (set_spread).
 template <class Index, class Table>
-Splitter& for_shape(SplitterPool& pool, const SplitParams& p, Index index, Table table) {
+Splitter& for_shape(SplitterPool& pool, const SplitParams& p, Index index, Table table,
+                    Splitter* spread = nullptr) {
+    auto made = [&]<class S>(std::type_identity<S>) -> Splitter& {
+        S& s = static_cast<S&>(pool.make<S>(p, index, table));
+        s.set_spread(spread);
+        return s;
+    };
     switch (p.shape) {
     case Shape::list:
         if (p.ps.first == 3)
-            return pool.make<DedupSplitter<Index, Table, Shape::list, 3>>(p, index, table);
-        return pool.make<DedupSplitter<Index, Table, Shape::list>>(p, index, table);
+            return made(std::type_identity<DedupSplitter<Index, Table, Shape::list, 3>>{});
+        return made(std::type_identity<DedupSplitter<Index, Table, Shape::list>>{});
     case Shape::strip:
         if (p.prim == Prim::triangle_strip)
-            return pool.make<DedupSplitter<Index, Table, Shape::strip, 3>>(p, index, table);
-        return pool.make<DedupSplitter<Index, Table, Shape::strip>>(p, index, table);
+            return made(std::type_identity<DedupSplitter<Index, Table, Shape::strip, 3>>{});
+        return made(std::type_identity<DedupSplitter<Index, Table, Shape::strip>>{});
     case Shape::fan:
-        return pool.make<DedupSplitter<Index, Table, Shape::fan>>(p, index, table);
+        return made(std::type_identity<DedupSplitter<Index, Table, Shape::fan>>{});
     case Shape::loop:
-        return pool.make<DedupSplitter<Index, Table, Shape::loop>>(p, index, table);
+        return made(std::type_identity<DedupSplitter<Index, Table, Shape::loop>>{});
     case Shape::assembled:
         break;
     }
     if (p.ps.first == 3)
-        return pool.make<DedupSplitter<Index, Table, Shape::assembled, 3>>(p, index, table);
-    return pool.make<DedupSplitter<Index, Table, Shape::assembled>>(p, index, table);
+        return made(std::type_identity<DedupSplitter<Index, Table, Shape::assembled, 3>>{});
+    return made(std::type_identity<DedupSplitter<Index, Table, Shape::assembled>>{});
 }
 
 template <class Index>
@@ -60,9 +67,16 @@ Splitter& for_strategy(SplitterPool& pool, const SplitParams& draw_params, const
         return for_shape(pool, p, index, table);
     }
     case Strategy::Kind::distinct: {
-        DirectDedup<FibHash> table;
-        table.configure(arena, std::bit_ceil(max_fetch) * kDistinctEntriesPerVertex, p.fetch_limit);
-        return for_shape(pool, p, index, table);
+        // A masked table, and the same split through a Fibonacci-hashed one for draws whose
+        // ids collide under the mask (DedupSplitter::after_first_segment); both share the
+        // arena's entries.
+        const uint32_t entries = std::bit_ceil(max_fetch) * kDistinctEntriesPerVertex;
+        DirectDedup<FibHash> spread;
+        spread.configure(arena, entries, p.fetch_limit);
+        Splitter& fallback = for_shape(pool, p, index, spread);
+        DirectDedup<ModHash> table;
+        table.configure(arena, entries, p.fetch_limit);
+        return for_shape(pool, p, index, table, &fallback);
     }
     case Strategy::Kind::exact:
     case Strategy::Kind::reorder: { // begin() has swapped in the reordered buffer

@@ -43,12 +43,14 @@ struct DedupArena {
     uint32_t epoch = 0;
 };
 
-// Mesa's vsplit and direct-N: the low bits of the vertex id.
+// Mesa's vsplit, direct-N and the default: the low bits of the vertex id. Ids closer than
+// the table's size never collide, and one segment's ids usually are that close.
 struct ModHash {
     uint32_t mask;
     uint32_t operator()(uint32_t v) const { return v & mask; }
 };
-// Fibonacci hashing spreads grid-like ids (rows a power of two apart) over the table.
+// Fibonacci hashing spreads ids a multiple of the table's size apart over the table: the
+// default strategy's fallback when a mask makes them collide.
 struct FibHash {
     uint32_t shift;
     uint32_t operator()(uint32_t v) const { return (v * 0x9E3779B1u) >> shift; }
@@ -77,6 +79,8 @@ template <class Hash> class DirectDedup {
             hash_.mask = entries - 1;
     }
     void reset() {}
+    // The fetch-list position the table holds for v (stale or another vertex's if evicted).
+    size_t position_of(uint32_t v) const { return table_[hash_(v)]; }
     // Position of vertex v in fetch[0, n), appending it (n grows) when it is not in the table.
     [[gnu::always_inline]] size_t lookup(uint32_t v, uint32_t* fetch, size_t& n) const {
         uint16_t* const e = table_ + hash_(v);
