@@ -553,10 +553,15 @@ Result run_workload(const Input& in, const std::vector<std::string>& middles, co
 // ---------------------------------------------------------------------------------------
 // Output.
 
+// drawpipe's 2-thread speed-up over the limit loop's, round by round (bench/rounds.hpp).
+double two_thread_share(const MiddleResult& m, const Result& r) {
+    return median_relative_speedup(m.one.seconds, m.two.seconds, r.limit.seconds, r.limit2.seconds);
+}
+
 void print_table(const std::vector<Result>& results) {
-    std::printf("\n%-24s %-11s %8s %8s %8s %9s %7s %8s %8s %8s %17s\n", "workload", "middle end",
-                "Mesa ms", "dp1 ms", "dp2 ms", "Mesa/dp1", "dp1/dp2", "limit ms", "dp1/lim",
-                "lim/lim2", "shaded/idx M / dp");
+    std::printf("\n%-24s %-11s %8s %8s %8s %9s %7s %8s %8s %8s %8s %17s\n", "workload",
+                "middle end", "Mesa ms", "dp1 ms", "dp2 ms", "Mesa/dp1", "dp1/dp2", "limit ms",
+                "dp1/lim", "lim/lim2", "2T share", "shaded/idx M / dp");
     for (const Result& r : results)
         for (const MiddleResult& m : r.middles) {
             if (!m.skipped.empty()) {
@@ -568,12 +573,14 @@ void print_table(const std::vector<Result>& results) {
             if (r.mesa_shaded_per_index >= 0)
                 std::snprintf(mesa_shaded, sizeof mesa_shaded, "%.4f", r.mesa_shaded_per_index);
             std::printf(
-                "%-24s %-11s %8.2f %8.2f %8.2f %8.3fx %6.2fx %8.2f %7.2fx %7.2fx %8s / %.4f\n",
+                "%-24s %-11s %8.2f %8.2f %8.2f %8.3fx %6.2fx %8.2f %7.2fx %7.2fx %8.2f %8s / "
+                "%.4f\n",
                 r.label.c_str(), m.name.c_str(), best_of(r.mesa.seconds) * 1e3,
                 best_of(m.one.seconds) * 1e3, best_of(m.two.seconds) * 1e3,
                 median_ratio(r.mesa, m.one), median_ratio(m.one, m.two),
                 best_of(r.limit.seconds) * 1e3, median_ratio(m.one, r.limit),
-                median_ratio(r.limit, r.limit2), mesa_shaded, m.fetched_per_index);
+                median_ratio(r.limit, r.limit2), two_thread_share(m, r), mesa_shaded,
+                m.fetched_per_index);
             if (m.triangles != r.mesa_prims)
                 std::printf("  WORK MISMATCH: Mesa generated %llu primitives, drawpipe %llu\n",
                             (unsigned long long)r.mesa_prims, (unsigned long long)m.triangles);
@@ -581,7 +588,8 @@ void print_table(const std::vector<Result>& results) {
     std::printf("\nms: best of the rounds; ratios: median of the rounds' own ratios (Mesa/dp1 > 1: "
                 "drawpipe faster; dp1/dp2: 2-thread speed-up; dp1/lim: drawpipe over the "
                 "limit loop; lim/lim2: the limit loop's 2-thread speed-up, what the machine "
-                "gave 2 threads in the same rounds)\n");
+                "gave 2 threads in the same rounds; 2T share: median per round of "
+                "(dp1/dp2) / (lim/lim2))\n");
 }
 
 void json_times(std::FILE* f, const char* name, const Config& c) {
@@ -621,10 +629,11 @@ bool write_json(const std::string& path, const std::vector<Result>& results, con
             json_times(f, "threads2", m.two);
             std::fprintf(f,
                          ", \"mesa_over_drawpipe\": %.4f, \"threads2_speedup\": %.4f, "
+                         "\"threads2_share_of_limit\": %.4f, "
                          "\"drawpipe_over_limit\": %.4f, \"fetched_per_index\": %.6f, "
                          "\"triangles\": %llu}",
                          median_ratio(r.mesa, m.one), median_ratio(m.one, m.two),
-                         median_ratio(m.one, r.limit), m.fetched_per_index,
+                         two_thread_share(m, r), median_ratio(m.one, r.limit), m.fetched_per_index,
                          (unsigned long long)m.triangles);
         }
         std::fprintf(f, "]}%s\n", i + 1 < results.size() ? "," : "");

@@ -28,4 +28,15 @@ inline double median_ratio(const std::vector<double>& num, const std::vector<dou
     return median_of(r);
 }
 
+// Median over rounds of one speed-up over another: (a[i] / b[i]) / (c[i] / d[i]). With a/b
+// a program's 2-thread speed-up and c/d that of work that divides perfectly, run in the same
+// round, it is the share of what the machine gave 2 threads then that the program took.
+inline double median_relative_speedup(const std::vector<double>& a, const std::vector<double>& b,
+                                      const std::vector<double>& c, const std::vector<double>& d) {
+    std::vector<double> r;
+    for (size_t i = 0; i < a.size() && i < b.size() && i < c.size() && i < d.size(); ++i)
+        r.push_back((a[i] / b[i]) / (c[i] / d[i]));
+    return median_of(r);
+}
+
 } // namespace drawpipe::bench
