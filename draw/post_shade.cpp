@@ -60,6 +60,17 @@ std::shared_ptr<const RasterPlan> plan_raster(const RasterState& s, const Vertex
     // Interp::flat outputs need no stage while primitives reach the backend whole: it reads
     // them from the provoking vertex. The flat shade model does (the backend sees only the
     // outputs' own qualifiers).
+    // Mesa's draw_need_pipeline for triangles, with the polygon modes as Mesa's GL state
+    // tracker simplifies them (a culled face takes the other face's mode): polygon mode line
+    // or point, or polygon offset when llvmpipe leaves that to the draw module, which it does
+    // only while the draw module must run its pipeline anyway (llvmpipe_create_rasterizer_state:
+    // polygon mode line or point, or line stipple); otherwise llvmpipe offsets filled
+    // triangles itself.
+    PolygonMode front = s.front_mode, back = s.back_mode;
+    if (s.cull == CullFace::front || s.cull == CullFace::front_and_back) front = back;
+    if (s.cull == CullFace::back || s.cull == CullFace::front_and_back) back = front;
+    const bool unfilled = front != PolygonMode::fill || back != PolygonMode::fill;
+    plan->triangles_in_pipeline = unfilled || (offset && s.line_stipple);
     plan->per_primitive = !filled || s.cull != CullFace::none || s.line_stipple ||
                           plan->wide_lines || s.point_size != 1.0f || layout.outputs.point_size ||
                           offset || s.flatshade;

@@ -512,3 +512,61 @@ TEST(Stages, ATriangleWithoutAreaIsCulledAsABackFace) {
         EXPECT_TRUE(lit_pixels(draw(s, {}, nullptr)).empty());
     }
 }
+
+// Quad strips, as Mesa 22.3's llvmpipe draws them: a restart run with no vertex outside goes
+// to llvmpipe whole, which draws each quad a, b, c, d as (a, b, d) then (c, a, d) (provoking
+// first: (d, a, b) then (d, c, a)); a run with a vertex outside anywhere goes through the
+// draw pipeline, which draws (c, a, d) then (a, b, d) (provoking first: (d, c, a) then
+// (d, a, b)). The order shows where a twisted quad's two triangles overlap. The whole run
+// decides, however the draw is split.
+TEST(Stages, QuadStripRunsTakeTheDriversOrderUnlessAVertexOfTheRunIsOutside) {
+    register_builtin_middle_ends();
+    Scene strip = one_triangle();
+    strip.prim = Prim::quad_strip;
+    // a, b, c, d: (a, b, d) covers the lower right half of a square, (c, a, d) lies inside
+    // it. Then a second quad c, d, e, f with e outside the view (x > w).
+    strip.positions = {-0.75f, -0.75f, 0, 1, 0.75f, -0.75f, 0, 1, 0.25f,  -0.5f, 0, 1,
+                       0.75f,  0.75f,  0, 1, 2.0f,  0.875f, 0, 1, 0.875f, 1.0f,  0, 1};
+    strip.colors = {1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1};
+    strip.edge = std::vector<float>(6, 1.0f);
+    struct Case {
+        std::vector<uint32_t> strip;
+        std::vector<uint32_t> last, first; // the triangles drawn, provoking last / first
+    };
+    const Case cases[] = {
+        // Nothing outside: the driver's order.
+        {{0, 1, 2, 3}, {0, 1, 3, 2, 0, 3}, {3, 0, 1, 3, 2, 0}},
+        // A vertex outside in the run's second quad: the pipeline's order for both quads.
+        {{0, 1, 2, 3, 4, 5},
+         {2, 0, 3, 0, 1, 3, 4, 2, 5, 2, 3, 5},
+         {3, 2, 0, 3, 0, 1, 5, 4, 2, 5, 2, 3}},
+        // The same quads in two runs: only the second run has a vertex outside.
+        {{0, 1, 2, 3, kRestart, 2, 3, 4, 5},
+         {0, 1, 3, 2, 0, 3, 4, 2, 5, 2, 3, 5},
+         {3, 0, 1, 3, 2, 0, 5, 4, 2, 5, 2, 3}},
+    };
+    for (const Case& c : cases)
+        for (const Provoking pv : {Provoking::last, Provoking::first})
+            for (const bool staged : {false, true}) {
+                Scene s = strip;
+                s.pv = pv;
+                s.indices = c.strip;
+                // Through drawpipe's stages (an offset stage that moves nothing), which
+                // llvmpipe does itself for filled triangles: the order does not change.
+                s.raster.offset_fill = staged;
+                Scene tris = s;
+                tris.prim = Prim::triangles;
+                tris.indices = pv == Provoking::last ? c.last : c.first;
+                const auto want = pixels(draw(tris, {}, nullptr));
+                for (const uint32_t limit : {0u, 6u, 7u, 8u})
+                    for (const char* strategy : {"vsplit", "distinct"})
+                        EXPECT_EQ(pixels(draw(s,
+                                              {"fetch_shade", limit, *Strategy::parse(strategy),
+                                               limit % 2 + 1},
+                                              nullptr)),
+                                  want)
+                            << c.strip.size() << " indices, provoking "
+                            << (pv == Provoking::last ? "last" : "first") << ", limit " << limit
+                            << " " << strategy << (staged ? ", through the stages" : "");
+            }
+}
