@@ -570,3 +570,50 @@ TEST(Stages, QuadStripRunsTakeTheDriversOrderUnlessAVertexOfTheRunIsOutside) {
                             << " " << strategy << (staged ? ", through the stages" : "");
             }
 }
+
+// A clipped triangle goes on as Mesa's clipper emits it (draw_pipe_clip.c emit_poly): a fan
+// around the clipped polygon's first vertex, placed where the provoking vertex goes, so
+// under Provoking::last each triangle is (i, i+1, 0). Polygon mode line draws each
+// triangle's edges v2-v0, v0-v1, v1-v2: the polygon's closing edge comes last.
+TEST(Stages, AClippedTriangleIsMesasFanWithItsCentreLastUnderProvokingLast) {
+    Scene s = one_triangle();
+    s.pv = Provoking::last;
+    // The user plane y <= 0.25 cuts off vertex 2: the polygon v0, v1, n12, n20.
+    s.positions = {-0.5f, -0.5f, 0, 1, 0.5f, -0.5f, 0, 1, 0.5f, 0.5f, 0, 1};
+    s.raster.clip_plane_enable = 1;
+    s.raster.clip_planes[0] = {0, -1, 0, 0.25f};
+    s.raster.front_mode = s.raster.back_mode = PolygonMode::line;
+    Recorder rec;
+    draw(s, {}, &rec);
+    // New vertices are made from the provoking vertex (id 2). Fan (v1, n12, v0): v0-v1,
+    // v1-n12; then (n12, n20, v0): n12-n20 (along a user plane: drawn), n20-v0.
+    const std::vector<std::string> want = {"L 0 1 f0", "L 1 2 f0", "L 2 2 f0", "L 2 0 f0"};
+    EXPECT_EQ(rec.log, want);
+}
+
+// The clipper computes a crossing point from whichever end of the edge is closer to the
+// plane, with Mesa's arithmetic: a polygon mode point corner made by clipping at the
+// viewport's right edge (window x 13) lands on pixel 13, as in Mesa 22.3's llvmpipe, not
+// on pixel 12 (x just below 13, from the other end). A scene compare_render.py generated
+// (--unfilled, seed 11).
+TEST(Stages, ClippedCornersLandWhereMesasArithmeticPutsThem) {
+    Scene s;
+    s.prim = Prim::polygon;
+    s.pv = Provoking::first;
+    s.indices = {2, 1, 0, 3, 7, 2, 4, 4, 5, 9, 4, 5, 3, 7, 6, 4, 5, 6};
+    s.positions = {2.6625f,  1.7f,    1.5f,  2, -1.5875f,  0.95f,    -1,    2,
+                   0.08125f, 0.225f,  0.5f,  1, -0.29375f, -1.275f,  0,     1,
+                   -1.9625f, 0.575f,  1.5f,  2, -0.79375f, 0.6625f,  -0.5f, 1,
+                   3.575f,   -2.6f,   0,     4, 0.509375f, 0.39375f, 0.25f, 0.5f,
+                   0.95625f, -0.775f, 0.75f, 1, 2.575f,    -3.35f,   1,     4};
+    for (int v = 0; v < 10; ++v) s.colors.insert(s.colors.end(), {1, 1, 1, 1});
+    s.edge = {1, 1, 0, 1, 1, 1, 1, 1, 0, 1};
+    s.raster.viewport = {5, 1, 8, 24, 0, 1};
+    s.raster.flatshade = true;
+    s.raster.front_mode = PolygonMode::fill;
+    s.raster.back_mode = PolygonMode::point;
+    s.raster.edge_flag_varying = 2;
+    const RasterBackend img = draw(s, {}, nullptr);
+    EXPECT_NE(img.pixel(13, 19), 0u);
+    EXPECT_EQ(img.pixel(12, 19), 0u);
+}
