@@ -71,6 +71,7 @@ std::shared_ptr<const RasterPlan> plan_raster(const RasterState& s, const Vertex
     if (s.cull == CullFace::back || s.cull == CullFace::front_and_back) back = front;
     const bool unfilled = front != PolygonMode::fill || back != PolygonMode::fill;
     plan->triangles_in_pipeline = unfilled || (offset && s.line_stipple);
+    plan->offset_saturates = unfilled || s.line_stipple;
     plan->per_primitive = !filled || s.cull != CullFace::none || s.line_stipple ||
                           plan->wide_lines || s.point_size != 1.0f || layout.outputs.point_size ||
                           offset || s.flatshade;

@@ -617,3 +617,35 @@ TEST(Stages, ClippedCornersLandWhereMesasArithmeticPutsThem) {
     EXPECT_NE(img.pixel(13, 19), 0u);
     EXPECT_EQ(img.pixel(12, 19), 0u);
 }
+
+// Polygon offset clamps each vertex's depth to [0, 1] where Mesa's draw module applies it
+// (draw_pipe_offset.c), which llvmpipe leaves it to only while the draw module runs its
+// pipeline anyway: polygon mode line or point on some face, or line stipple. Otherwise
+// llvmpipe offsets filled triangles itself, with no clamp per vertex.
+TEST(Stages, PolygonOffsetSaturatesVertexDepthsWhereMesasDrawModuleAppliesIt) {
+    class Depths final : public Stage {
+      public:
+        std::vector<float> z;
+        void point(const StagePrim& p) override { next()->point(p); }
+        void line(const StagePrim& p) override { next()->line(p); }
+        void triangle(const StagePrim& p) override {
+            for (int i = 0; i < 3; ++i) z.push_back(dword_float(p.v[i][SLOT_POSITION + 2]));
+            next()->triangle(p);
+        }
+    };
+    Scene s = one_triangle();
+    // A front face with window depths 0.9, 0.2, 0.2; the largest has exponent -1, so
+    // r = 2^-24, and 2^22 units move every depth by 0.25.
+    s.positions = {-0.5f, -0.5f, 0.8f, 1, 0.5f, -0.5f, -0.6f, 1, 0, 0.5f, -0.6f, 1};
+    s.raster.offset_fill = s.raster.offset_line = s.raster.offset_point = true;
+    s.raster.offset_units = std::ldexp(1.0f, 22);
+    for (const int variant : {0, 1, 2}) {
+        s.raster.back_mode = variant == 1 ? PolygonMode::line : PolygonMode::fill;
+        s.raster.line_stipple = variant == 2;
+        Depths d;
+        draw(s, {}, &d);
+        ASSERT_EQ(d.z.size(), 3u) << variant;
+        EXPECT_FLOAT_EQ(d.z[0], variant == 0 ? 1.15f : 1.0f) << variant;
+        EXPECT_FLOAT_EQ(d.z[1], 0.45f) << variant;
+    }
+}
