@@ -393,10 +393,14 @@ void RasterBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertices
         } else if (n == 2) {
             line(fetch(vertices.vertex(e[0])), fetch(vertices.vertex(e[1])), flat);
         } else {
+            // As llvmpipe's legacy GL points (lp_setup_point.c): the position snapped to its
+            // 1/256 subpixel grid first, so a point a hair below a pixel boundary (a corner
+            // clipping made) lands in the pixel above it.
             const Vertex p = fetch(vertices.vertex(e[0]));
             if (std::isfinite(p.x) && std::isfinite(p.y) && std::fabs(p.x) < 1e7f &&
                 std::fabs(p.y) < 1e7f)
-                fragment(int(std::floor(p.x)), int(std::floor(p.y)), p.z, flat ? flat : p.c);
+                fragment(int(snap_fixed(p.x) >> kSubpixelBits),
+                         int(snap_fixed(p.y) >> kSubpixelBits), p.z, flat ? flat : p.c);
         }
     });
 }

@@ -159,8 +159,17 @@ void ClipStage::triangle(const StagePrim& prim) {
         return v;
     };
     const uint32_t planes = m[0] | m[1] | m[2];
-    for (uint32_t left = planes; left; left &= left - 1) {
-        const uint32_t plane = uint32_t(__builtin_ctz(left));
+    // Mesa's plane order (draw_context.c: x <= w, x >= -w, y <= w, y >= -w, z >= -w, z <= w,
+    // then the user planes), which decides where the polygon's vertex list starts and which
+    // ends each crossing point is computed from.
+    for (uint32_t left = planes; left;) {
+        uint32_t plane = uint32_t(__builtin_ctz(left));
+        for (const uint32_t view : {3u, 0u, 4u, 1u, 2u, 5u})
+            if (left & (1u << view)) {
+                plane = view;
+                break;
+            }
+        left &= ~(1u << plane);
         const bool user = plane >= kViewPlanes;
         out.clear();
         for (size_t i = 0; i < in.size(); ++i) {

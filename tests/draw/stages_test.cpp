@@ -649,3 +649,54 @@ TEST(Stages, PolygonOffsetSaturatesVertexDepthsWhereMesasDrawModuleAppliesIt) {
         EXPECT_FLOAT_EQ(d.z[1], 0.45f) << variant;
     }
 }
+
+// A one-pixel point is placed as llvmpipe places legacy GL points (lp_setup_point.c): its
+// window position snapped to the 1/256 subpixel grid first. A point a hair below a pixel
+// boundary, as clipping against a plane on that boundary can make one, lights the pixel
+// above it; one well inside its pixel stays there.
+TEST(Stages, OnePixelPointsAreSnappedToTheSubpixelGridFirst) {
+    Scene s = one_triangle();
+    s.prim = Prim::points;
+    s.indices = {0, 1};
+    // Window (10.5, 6 - 2^-20) and (20.5, 5.99).
+    s.positions = {
+        -0.34375f, (6.0f - std::ldexp(1.0f, -20)) / 16 - 1, 0, 1, 0.28125f, 5.99f / 16 - 1, 0, 1};
+    const RasterBackend img = draw(s, {}, nullptr);
+    EXPECT_NE(img.pixel(10, 6), 0u);
+    EXPECT_EQ(img.pixel(10, 5), 0u);
+    EXPECT_NE(img.pixel(20, 5), 0u);
+    EXPECT_EQ(img.pixel(20, 6), 0u);
+}
+
+// The clipper takes the planes in Mesa's order (x <= w, x >= -w, y <= w, y >= -w, z >= -w,
+// z <= w, then the user planes): it decides where a clipped polygon's vertex list starts,
+// so the order polygon mode line draws its edges in and where a stipple pattern falls on
+// them. A scene compare_render.py generated (--unfilled, seed 23), against pixels Mesa
+// 22.3's llvmpipe lights and leaves dark where the planes' order makes the difference.
+TEST(Stages, TrianglesAreClippedAgainstThePlanesInMesasOrder) {
+    Scene s;
+    s.prim = Prim::triangle_strip;
+    s.pv = Provoking::last;
+    s.indices = {6, 9, 5, kRestart, 9, 0, 8, kRestart, 6, 3, 8, 5, 1, 10};
+    s.positions = {-0.35625f, 1.1625f,  0.75f, 1, -0.115625f, -0.29375f, -0.125f, 0.5f,
+                   1.575f,    3.9f,     0,     4, -0.271875f, 0.39375f,  0.375f,  0.5f,
+                   -0.16875f, 0.9125f,  0.75f, 1, 0.134375f,  0.425f,    -0.25f,  0.5f,
+                   0.45625f,  -0.8375f, 0,     1, -0.29375f,  0.0375f,   -0.5f,   1,
+                   2.1625f,   -2.05f,   1.5f,  2, 3.825f,     -3.85f,    0,       4,
+                   -0.23125f, -0.8375f, 0.25f, 1};
+    for (int v = 0; v < 11; ++v) s.colors.insert(s.colors.end(), {1, 1, 1, 1});
+    s.edge = {0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1};
+    s.raster.viewport = {0, 0, 32, 32, 0, 1};
+    s.raster.edge_flag_varying = 2;
+    s.raster.front_mode = PolygonMode::line;
+    s.raster.back_mode = PolygonMode::fill;
+    s.raster.line_stipple = true;
+    s.raster.stipple_factor = 2;
+    s.raster.stipple_pattern = 0xb633;
+    const RasterBackend img = draw(s, {}, nullptr);
+    for (const auto& [x, y] : std::vector<std::pair<uint32_t, uint32_t>>{{12, 7}, {17, 4}})
+        EXPECT_NE(img.pixel(x, y), 0u) << x << " " << y;
+    for (const auto& [x, y] :
+         std::vector<std::pair<uint32_t, uint32_t>>{{14, 13}, {15, 5}, {21, 3}, {29, 0}})
+        EXPECT_EQ(img.pixel(x, y), 0u) << x << " " << y;
+}
