@@ -124,14 +124,18 @@ void post_shade(const RasterPlan& plan, ShadedBatch& batch) {
             std::memcpy(&batch.clip_pos[4 * size_t(i)], rec + size_t(i) * stride + SLOT_POSITION,
                         16);
     }
-    // Window coordinates: xyz / w * scale + translate, and 1 / w in the w slot.
+    // Window coordinates: xyz / w * scale + translate, and 1 / w in the w slot. The
+    // multiply-add is rounded once, as llvmpipe's draw module does it (its generated vertex
+    // code uses LLVM's fmuladd, which is one FMA instruction on every CPU that has one).
     const F4 scale = {plan.scale[0], plan.scale[1], plan.scale[2], 0.0f};
     const F4 translate = {plan.translate[0], plan.translate[1], plan.translate[2], 0.0f};
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t* r = rec + size_t(i) * stride + SLOT_POSITION;
         const F4 v = load4(r);
         const float iw = 1.0f / v[3];
-        F4 win = v * iw * scale + translate;
+        const F4 ndc = v * iw;
+        F4 win;
+        for (int c = 0; c < 3; ++c) win[c] = std::fma(ndc[c], scale[c], translate[c]);
         win[3] = iw;
         std::memcpy(r, &win, 16);
     }

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <random>
 #include <set>
@@ -699,4 +700,39 @@ TEST(Stages, TrianglesAreClippedAgainstThePlanesInMesasOrder) {
     for (const auto& [x, y] :
          std::vector<std::pair<uint32_t, uint32_t>>{{14, 13}, {15, 5}, {21, 3}, {29, 0}})
         EXPECT_EQ(img.pixel(x, y), 0u) << x << " " << y;
+}
+
+// Window coordinates are ndc * scale + translate rounded once, as llvmpipe's draw module
+// computes them (LLVM's fmuladd: one FMA instruction on CPUs that have one), on every
+// middle end. Window y of ndc -0.9 in a viewport 24 high at y 6: 7.20000029 fused,
+// 7.20000076 multiplied and added separately.
+TEST(Stages, WindowCoordinatesAreAFusedMultiplyAdd) {
+    register_builtin_middle_ends();
+    class Positions final : public Stage {
+      public:
+        std::vector<float> y;
+        void point(const StagePrim& p) override {
+            y.push_back(dword_float(p.v[0][SLOT_POSITION + 1]));
+            next()->point(p);
+        }
+        void line(const StagePrim& p) override { next()->line(p); }
+        void triangle(const StagePrim& p) override { next()->triangle(p); }
+    };
+    Scene s = one_triangle();
+    s.prim = Prim::points;
+    s.indices = {0};
+    s.positions = {0, -0.45f, 0, 0.5f};
+    s.raster.viewport = {3, 6, 16, 24, 0, 1};
+    volatile float ndc = -0.45f * (1.0f / 0.5f), scale = 12, translate = 18;
+    const float fused = std::fma(float(ndc), float(scale), float(translate));
+    const float product = ndc * scale;
+    ASSERT_NE(fused, product + translate); // the case tells the two apart
+    for (const char* middle : {"fetch_shade", "fetch_shade_simd", "a4xx", "gen7", "mali"}) {
+        Positions rec;
+        DrawRun run;
+        run.middle = middle;
+        draw(s, run, &rec);
+        ASSERT_EQ(rec.y.size(), 1u) << middle;
+        EXPECT_EQ(rec.y[0], fused) << middle;
+    }
 }
