@@ -736,3 +736,33 @@ TEST(Stages, WindowCoordinatesAreAFusedMultiplyAdd) {
         EXPECT_EQ(rec.y[0], fused) << middle;
     }
 }
+
+// A stipple run that reaches a line's end keeps that end's vertex, as Mesa's emit_segment
+// does (it interpolates only ends strictly inside the line): a + 1 * (b - a) need not be b,
+// and a window coordinate one ulp off can add or drop the line's last pixel.
+TEST(Stages, StippleRunsEndOnTheLinesOwnVertices) {
+    class Ends final : public Stage {
+      public:
+        std::vector<float> x;
+        void point(const StagePrim& p) override { next()->point(p); }
+        void line(const StagePrim& p) override {
+            for (int i = 0; i < 2; ++i) x.push_back(dword_float(p.v[i][SLOT_POSITION]));
+            next()->line(p);
+        }
+        void triangle(const StagePrim& p) override { next()->triangle(p); }
+    };
+    int telling = 0;
+    for (int k = 0; k < 40; ++k) {
+        Scene s =
+            one_line({-0.890899956f, 0.1f, 0, 1, 0.117200002f + 0.0043f * float(k), 0.15f, 0, 1});
+        Ends plain, stippled;
+        draw(s, {}, &plain);
+        s.raster.line_stipple = true; // every bit on: one run, the whole line
+        draw(s, {}, &stippled);
+        ASSERT_EQ(plain.x.size(), 2u);
+        const volatile float a = plain.x[0], b = plain.x[1], d = b - a;
+        telling += a + 1.0f * d != b;
+        EXPECT_EQ(stippled.x, plain.x) << k;
+    }
+    EXPECT_GT(telling, 0); // some of the lines tell the two apart
+}
