@@ -129,6 +129,13 @@ void RasterBackend::triangle(const Vertex& a0, const Vertex& b0, const Vertex& c
         owns[i] = ey[i] < 0 || (ey[i] == 0 && ex[i] > 0);
     }
     const float inv_area = 1.0f / float(area);
+    // Outputs are interpolated on the vertices' own positions, as llvmpipe's plane equations
+    // are set up from the float positions (only coverage uses the snapped ones): on a thin
+    // triangle the two give visibly different colours.
+    const double fx0 = v[0]->x, fy0 = v[0]->y;
+    const double fx1 = v[1]->x - fx0, fy1 = v[1]->y - fy0;
+    const double fx2 = v[2]->x - fx0, fy2 = v[2]->y - fy0;
+    const double fdet = fx1 * fy2 - fx2 * fy1;
     for (int64_t py = ymin; py <= ymax; ++py)
         for (int64_t px = xmin; px <= xmax; ++px) {
             const int64_t cx = (px << kSubpixelBits) + (1 << (kSubpixelBits - 1));
@@ -143,6 +150,12 @@ void RasterBackend::triangle(const Vertex& a0, const Vertex& b0, const Vertex& c
             if (!in) continue;
             float l[3];
             for (int i = 0; i < 3; ++i) l[i] = float(e[i]) * inv_area;
+            float m[3] = {l[0], l[1], l[2]}; // the weights for colours
+            if (fdet != 0) {
+                const double qx = double(px) + 0.5 - fx0, qy = double(py) + 0.5 - fy0;
+                const double m1 = (qx * fy2 - fx2 * qy) / fdet, m2 = (fx1 * qy - qx * fy1) / fdet;
+                m[0] = float(1 - m1 - m2), m[1] = float(m1), m[2] = float(m2);
+            }
             // Offsets from vertex 0, so that a depth all three share comes out exact.
             const float z = v[0]->z + l[1] * (v[1]->z - v[0]->z) + l[2] * (v[2]->z - v[0]->z);
             float c[4];
@@ -151,7 +164,7 @@ void RasterBackend::triangle(const Vertex& a0, const Vertex& b0, const Vertex& c
             } else {
                 float p[3];
                 for (int i = 0; i < 3; ++i)
-                    p[i] = interp_ == Interp::noperspective ? l[i] : l[i] * v[i]->iw;
+                    p[i] = interp_ == Interp::noperspective ? m[i] : m[i] * v[i]->iw;
                 // As offsets from vertex 0, so that a colour all three share comes out exact.
                 const float s = 1.0f / (p[0] + p[1] + p[2]);
                 const float b1 = p[1] * s, b2 = p[2] * s;
@@ -393,10 +406,14 @@ void RasterBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertices
         } else if (n == 2) {
             line(fetch(vertices.vertex(e[0])), fetch(vertices.vertex(e[1])), flat);
         } else {
+            // As llvmpipe's legacy GL points (lp_setup_point.c): the position snapped to its
+            // 1/256 subpixel grid first, so a point a hair below a pixel boundary (a corner
+            // clipping made) lands in the pixel above it.
             const Vertex p = fetch(vertices.vertex(e[0]));
             if (std::isfinite(p.x) && std::isfinite(p.y) && std::fabs(p.x) < 1e7f &&
                 std::fabs(p.y) < 1e7f)
-                fragment(int(std::floor(p.x)), int(std::floor(p.y)), p.z, flat ? flat : p.c);
+                fragment(int(snap_fixed(p.x) >> kSubpixelBits),
+                         int(snap_fixed(p.y) >> kSubpixelBits), p.z, flat ? flat : p.c);
         }
     });
 }

@@ -26,12 +26,18 @@ uint8_t quad_edges(uint32_t tri, uint32_t, bool last, bool, bool) {
     if (!last) return second ? PRIM_EDGE_1 | PRIM_EDGE_2 : PRIM_EDGE_0 | PRIM_EDGE_1;
     return second ? PRIM_EDGE_0 | PRIM_EDGE_1 : PRIM_EDGE_0 | PRIM_EDGE_2;
 }
-// Quad strips: (c, a, d), (a, b, d) or, provoking first, (d, c, a), (d, a, b); the a-d
-// diagonal is interior.
+// Quad strips in the pipeline's order: (c, a, d), (a, b, d) or, provoking first, (d, c, a),
+// (d, a, b); the a-d diagonal is interior.
 uint8_t quad_strip_edges(uint32_t tri, uint32_t, bool last, bool, bool) {
     const bool second = tri & 1;
     if (!last) return second ? PRIM_EDGE_1 | PRIM_EDGE_2 : PRIM_EDGE_0 | PRIM_EDGE_1;
     return second ? PRIM_EDGE_0 | PRIM_EDGE_1 : PRIM_EDGE_0 | PRIM_EDGE_2;
+}
+// In the driver's order: (a, b, d), (c, a, d) or, provoking first, (d, a, b), (d, c, a).
+uint8_t quad_strip_driver_edges(uint32_t tri, uint32_t, bool last, bool, bool) {
+    const bool second = tri & 1;
+    if (!last) return second ? PRIM_EDGE_0 | PRIM_EDGE_1 : PRIM_EDGE_1 | PRIM_EDGE_2;
+    return second ? PRIM_EDGE_0 | PRIM_EDGE_2 : PRIM_EDGE_0 | PRIM_EDGE_1;
 }
 // Polygons, a fan around vertex 0: (0, i+1, i+2) or, provoking last, (i+1, i+2, 0). The
 // edges to the centre are the polygon's only on its first and last triangle.
@@ -42,12 +48,12 @@ uint8_t polygon_edges(uint32_t tri, uint32_t tris, bool last, bool first_run, bo
     return uint8_t(PRIM_EDGE_0 | (last_tri ? PRIM_EDGE_1 : 0) | (first_tri ? PRIM_EDGE_2 : 0));
 }
 
-EdgeRule edge_rule(Prim prim) {
+EdgeRule edge_rule(Prim prim, QuadStripOrder order) {
     switch (prim) {
     case Prim::quads:
         return {quad_edges};
     case Prim::quad_strip:
-        return {quad_strip_edges};
+        return {order == QuadStripOrder::driver ? quad_strip_driver_edges : quad_strip_edges};
     case Prim::polygon:
         return {polygon_edges};
     default:
@@ -66,10 +72,11 @@ bool separate_lines(Prim prim) {
 } // namespace
 
 void assemble(Prim prim, uint8_t split_flags, Provoking pv, const VertexView& vertices,
-              std::span<const uint32_t> elts, int32_t edge_flag_slot, Stage& first) {
+              std::span<const uint32_t> elts, int32_t edge_flag_slot, Stage& first,
+              QuadStripOrder order) {
     const bool first_run = !(split_flags & SPLIT_BEFORE), last_run = !(split_flags & SPLIT_AFTER);
     const bool last = pv == Provoking::last;
-    const EdgeRule rule = edge_rule(prim);
+    const EdgeRule rule = edge_rule(prim, order);
     const uint32_t count = uint32_t(elts.size());
     const uint32_t n = trim_count(prim, count);
     const uint32_t tris = prim_shape(prim).first == 1 ? 0 : gl_prim_count(prim, n);
@@ -82,31 +89,34 @@ void assemble(Prim prim, uint8_t split_flags, Provoking pv, const VertexView& ve
     };
     uint32_t tri = 0, line = 0;
     StagePrim p;
-    for_each_rasterized(prim, pv, count, [&](uint32_t k, const uint32_t* pos) {
-        for (uint32_t i = 0; i < k; ++i) p.v[i] = vertices.vertex(elts[pos[i]]);
-        if (k == 3) {
-            uint8_t edges = rule.edges(tri++, decomposed_tris, last, first_run, last_run);
-            if (!edge_flag(elts[pos[0]])) edges &= ~PRIM_EDGE_0;
-            if (!edge_flag(elts[pos[1]])) edges &= ~PRIM_EDGE_1;
-            if (!edge_flag(elts[pos[2]])) edges &= ~PRIM_EDGE_2;
-            // The stipple restarts with each triangle's edges in polygon mode line, as Mesa's
-            // decomposition flags them: every triangle, a quad's first, a polygon's first.
-            const uint32_t t = tri - 1;
-            const bool reset = prim == Prim::polygon ? t == 0 && first_run
-                               : prim == Prim::quads || prim == Prim::quad_strip ? (t & 1) == 0
-                                                                                 : true;
-            p.flags = uint8_t(edges | (reset ? PRIM_RESET_STIPPLE : 0));
-            first.triangle(p);
-        } else if (k == 2) {
-            const bool reset = separate_lines(prim) || (line == 0 && first_run);
-            ++line;
-            p.flags = reset ? PRIM_RESET_STIPPLE : 0;
-            first.line(p);
-        } else {
-            p.flags = 0;
-            first.point(p);
-        }
-    });
+    for_each_rasterized(
+        prim, pv, count,
+        [&](uint32_t k, const uint32_t* pos) {
+            for (uint32_t i = 0; i < k; ++i) p.v[i] = vertices.vertex(elts[pos[i]]);
+            if (k == 3) {
+                uint8_t edges = rule.edges(tri++, decomposed_tris, last, first_run, last_run);
+                if (!edge_flag(elts[pos[0]])) edges &= ~PRIM_EDGE_0;
+                if (!edge_flag(elts[pos[1]])) edges &= ~PRIM_EDGE_1;
+                if (!edge_flag(elts[pos[2]])) edges &= ~PRIM_EDGE_2;
+                // The stipple restarts with each triangle's edges in polygon mode line, as Mesa's
+                // decomposition flags them: every triangle, a quad's first, a polygon's first.
+                const uint32_t t = tri - 1;
+                const bool reset = prim == Prim::polygon ? t == 0 && first_run
+                                   : prim == Prim::quads || prim == Prim::quad_strip ? (t & 1) == 0
+                                                                                     : true;
+                p.flags = uint8_t(edges | (reset ? PRIM_RESET_STIPPLE : 0));
+                first.triangle(p);
+            } else if (k == 2) {
+                const bool reset = separate_lines(prim) || (line == 0 && first_run);
+                ++line;
+                p.flags = reset ? PRIM_RESET_STIPPLE : 0;
+                first.line(p);
+            } else {
+                p.flags = 0;
+                first.point(p);
+            }
+        },
+        order);
 }
 
 } // namespace drawpipe

@@ -159,8 +159,17 @@ void ClipStage::triangle(const StagePrim& prim) {
         return v;
     };
     const uint32_t planes = m[0] | m[1] | m[2];
-    for (uint32_t left = planes; left; left &= left - 1) {
-        const uint32_t plane = uint32_t(__builtin_ctz(left));
+    // Mesa's plane order (draw_context.c: x <= w, x >= -w, y <= w, y >= -w, z >= -w, z <= w,
+    // then the user planes), which decides where the polygon's vertex list starts and which
+    // ends each crossing point is computed from.
+    for (uint32_t left = planes; left;) {
+        uint32_t plane = uint32_t(__builtin_ctz(left));
+        for (const uint32_t view : {3u, 0u, 4u, 1u, 2u, 5u})
+            if (left & (1u << view)) {
+                plane = view;
+                break;
+            }
+        left &= ~(1u << plane);
         const bool user = plane >= kViewPlanes;
         out.clear();
         for (size_t i = 0; i < in.size(); ++i) {
@@ -170,10 +179,13 @@ void ClipStage::triangle(const StagePrim& prim) {
             const float db = plan_.distance(plane, b.pos, b.record);
             if (da >= 0) out.push_back(a);
             if ((da >= 0) != (db >= 0)) {
-                // The crossing point, computed from the inside vertex so that both triangles
-                // sharing an edge get the same new vertex.
-                ClipVertex v =
-                    da >= 0 ? interp(a, b, da / (da - db)) : interp(b, a, db / (db - da));
+                // The crossing point, computed from whichever end is closer to the plane
+                // (the outside one on a tie), so that both triangles sharing an edge get the
+                // same new vertex, with Mesa's arithmetic (draw_pipe_clip.c do_clip_tri) so
+                // that it lands on the same subpixel.
+                const float denom = db - da;
+                const bool from_b = da >= 0 ? -db < da : !(-da < db);
+                ClipVertex v = from_b ? interp(b, a, db / denom) : interp(a, b, -da / denom);
                 // Leaving: the edge along the plane is drawn only for user planes. Entering:
                 // the rest of a's edge keeps a's flag.
                 v.edge = da >= 0 ? user : a.edge;
@@ -192,17 +204,24 @@ void ClipStage::triangle(const StagePrim& prim) {
                 copy_flat(r, provoking);
                 v.record = r;
             }
-    // A fan around the first vertex, in the input's winding. Every vertex now carries the
-    // provoking vertex's flat values, so whichever vertex is provoking in each triangle is right.
+    // A fan around the first vertex, in the input's winding, with the centre where the
+    // provoking vertex goes, as Mesa's emit_poly orders it: (0, i, i+1) under Provoking::first,
+    // (i, i+1, 0) under last. The order is the order polygon mode line and point draw the
+    // edges and corners in. Every vertex now carries the provoking vertex's flat values.
     StagePrim t;
     const size_t n = in.size();
     for (size_t i = 1; i + 1 < n; ++i) {
         const ClipVertex &a = in[0], &b = in[i], &c = in[i + 1];
-        t.v[0] = a.record, t.v[1] = b.record, t.v[2] = c.record;
+        // Edges a-b (the polygon's first), b-c, c-a (its last).
+        const bool ab = i == 1 && a.edge, bc = b.edge, ca = i + 2 == n && c.edge;
         uint8_t e = 0;
-        if (i == 1 && a.edge) e |= PRIM_EDGE_0;
-        if (b.edge) e |= PRIM_EDGE_1;
-        if (i + 2 == n && c.edge) e |= PRIM_EDGE_2;
+        if (last) {
+            t.v[0] = b.record, t.v[1] = c.record, t.v[2] = a.record;
+            e = uint8_t((bc ? PRIM_EDGE_0 : 0) | (ca ? PRIM_EDGE_1 : 0) | (ab ? PRIM_EDGE_2 : 0));
+        } else {
+            t.v[0] = a.record, t.v[1] = b.record, t.v[2] = c.record;
+            e = uint8_t((ab ? PRIM_EDGE_0 : 0) | (bc ? PRIM_EDGE_1 : 0) | (ca ? PRIM_EDGE_2 : 0));
+        }
         // As Mesa's clipper emits the polygon: its first triangle restarts the stipple.
         t.flags = uint8_t((prim.flags & ~(PRIM_EDGE_MASK | PRIM_RESET_STIPPLE)) | e |
                           (i == 1 ? PRIM_RESET_STIPPLE : 0));

@@ -33,7 +33,8 @@ void OffsetStage::triangle(const StagePrim& prim) {
     StagePrim out = prim;
     for (uint32_t i = 0; i < 3; ++i) {
         uint32_t* v = new_vertex(prim.v[i]);
-        v[SLOT_POSITION + 2] = float_dword(p(i, 2) + offset);
+        const float z = p(i, 2) + offset;
+        v[SLOT_POSITION + 2] = float_dword(plan_.offset_saturates ? std::clamp(z, 0.0f, 1.0f) : z);
         out.v[i] = v;
     }
     next()->triangle(out);

@@ -60,6 +60,18 @@ std::shared_ptr<const RasterPlan> plan_raster(const RasterState& s, const Vertex
     // Interp::flat outputs need no stage while primitives reach the backend whole: it reads
     // them from the provoking vertex. The flat shade model does (the backend sees only the
     // outputs' own qualifiers).
+    // Mesa's draw_need_pipeline for triangles, with the polygon modes as Mesa's GL state
+    // tracker simplifies them (a culled face takes the other face's mode): polygon mode line
+    // or point, or polygon offset when llvmpipe leaves that to the draw module, which it does
+    // only while the draw module must run its pipeline anyway (llvmpipe_create_rasterizer_state:
+    // polygon mode line or point, or line stipple); otherwise llvmpipe offsets filled
+    // triangles itself.
+    PolygonMode front = s.front_mode, back = s.back_mode;
+    if (s.cull == CullFace::front || s.cull == CullFace::front_and_back) front = back;
+    if (s.cull == CullFace::back || s.cull == CullFace::front_and_back) back = front;
+    const bool unfilled = front != PolygonMode::fill || back != PolygonMode::fill;
+    plan->triangles_in_pipeline = unfilled || (offset && s.line_stipple);
+    plan->offset_saturates = unfilled || s.line_stipple;
     plan->per_primitive = !filled || s.cull != CullFace::none || s.line_stipple ||
                           plan->wide_lines || s.point_size != 1.0f || layout.outputs.point_size ||
                           offset || s.flatshade;
@@ -112,14 +124,18 @@ void post_shade(const RasterPlan& plan, ShadedBatch& batch) {
             std::memcpy(&batch.clip_pos[4 * size_t(i)], rec + size_t(i) * stride + SLOT_POSITION,
                         16);
     }
-    // Window coordinates: xyz / w * scale + translate, and 1 / w in the w slot.
+    // Window coordinates: xyz / w * scale + translate, and 1 / w in the w slot. The
+    // multiply-add is rounded once, as llvmpipe's draw module does it (its generated vertex
+    // code uses LLVM's fmuladd, which is one FMA instruction on every CPU that has one).
     const F4 scale = {plan.scale[0], plan.scale[1], plan.scale[2], 0.0f};
     const F4 translate = {plan.translate[0], plan.translate[1], plan.translate[2], 0.0f};
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t* r = rec + size_t(i) * stride + SLOT_POSITION;
         const F4 v = load4(r);
         const float iw = 1.0f / v[3];
-        F4 win = v * iw * scale + translate;
+        const F4 ndc = v * iw;
+        F4 win;
+        for (int c = 0; c < 3; ++c) win[c] = std::fma(ndc[c], scale[c], translate[c]);
         win[3] = iw;
         std::memcpy(r, &win, 16);
     }

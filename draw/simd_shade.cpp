@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -279,6 +280,21 @@ PostScalars post_scalars(const RasterPlan& plan) {
             plan.state.clip_planes};
 }
 
+// ndc * scale + translate rounded once, as post_shade does it (std::fma): by the target's FMA
+// instruction, or lane by lane where it has none, so every target's records are the same.
+template <class D, class V> HWY_INLINE V fused_viewport(D d, V ndc, V scale, V translate) {
+#if HWY_NATIVE_FMA
+    (void)d;
+    return hn::MulAdd(ndc, scale, translate);
+#else
+    constexpr size_t kMax = hn::MaxLanes(D());
+    HWY_ALIGN float a[kMax], s[kMax], t[kMax];
+    hn::Store(ndc, d, a), hn::Store(scale, d, s), hn::Store(translate, d, t);
+    for (size_t i = 0; i < hn::Lanes(d); ++i) a[i] = std::fma(a[i], s[i], t[i]);
+    return hn::Load(d, a);
+#endif
+}
+
 HWY_INLINE void post_block(PostShadeJob& post, const PostScalars& ps, const uint32_t* const* rows,
                            const uint32_t* const* pos, uint32_t first, uint32_t count,
                            float* const* win, VU& clip_or, bool& soa) {
@@ -348,9 +364,9 @@ HWY_INLINE void post_block(PostShadeJob& post, const PostScalars& ps, const uint
         }
         // Window coordinates: xyz / w * scale + translate, and 1 / w in the w slot.
         const VF iw = hn::Div(one, w);
-        hn::Store(hn::Add(hn::Mul(hn::Mul(x, iw), sx), tx), df, win[0] + l);
-        hn::Store(hn::Add(hn::Mul(hn::Mul(y, iw), sy), ty), df, win[1] + l);
-        hn::Store(hn::Add(hn::Mul(hn::Mul(z, iw), sz), tz), df, win[2] + l);
+        hn::Store(fused_viewport(df, hn::Mul(x, iw), sx, tx), df, win[0] + l);
+        hn::Store(fused_viewport(df, hn::Mul(y, iw), sy, ty), df, win[1] + l);
+        hn::Store(fused_viewport(df, hn::Mul(z, iw), sz, tz), df, win[2] + l);
         hn::Store(iw, df, win[3] + l);
     }
 }

@@ -47,13 +47,13 @@ void StageChain::begin(const PreparedDraw& draw, std::span<Stage* const> driver_
     first_->reset_stipple(); // each draw starts a new stipple pattern
 }
 
-void StageChain::batch(const ShadedBatch& batch, const PrimRange& range) {
+void StageChain::batch(const ShadedBatch& batch, const PrimRange& range, QuadStripOrder order) {
     clip_->set_batch(batch);
     emit_.set_batch(batch);
     const VertexView view{batch.vertices.data(), batch.vertex_count,
                           draw_->raster->layout.stride()};
     assemble(range.prim, range.flags, draw_->state.draw.provoking, view, batch.elts_of(range),
-             edge_flag_slot_, *first_);
+             edge_flag_slot_, *first_, order);
 }
 
 } // namespace drawpipe

@@ -17,6 +17,9 @@ void StippleStage::segment(const StagePrim& prim, float t0, float t1) {
     StagePrim out = prim;
     for (uint32_t e = 0; e < 2; ++e) {
         const float t = e == 0 ? t0 : t1;
+        // An end at the line's own end stays that vertex, as in Mesa's emit_segment:
+        // a + 1 * (b - a) need not be b.
+        if (e == 0 ? !(t > 0.0f) : !(t < 1.0f)) continue;
         uint32_t* r = new_vertex(prim.v[0]);
         auto lerp = [&](uint32_t d) {
             const float a = dword_float(prim.v[0][d]), b = dword_float(prim.v[1][d]);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "drawpipe/backend.hpp"
+#include "drawpipe/prim.hpp"
 #include "drawpipe/stage.hpp"
 
 #include <span>
@@ -12,7 +13,9 @@
 namespace drawpipe {
 
 // `edge_flag_slot`: the record dword holding the per-vertex edge flag, or -1 (all true).
+// `order`: which triangle of each quad of a quad strip comes first (for_each_rasterized).
 void assemble(Prim prim, uint8_t split_flags, Provoking pv, const VertexView& vertices,
-              std::span<const uint32_t> elts, int32_t edge_flag_slot, Stage& first);
+              std::span<const uint32_t> elts, int32_t edge_flag_slot, Stage& first,
+              QuadStripOrder order = QuadStripOrder::pipeline);
 
 } // namespace drawpipe

@@ -54,6 +54,8 @@ class DrawSink {
         if (out_.rasterizer_discard) return;
         backend_.begin_draw(draw.state.draw, draw.middle->layout());
         if (draw.raster) chain_.begin(draw, out_.stages);
+        held_.clear();
+        run_in_pipeline_ = false;
     }
     // One batch of the current draw; adds its primitive counts to `counts`. With a raster
     // state and stream output both bound, the batch's positions become window coordinates
@@ -76,24 +78,110 @@ class DrawSink {
         // Only stream 0 goes on to rasterization (GL: the other streams are captured only).
         for (const PrimRange& r : batch.prims) {
             if (r.stream != 0) continue;
-            if (staged)
-                chain_.batch(batch, r);
+            if (raster && r.prim == Prim::quad_strip)
+                quad_strip(batch, r, staged);
+            else if (staged)
+                to_chain(batch, r, QuadStripOrder::pipeline);
             else
-                backend_.draw_elements(r.prim, r.flags, view, batch.elts_of(r));
+                to_backend(batch, r);
         }
-        if (staged) chain_.flush();
+        close_chain();
     }
     void end() {
         if (out_.rasterizer_discard) return;
-        if (draw_->raster) chain_.end();
+        if (draw_->raster) {
+            release_held(QuadStripOrder::driver); // a run cut short: none in a valid draw
+            close_chain();
+            chain_.end();
+        }
         backend_.end_draw();
     }
 
   private:
+    // Quad strips, run by run as Mesa's draw module decides for llvmpipe: a restart run goes
+    // through the draw pipeline, and takes its order, when the state needs the pipeline for
+    // triangles or any vertex the run draws is outside a clip plane; otherwise the driver
+    // draws it whole, in its own order (QuadStripOrder). Whether a run has a vertex outside is
+    // known only at its end, so pieces of a split run are held (copied) until a later piece
+    // has one or the run ends; the pieces of a run are always drawn in draw order.
+    void quad_strip(const ShadedBatch& batch, const PrimRange& r, bool staged) {
+        if (!(r.flags & SPLIT_BEFORE)) {
+            release_held(QuadStripOrder::driver);
+            run_in_pipeline_ = draw_->raster->triangles_in_pipeline;
+        }
+        if (!run_in_pipeline_ && any_outside(batch, r)) {
+            run_in_pipeline_ = true;
+            release_held(QuadStripOrder::pipeline);
+        }
+        if (run_in_pipeline_) return to_chain(batch, r, QuadStripOrder::pipeline);
+        if (r.flags & SPLIT_AFTER) return hold(batch, r);
+        release_held(QuadStripOrder::driver);
+        if (staged)
+            to_chain(batch, r, QuadStripOrder::driver);
+        else
+            to_backend(batch, r);
+    }
+    // Whether a vertex the range draws (a trailing vertex no quad uses is never shaded in
+    // Mesa) has a clip mask.
+    static bool any_outside(const ShadedBatch& batch, const PrimRange& r) {
+        if (batch.clip_or == 0) return false;
+        const std::span<const uint32_t> elts = batch.elts_of(r);
+        const uint32_t n = trim_count(r.prim, uint32_t(elts.size()));
+        for (uint32_t i = 0; i < n; ++i)
+            if (batch.clip_mask[elts[i]] != 0) return true;
+        return false;
+    }
+    // A copy of the range (with every vertex of its batch, whose records then hold window
+    // coordinates) kept for release_held. None of the vertices it draws is outside.
+    void hold(const ShadedBatch& batch, const PrimRange& r) {
+        const uint32_t stride = draw_->middle->layout().stride();
+        const uint32_t base = held_.vertex_count;
+        held_.vertices.insert(held_.vertices.end(), batch.vertices.begin(),
+                              batch.vertices.begin() + size_t(batch.vertex_count) * stride);
+        held_.vertex_count += batch.vertex_count;
+        PrimRange h = r;
+        h.first = uint32_t(held_.elts.size());
+        for (const uint32_t e : batch.elts_of(r)) held_.elts.push_back(base + e);
+        held_.prims.push_back(h);
+    }
+    void release_held(QuadStripOrder order) {
+        if (held_.prims.empty()) return;
+        const bool staged = order == QuadStripOrder::pipeline || chain_.needed(held_);
+        for (const PrimRange& r : held_.prims) {
+            if (staged)
+                to_chain(held_, r, order);
+            else
+                to_backend(held_, r);
+        }
+        close_chain(); // the chain holds pointers into held_
+        held_.clear();
+    }
+    // Ranges go through the stages one batch at a time: the chain is flushed before another
+    // batch's range enters it and before anything goes to the backend directly, so the
+    // backend receives every primitive in draw order.
+    void to_chain(const ShadedBatch& batch, const PrimRange& r, QuadStripOrder order) {
+        if (chain_batch_ != &batch) close_chain();
+        chain_batch_ = &batch;
+        chain_.batch(batch, r, order);
+    }
+    void to_backend(const ShadedBatch& batch, const PrimRange& r) {
+        close_chain();
+        const VertexView view{batch.vertices.data(), batch.vertex_count,
+                              draw_->middle->layout().stride()};
+        backend_.draw_elements(r.prim, r.flags, view, batch.elts_of(r));
+    }
+    void close_chain() {
+        if (chain_batch_) chain_.flush();
+        chain_batch_ = nullptr;
+    }
+
     Backend& backend_;
     OutputOptions out_;
     StageChain chain_;
     const PreparedDraw* draw_ = nullptr;
+    const ShadedBatch* chain_batch_ = nullptr; // the batch whose ranges the chain holds
+    ShadedBatch held_;                         // pieces of a quad strip run not drawn yet
+    bool run_in_pipeline_ = false;             // the current quad strip run's path
 };
 
 } // namespace drawpipe

@@ -35,6 +35,13 @@ struct RasterPlan {
     bool parallel = true;                      // the per-vertex step runs in the parallel stage
     bool per_primitive = false;                // some stage besides clip works on every primitive
     bool wide_lines = false; // the wide-line stage runs (width above wide_line_threshold)
+    // Mesa's draw module would run every triangle through its pipeline for this state, not
+    // only runs with a vertex outside (plan_raster says when): quad strips then take the
+    // pipeline's order (QuadStripOrder).
+    bool triangles_in_pipeline = false;
+    // Polygon offset clamps each vertex's depth to [0, 1], as Mesa's draw module does
+    // (draw_pipe_offset.c) when llvmpipe leaves offset to it (plan_raster says when).
+    bool offset_saturates = false;
 
     // Signed distance of a clip-space position (and its record) to plane p (< 0: outside).
     float distance(uint32_t plane, const float* pos, const uint32_t* record) const;

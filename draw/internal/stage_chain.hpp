@@ -6,6 +6,7 @@
 
 #include "draw/internal/prepared_draw.hpp"
 #include "draw/internal/stages.hpp"
+#include "drawpipe/prim.hpp"
 
 #include <optional>
 #include <span>
@@ -19,7 +20,8 @@ class StageChain {
     void begin(const PreparedDraw& draw, std::span<Stage* const> driver_stages);
     // Whether a batch must go through the stages (else its ranges go straight to the backend).
     bool needed(const ShadedBatch& batch) const { return per_primitive_ || batch.clip_or != 0; }
-    void batch(const ShadedBatch& batch, const PrimRange& range);
+    void batch(const ShadedBatch& batch, const PrimRange& range,
+               QuadStripOrder order = QuadStripOrder::pipeline);
     void flush() { first_->flush(); }
     void end() { first_->end_draw(); }
 

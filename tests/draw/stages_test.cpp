@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <random>
 #include <set>
@@ -511,4 +512,277 @@ TEST(Stages, ATriangleWithoutAreaIsCulledAsABackFace) {
         s.raster.cull = CullFace::back;
         EXPECT_TRUE(lit_pixels(draw(s, {}, nullptr)).empty());
     }
+}
+
+// Quad strips, as Mesa 22.3's llvmpipe draws them: a restart run with no vertex outside goes
+// to llvmpipe whole, which draws each quad a, b, c, d as (a, b, d) then (c, a, d) (provoking
+// first: (d, a, b) then (d, c, a)); a run with a vertex outside anywhere goes through the
+// draw pipeline, which draws (c, a, d) then (a, b, d) (provoking first: (d, c, a) then
+// (d, a, b)). The order shows where a twisted quad's two triangles overlap. The whole run
+// decides, however the draw is split.
+TEST(Stages, QuadStripRunsTakeTheDriversOrderUnlessAVertexOfTheRunIsOutside) {
+    register_builtin_middle_ends();
+    Scene strip = one_triangle();
+    strip.prim = Prim::quad_strip;
+    // a, b, c, d: (a, b, d) covers the lower right half of a square, (c, a, d) lies inside
+    // it. Then a second quad c, d, e, f with e outside the view (x > w).
+    strip.positions = {-0.75f, -0.75f, 0, 1, 0.75f, -0.75f, 0, 1, 0.25f,  -0.5f, 0, 1,
+                       0.75f,  0.75f,  0, 1, 2.0f,  0.875f, 0, 1, 0.875f, 1.0f,  0, 1};
+    strip.colors = {1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1};
+    strip.edge = std::vector<float>(6, 1.0f);
+    struct Case {
+        std::vector<uint32_t> strip;
+        std::vector<uint32_t> last, first; // the triangles drawn, provoking last / first
+    };
+    const Case cases[] = {
+        // Nothing outside: the driver's order.
+        {{0, 1, 2, 3}, {0, 1, 3, 2, 0, 3}, {3, 0, 1, 3, 2, 0}},
+        // A vertex outside in the run's second quad: the pipeline's order for both quads.
+        {{0, 1, 2, 3, 4, 5},
+         {2, 0, 3, 0, 1, 3, 4, 2, 5, 2, 3, 5},
+         {3, 2, 0, 3, 0, 1, 5, 4, 2, 5, 2, 3}},
+        // The same quads in two runs: only the second run has a vertex outside.
+        {{0, 1, 2, 3, kRestart, 2, 3, 4, 5},
+         {0, 1, 3, 2, 0, 3, 4, 2, 5, 2, 3, 5},
+         {3, 0, 1, 3, 2, 0, 5, 4, 2, 5, 2, 3}},
+    };
+    for (const Case& c : cases)
+        for (const Provoking pv : {Provoking::last, Provoking::first})
+            for (const bool staged : {false, true}) {
+                Scene s = strip;
+                s.pv = pv;
+                s.indices = c.strip;
+                // Through drawpipe's stages (an offset stage that moves nothing), which
+                // llvmpipe does itself for filled triangles: the order does not change.
+                s.raster.offset_fill = staged;
+                Scene tris = s;
+                tris.prim = Prim::triangles;
+                tris.indices = pv == Provoking::last ? c.last : c.first;
+                const auto want = pixels(draw(tris, {}, nullptr));
+                for (const uint32_t limit : {0u, 6u, 7u, 8u})
+                    for (const char* strategy : {"vsplit", "distinct"})
+                        EXPECT_EQ(pixels(draw(s,
+                                              {"fetch_shade", limit, *Strategy::parse(strategy),
+                                               limit % 2 + 1},
+                                              nullptr)),
+                                  want)
+                            << c.strip.size() << " indices, provoking "
+                            << (pv == Provoking::last ? "last" : "first") << ", limit " << limit
+                            << " " << strategy << (staged ? ", through the stages" : "");
+            }
+}
+
+// A clipped triangle goes on as Mesa's clipper emits it (draw_pipe_clip.c emit_poly): a fan
+// around the clipped polygon's first vertex, placed where the provoking vertex goes, so
+// under Provoking::last each triangle is (i, i+1, 0). Polygon mode line draws each
+// triangle's edges v2-v0, v0-v1, v1-v2: the polygon's closing edge comes last.
+TEST(Stages, AClippedTriangleIsMesasFanWithItsCentreLastUnderProvokingLast) {
+    Scene s = one_triangle();
+    s.pv = Provoking::last;
+    // The user plane y <= 0.25 cuts off vertex 2: the polygon v0, v1, n12, n20.
+    s.positions = {-0.5f, -0.5f, 0, 1, 0.5f, -0.5f, 0, 1, 0.5f, 0.5f, 0, 1};
+    s.raster.clip_plane_enable = 1;
+    s.raster.clip_planes[0] = {0, -1, 0, 0.25f};
+    s.raster.front_mode = s.raster.back_mode = PolygonMode::line;
+    Recorder rec;
+    draw(s, {}, &rec);
+    // New vertices are made from the provoking vertex (id 2). Fan (v1, n12, v0): v0-v1,
+    // v1-n12; then (n12, n20, v0): n12-n20 (along a user plane: drawn), n20-v0.
+    const std::vector<std::string> want = {"L 0 1 f0", "L 1 2 f0", "L 2 2 f0", "L 2 0 f0"};
+    EXPECT_EQ(rec.log, want);
+}
+
+// The clipper computes a crossing point from whichever end of the edge is closer to the
+// plane, with Mesa's arithmetic: a polygon mode point corner made by clipping at the
+// viewport's right edge (window x 13) lands on pixel 13, as in Mesa 22.3's llvmpipe, not
+// on pixel 12 (x just below 13, from the other end). A scene compare_render.py generated
+// (--unfilled, seed 11).
+TEST(Stages, ClippedCornersLandWhereMesasArithmeticPutsThem) {
+    Scene s;
+    s.prim = Prim::polygon;
+    s.pv = Provoking::first;
+    s.indices = {2, 1, 0, 3, 7, 2, 4, 4, 5, 9, 4, 5, 3, 7, 6, 4, 5, 6};
+    s.positions = {2.6625f,  1.7f,    1.5f,  2, -1.5875f,  0.95f,    -1,    2,
+                   0.08125f, 0.225f,  0.5f,  1, -0.29375f, -1.275f,  0,     1,
+                   -1.9625f, 0.575f,  1.5f,  2, -0.79375f, 0.6625f,  -0.5f, 1,
+                   3.575f,   -2.6f,   0,     4, 0.509375f, 0.39375f, 0.25f, 0.5f,
+                   0.95625f, -0.775f, 0.75f, 1, 2.575f,    -3.35f,   1,     4};
+    for (int v = 0; v < 10; ++v) s.colors.insert(s.colors.end(), {1, 1, 1, 1});
+    s.edge = {1, 1, 0, 1, 1, 1, 1, 1, 0, 1};
+    s.raster.viewport = {5, 1, 8, 24, 0, 1};
+    s.raster.flatshade = true;
+    s.raster.front_mode = PolygonMode::fill;
+    s.raster.back_mode = PolygonMode::point;
+    s.raster.edge_flag_varying = 2;
+    const RasterBackend img = draw(s, {}, nullptr);
+    EXPECT_NE(img.pixel(13, 19), 0u);
+    EXPECT_EQ(img.pixel(12, 19), 0u);
+}
+
+// Polygon offset clamps each vertex's depth to [0, 1] where Mesa's draw module applies it
+// (draw_pipe_offset.c), which llvmpipe leaves it to only while the draw module runs its
+// pipeline anyway: polygon mode line or point on some face, or line stipple. Otherwise
+// llvmpipe offsets filled triangles itself, with no clamp per vertex.
+TEST(Stages, PolygonOffsetSaturatesVertexDepthsWhereMesasDrawModuleAppliesIt) {
+    class Depths final : public Stage {
+      public:
+        std::vector<float> z;
+        void point(const StagePrim& p) override { next()->point(p); }
+        void line(const StagePrim& p) override { next()->line(p); }
+        void triangle(const StagePrim& p) override {
+            for (int i = 0; i < 3; ++i) z.push_back(dword_float(p.v[i][SLOT_POSITION + 2]));
+            next()->triangle(p);
+        }
+    };
+    Scene s = one_triangle();
+    // A front face with window depths 0.9, 0.2, 0.2; the largest has exponent -1, so
+    // r = 2^-24, and 2^22 units move every depth by 0.25.
+    s.positions = {-0.5f, -0.5f, 0.8f, 1, 0.5f, -0.5f, -0.6f, 1, 0, 0.5f, -0.6f, 1};
+    s.raster.offset_fill = s.raster.offset_line = s.raster.offset_point = true;
+    s.raster.offset_units = std::ldexp(1.0f, 22);
+    for (const int variant : {0, 1, 2}) {
+        s.raster.back_mode = variant == 1 ? PolygonMode::line : PolygonMode::fill;
+        s.raster.line_stipple = variant == 2;
+        Depths d;
+        draw(s, {}, &d);
+        ASSERT_EQ(d.z.size(), 3u) << variant;
+        EXPECT_FLOAT_EQ(d.z[0], variant == 0 ? 1.15f : 1.0f) << variant;
+        EXPECT_FLOAT_EQ(d.z[1], 0.45f) << variant;
+    }
+}
+
+// A one-pixel point is placed as llvmpipe places legacy GL points (lp_setup_point.c): its
+// window position snapped to the 1/256 subpixel grid first. A point a hair below a pixel
+// boundary, as clipping against a plane on that boundary can make one, lights the pixel
+// above it; one well inside its pixel stays there.
+TEST(Stages, OnePixelPointsAreSnappedToTheSubpixelGridFirst) {
+    Scene s = one_triangle();
+    s.prim = Prim::points;
+    s.indices = {0, 1};
+    // Window (10.5, 6 - 2^-20) and (20.5, 5.99).
+    s.positions = {
+        -0.34375f, (6.0f - std::ldexp(1.0f, -20)) / 16 - 1, 0, 1, 0.28125f, 5.99f / 16 - 1, 0, 1};
+    const RasterBackend img = draw(s, {}, nullptr);
+    EXPECT_NE(img.pixel(10, 6), 0u);
+    EXPECT_EQ(img.pixel(10, 5), 0u);
+    EXPECT_NE(img.pixel(20, 5), 0u);
+    EXPECT_EQ(img.pixel(20, 6), 0u);
+}
+
+// The clipper takes the planes in Mesa's order (x <= w, x >= -w, y <= w, y >= -w, z >= -w,
+// z <= w, then the user planes): it decides where a clipped polygon's vertex list starts,
+// so the order polygon mode line draws its edges in and where a stipple pattern falls on
+// them. A scene compare_render.py generated (--unfilled, seed 23), against pixels Mesa
+// 22.3's llvmpipe lights and leaves dark where the planes' order makes the difference.
+TEST(Stages, TrianglesAreClippedAgainstThePlanesInMesasOrder) {
+    Scene s;
+    s.prim = Prim::triangle_strip;
+    s.pv = Provoking::last;
+    s.indices = {6, 9, 5, kRestart, 9, 0, 8, kRestart, 6, 3, 8, 5, 1, 10};
+    s.positions = {-0.35625f, 1.1625f,  0.75f, 1, -0.115625f, -0.29375f, -0.125f, 0.5f,
+                   1.575f,    3.9f,     0,     4, -0.271875f, 0.39375f,  0.375f,  0.5f,
+                   -0.16875f, 0.9125f,  0.75f, 1, 0.134375f,  0.425f,    -0.25f,  0.5f,
+                   0.45625f,  -0.8375f, 0,     1, -0.29375f,  0.0375f,   -0.5f,   1,
+                   2.1625f,   -2.05f,   1.5f,  2, 3.825f,     -3.85f,    0,       4,
+                   -0.23125f, -0.8375f, 0.25f, 1};
+    for (int v = 0; v < 11; ++v) s.colors.insert(s.colors.end(), {1, 1, 1, 1});
+    s.edge = {0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1};
+    s.raster.viewport = {0, 0, 32, 32, 0, 1};
+    s.raster.edge_flag_varying = 2;
+    s.raster.front_mode = PolygonMode::line;
+    s.raster.back_mode = PolygonMode::fill;
+    s.raster.line_stipple = true;
+    s.raster.stipple_factor = 2;
+    s.raster.stipple_pattern = 0xb633;
+    const RasterBackend img = draw(s, {}, nullptr);
+    for (const auto& [x, y] : std::vector<std::pair<uint32_t, uint32_t>>{{12, 7}, {17, 4}})
+        EXPECT_NE(img.pixel(x, y), 0u) << x << " " << y;
+    for (const auto& [x, y] :
+         std::vector<std::pair<uint32_t, uint32_t>>{{14, 13}, {15, 5}, {21, 3}, {29, 0}})
+        EXPECT_EQ(img.pixel(x, y), 0u) << x << " " << y;
+}
+
+// Window coordinates are ndc * scale + translate rounded once, as llvmpipe's draw module
+// computes them (LLVM's fmuladd: one FMA instruction on CPUs that have one), on every
+// middle end. Window y of ndc -0.9 in a viewport 24 high at y 6: 7.20000029 fused,
+// 7.20000076 multiplied and added separately.
+TEST(Stages, WindowCoordinatesAreAFusedMultiplyAdd) {
+    register_builtin_middle_ends();
+    class Positions final : public Stage {
+      public:
+        std::vector<float> y;
+        void point(const StagePrim& p) override {
+            y.push_back(dword_float(p.v[0][SLOT_POSITION + 1]));
+            next()->point(p);
+        }
+        void line(const StagePrim& p) override { next()->line(p); }
+        void triangle(const StagePrim& p) override { next()->triangle(p); }
+    };
+    Scene s = one_triangle();
+    s.prim = Prim::points;
+    s.indices = {0};
+    s.positions = {0, -0.45f, 0, 0.5f};
+    s.raster.viewport = {3, 6, 16, 24, 0, 1};
+    volatile float ndc = -0.45f * (1.0f / 0.5f), scale = 12, translate = 18;
+    const float fused = std::fma(float(ndc), float(scale), float(translate));
+    const float product = ndc * scale;
+    ASSERT_NE(fused, product + translate); // the case tells the two apart
+    for (const char* middle : {"fetch_shade", "fetch_shade_simd", "a4xx", "gen7", "mali"}) {
+        Positions rec;
+        DrawRun run;
+        run.middle = middle;
+        draw(s, run, &rec);
+        ASSERT_EQ(rec.y.size(), 1u) << middle;
+        EXPECT_EQ(rec.y[0], fused) << middle;
+    }
+}
+
+// A stipple run that reaches a line's end keeps that end's vertex, as Mesa's emit_segment
+// does (it interpolates only ends strictly inside the line): a + 1 * (b - a) need not be b,
+// and a window coordinate one ulp off can add or drop the line's last pixel.
+TEST(Stages, StippleRunsEndOnTheLinesOwnVertices) {
+    class Ends final : public Stage {
+      public:
+        std::vector<float> x;
+        void point(const StagePrim& p) override { next()->point(p); }
+        void line(const StagePrim& p) override {
+            for (int i = 0; i < 2; ++i) x.push_back(dword_float(p.v[i][SLOT_POSITION]));
+            next()->line(p);
+        }
+        void triangle(const StagePrim& p) override { next()->triangle(p); }
+    };
+    int telling = 0;
+    for (int k = 0; k < 40; ++k) {
+        Scene s =
+            one_line({-0.890899956f, 0.1f, 0, 1, 0.117200002f + 0.0043f * float(k), 0.15f, 0, 1});
+        Ends plain, stippled;
+        draw(s, {}, &plain);
+        s.raster.line_stipple = true; // every bit on: one run, the whole line
+        draw(s, {}, &stippled);
+        ASSERT_EQ(plain.x.size(), 2u);
+        const volatile float a = plain.x[0], b = plain.x[1], d = b - a;
+        telling += a + 1.0f * d != b;
+        EXPECT_EQ(stippled.x, plain.x) << k;
+    }
+    EXPECT_GT(telling, 0); // some of the lines tell the two apart
+}
+
+// Colours are interpolated on the vertices' own window positions, as llvmpipe sets up its
+// plane equations from the float positions (only coverage uses the positions snapped to
+// 1/256): on a thin triangle, weights from the snapped positions are visibly off. A
+// triangle of a scene compare_render.py generated (--unfilled, seed 7), against the colours
+// Mesa 22.3's llvmpipe gives its two pixels (within one step).
+TEST(Stages, ColoursAreInterpolatedOnTheUnsnappedPositions) {
+    Scene s = one_triangle();
+    s.positions = {-0.675f, 0.65f, 0, 4, 0.76875f, -0.15f, 0.75f, 1, 0.83125f, -0.2125f, -0.25f, 1};
+    s.colors = {0.75f, 0.75f, 0.125f, 1, 1, 0.375f, 0.125f, 1, 0.75f, 0, 1, 1};
+    s.raster.viewport = {2, 5, 16, 8, 0, 1};
+    const RasterBackend img = draw(s, {}, nullptr);
+    auto near = [](uint32_t got, uint32_t want) {
+        for (int c = 0; c < 32; c += 8)
+            if (std::abs(int((got >> c) & 0xFF) - int((want >> c) & 0xFF)) > 1) return false;
+        return true;
+    };
+    EXPECT_TRUE(near(img.pixel(9, 9), 0xFF4191CBu)) << std::hex << img.pixel(9, 9);
+    EXPECT_TRUE(near(img.pixel(15, 8), 0xFF2C5DFAu)) << std::hex << img.pixel(15, 8);
 }

@@ -189,24 +189,45 @@ void for_each_decomposed(Prim prim, Provoking pv, uint32_t count, Emit&& emit) {
     }
 }
 
+// Which of two orders a quad strip's quads are drawn in. Both split each quad a, b, c, d
+// along its a-d diagonal with d provoking; they differ in which triangle comes first, which
+// shows where a non-convex quad's two triangles overlap. Mesa's draw pipeline (a run that
+// needs clipping or a pipeline stage) draws (c, a, d) then (a, b, d), provoking first
+// (d, c, a) then (d, a, b); llvmpipe's own path for runs handed to it whole (lp_setup_vbuf.c)
+// draws (a, b, d) then (c, a, d), provoking first (d, a, b) then (d, c, a).
+enum class QuadStripOrder : uint8_t { pipeline, driver };
+
 // The decomposition rasterization uses (Mesa's draw pipeline, which llvmpipe's pictures
 // follow): as for_each_decomposed, except that quads and quad strips keep their last vertex
 // as the provoking one under both conventions (GL's QUADS_FOLLOW_PROVOKING_VERTEX_CONVENTION
 // false), so under Provoking::first each quad is split along its 1-3 (quad strip: 0-3)
-// diagonal with that vertex first. Polygons already take vertex 0 under both.
+// diagonal with that vertex first, and that quad strips follow `order`. Polygons already take
+// vertex 0 under both.
 template <class Emit>
-void for_each_rasterized(Prim prim, Provoking pv, uint32_t count, Emit&& emit) {
-    if (pv == Provoking::last || (prim != Prim::quads && prim != Prim::quad_strip))
+void for_each_rasterized(Prim prim, Provoking pv, uint32_t count, Emit&& emit,
+                         QuadStripOrder order = QuadStripOrder::pipeline) {
+    const bool driver_strip = prim == Prim::quad_strip && order == QuadStripOrder::driver;
+    if (!driver_strip &&
+        (pv == Provoking::last || (prim != Prim::quads && prim != Prim::quad_strip)))
         return for_each_decomposed(prim, pv, count, emit);
     uint32_t v[3];
     auto tri = [&](uint32_t a, uint32_t b, uint32_t c) {
         v[0] = a, v[1] = b, v[2] = c, emit(3u, v);
     };
     const uint32_t n = trim_count(prim, count);
-    if (prim == Prim::quads)
+    if (prim == Prim::quads) {
         for (uint32_t q = 0; q + 3 < n; q += 4) tri(q + 3, q, q + 1), tri(q + 3, q + 1, q + 2);
-    else
-        for (uint32_t a = 0; a + 3 < n; a += 2) tri(a + 3, a + 2, a), tri(a + 3, a, a + 1);
+        return;
+    }
+    for (uint32_t a = 0; a + 3 < n; a += 2) {
+        const uint32_t b = a + 1, c = a + 2, d = a + 3;
+        if (!driver_strip)
+            tri(d, c, a), tri(d, a, b);
+        else if (pv == Provoking::last)
+            tri(a, b, d), tri(c, a, d);
+        else
+            tri(d, a, b), tri(d, c, a);
+    }
 }
 
 // Positions (within a run of `count` vertices of `prim`) of input primitive k as a geometry
