@@ -129,9 +129,9 @@ void RasterBackend::triangle(const Vertex& a0, const Vertex& b0, const Vertex& c
         owns[i] = ey[i] < 0 || (ey[i] == 0 && ex[i] > 0);
     }
     const float inv_area = 1.0f / float(area);
-    // Outputs are interpolated on the vertices' own positions, as llvmpipe's plane equations
-    // are set up from the float positions (only coverage uses the snapped ones): on a thin
-    // triangle the two give visibly different colours.
+    // Depth and outputs are interpolated on the vertices' own positions, as llvmpipe's plane
+    // equations are set up from the float positions (only coverage uses the snapped ones):
+    // on a thin triangle the two give visibly different colours and depths.
     const double fx0 = v[0]->x, fy0 = v[0]->y;
     const double fx1 = v[1]->x - fx0, fy1 = v[1]->y - fy0;
     const double fx2 = v[2]->x - fx0, fy2 = v[2]->y - fy0;
@@ -150,14 +150,14 @@ void RasterBackend::triangle(const Vertex& a0, const Vertex& b0, const Vertex& c
             if (!in) continue;
             float l[3];
             for (int i = 0; i < 3; ++i) l[i] = float(e[i]) * inv_area;
-            float m[3] = {l[0], l[1], l[2]}; // the weights for colours
+            float m[3] = {l[0], l[1], l[2]}; // the weights for depth and colours
             if (fdet != 0) {
                 const double qx = double(px) + 0.5 - fx0, qy = double(py) + 0.5 - fy0;
                 const double m1 = (qx * fy2 - fx2 * qy) / fdet, m2 = (fx1 * qy - qx * fy1) / fdet;
                 m[0] = float(1 - m1 - m2), m[1] = float(m1), m[2] = float(m2);
             }
             // Offsets from vertex 0, so that a depth all three share comes out exact.
-            const float z = v[0]->z + l[1] * (v[1]->z - v[0]->z) + l[2] * (v[2]->z - v[0]->z);
+            const float z = v[0]->z + m[1] * (v[1]->z - v[0]->z) + m[2] * (v[2]->z - v[0]->z);
             float c[4];
             if (flat) {
                 std::copy_n(flat, 4, c);

@@ -50,6 +50,7 @@ struct Scene {
     RasterState raster;
     uint32_t image = 32;        // width and height
     bool backend_lines = false; // the backend draws lines at raster.line_width (llvmpipe)
+    bool depth_test = false;    // the backend's depth buffer (GL_LESS)
 };
 
 // Every vertex inside the view, random edge flags, restart runs.
@@ -111,9 +112,10 @@ RasterBackend draw(const Scene& s, const DrawRun& run, Stage* record) {
     Context ctx(o);
     RasterState raster = s.raster;
     if (s.backend_lines) raster.wide_line_threshold = 10000.0f;
-    RasterBackend image(
-        s.image, s.image,
-        {.colour_varying = 1, .line_width = s.backend_lines ? s.raster.line_width : 1.0f});
+    RasterBackend image(s.image, s.image,
+                        {.colour_varying = 1,
+                         .depth_test = s.depth_test,
+                         .line_width = s.backend_lines ? s.raster.line_width : 1.0f});
     ctx.bind_middle_end(run.middle);
     ctx.bind_backend(image);
     ctx.set_vertex_buffers(buffers);
@@ -785,4 +787,16 @@ TEST(Stages, ColoursAreInterpolatedOnTheUnsnappedPositions) {
     };
     EXPECT_TRUE(near(img.pixel(9, 9), 0xFF4191CBu)) << std::hex << img.pixel(9, 9);
     EXPECT_TRUE(near(img.pixel(15, 8), 0xFF2C5DFAu)) << std::hex << img.pixel(15, 8);
+}
+
+// So is depth: llvmpipe's depth plane comes from the float positions too. At pixel (9, 9) of
+// the thin triangle above, the window depths 0.5, 0.875 and 0.375 weigh 0.89, 0.06 and
+// 0.05 at the pixel centre: 0.51625; weights from the snapped positions are far off.
+TEST(Stages, DepthIsInterpolatedOnTheUnsnappedPositions) {
+    Scene s = one_triangle();
+    s.positions = {-0.675f, 0.65f, 0, 4, 0.76875f, -0.15f, 0.75f, 1, 0.83125f, -0.2125f, -0.25f, 1};
+    s.raster.viewport = {2, 5, 16, 8, 0, 1};
+    s.depth_test = true;
+    const RasterBackend img = draw(s, {}, nullptr);
+    EXPECT_NEAR(img.depth(9, 9), 0.51625f, 1e-5f);
 }

@@ -160,8 +160,8 @@ def main():
     rng = random.Random(a.seed)
     tmp = tempfile.mkdtemp(prefix="render_cmp_")
     scenes = []
-    # "filled": every type but lines and quad strips, the two llvmpipe still draws differently
-    # in some scenes (bench/README.md and the issue notes say where).
+    # "filled": every type but lines and quad strips (the two that once differed most; the
+    # ctest now checks every type with --prims all).
     prims = PRIMS if a.prims == "all" else [
         p for p in PRIMS if not is_line(p) and p != "quad_strip"] \
         if a.prims == "filled" else a.prims.split(",")

@@ -44,6 +44,8 @@ class RasterBackend final : public Backend {
     uint32_t height() const { return height_; }
     // Row y = 0 is the bottom row, as in OpenGL.
     uint32_t pixel(uint32_t x, uint32_t y) const { return pixels_[size_t(y) * width_ + x]; }
+    // The depth buffer (1 where nothing passed, and everywhere without depth_test).
+    float depth(uint32_t x, uint32_t y) const { return depth_[size_t(y) * width_ + x]; }
     uint64_t covered_pixels() const; // pixels not equal to the clear colour
     // Writes the image as PNG, top row first; throws Error(io_error) with the OS's reason when
     // the file cannot be opened or written whole (a full disk included).
