@@ -87,6 +87,7 @@ void RasterBackend::fragment(int x, int y, float z, const float* c) {
     if (x < 0 || y < 0 || x >= int(width_) || y >= int(height_)) return;
     const size_t i = size_t(y) * width_ + uint32_t(x);
     if (options_.depth_test) {
+        z = std::clamp(z, 0.0f, 1.0f); // GL: after polygon offset, depths are limited to [0, 1]
         if (!(z < depth_[i])) return;
         depth_[i] = z;
     }

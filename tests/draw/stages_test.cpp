@@ -800,3 +800,18 @@ TEST(Stages, DepthIsInterpolatedOnTheUnsnappedPositions) {
     const RasterBackend img = draw(s, {}, nullptr);
     EXPECT_NEAR(img.depth(9, 9), 0.51625f, 1e-5f);
 }
+
+// GL limits fragment depths to [0, 1] by clamping after the polygon offset is added (llvmpipe
+// does the same): a filled triangle offset below 0 writes depth 0, and a later triangle at
+// depth 0 then fails the `less` test against it.
+TEST(Stages, FragmentDepthIsClampedAfterPolygonOffset) {
+    Scene s = one_triangle();
+    // Window depth 0.2 everywhere: exponent -2, so r = 2^-26, and -2^25 units move it by -0.5.
+    s.positions = {-0.5f, -0.5f, -0.6f, 1, 0.5f, -0.5f, -0.6f, 1, 0, 0.5f, -0.6f, 1};
+    s.raster.offset_fill = true;
+    s.raster.offset_units = -std::ldexp(1.0f, 25);
+    s.depth_test = true;
+    const RasterBackend img = draw(s, {}, nullptr);
+    ASSERT_NE(img.pixel(16, 12), 0u);
+    EXPECT_EQ(img.depth(16, 12), 0.0f);
+}

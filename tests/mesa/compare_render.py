@@ -114,12 +114,15 @@ def scene(rng, prim):
     return "\n".join(d) + "\n"
 
 
-# Nudges to every window depth: depth ranges scale them all by a hair, and a polygon offset
+# Nudges to every window depth: depth ranges scale them all by a hair, a polygon offset
 # factor of +-1/1024 moves each triangle by its own depth slope (a few 1e-5 here). A scene
 # whose picture changes under any of them has two primitives at (nearly) the same depth at
 # some pixel centre, where the winner is each implementation's arithmetic: GL leaves it open.
 NUDGED_DEPTH_RANGES = ["0.000244140625 1", "0 0.999755859375", "0.0001220703125 0.99951171875"]
 NUDGED_OFFSET_FACTORS = [1 / 1024, -1 / 1024]
+# And each vertex's own depth moved by up to 2^-14 of itself, three ways (lines too: two
+# lines from a shared vertex can meet again at the same depth).
+NUDGED_VERTEX_DEPTHS = 3
 
 
 def nudged(text):
@@ -132,6 +135,17 @@ def nudged(text):
         yield text + f"depth_range {r}\n"
     for df in NUDGED_OFFSET_FACTORS:
         yield rest + f"polygon_offset {factor + df!r} {units}\n"
+    nudge = random.Random(text)
+    for _ in range(NUDGED_VERTEX_DEPTHS):
+        out = []
+        for l in lines:
+            if l.startswith("positions "):
+                v = [float(x) for x in l.split()[1:]]
+                for i in range(2, len(v), 4):
+                    v[i] *= 1 + nudge.uniform(-1, 1) / 16384
+                l = "positions " + " ".join(repr(x) for x in v)
+            out.append(l)
+        yield "\n".join(out) + "\n"
 
 
 def depth_ties(drawpipe, path):
