@@ -50,9 +50,6 @@ struct FrontEnd::Impl {
     uint32_t k = 0;            // next primitive of the open run
     uint32_t prim_id_base = 0; // primitives of earlier runs in this instance
     uint64_t sequence = 0;
-    // Non-indexed lists and strips hand a run's later segments to FrontEnd::ClosedForm.
-    bool closed_form = false;
-    uint32_t cf_pmax = 0, cf_cut = 0, cf_step = 0, cf_extra = 0;
 
     uint32_t find_restart_from(uint32_t from) const {
         if (!draw.primitive_restart || draw.index_type == IndexType::none) return end;
@@ -158,14 +155,15 @@ void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options
                          ? &detail::dedup_splitter(m.splitters, p, s, draw, m.arena)
                          : &detail::linear_splitter(m.splitters, p);
     if (!indexed && !assembled) m.linear = static_cast<detail::LinearSplitter*>(m.splitter);
-    // The closed form repeats LinearSplitter::build for lists and strips.
-    m.closed_form = false;
+    // Non-indexed lists and strips hand a run's later segments to the closed form, which
+    // repeats LinearSplitter::build for them; its figures are the draw's (cut 0: never).
     if (m.linear && (p.shape == Shape::list || p.shape == Shape::strip)) {
-        m.cf_pmax = detail::prims_fitting(p.shape, p.ps, p.fetch_limit);
-        m.cf_cut = has_strip_parity(p.prim) && m.cf_pmax > 1 ? m.cf_pmax & ~1u : m.cf_pmax;
-        m.cf_step = p.shape == Shape::list ? p.ps.first : p.ps.incr;
-        m.cf_extra = p.shape == Shape::list ? 0 : p.ps.first - p.ps.incr;
-        m.closed_form = m.cf_cut > 0;
+        closed_.prim = p.prim;
+        closed_.pmax = detail::prims_fitting(p.shape, p.ps, p.fetch_limit);
+        closed_.cut =
+            has_strip_parity(p.prim) && closed_.pmax > 1 ? closed_.pmax & ~1u : closed_.pmax;
+        closed_.step = p.shape == Shape::list ? p.ps.first : p.ps.incr;
+        closed_.extra = p.shape == Shape::list ? 0 : p.ps.first - p.ps.incr;
     }
 
     m.order = InstanceOrder(lim, draw.instance_count);
@@ -221,21 +219,15 @@ bool FrontEnd::next_split(SegmentStorage& storage, Segment& seg) {
     if (k1 >= m.run.prims) {
         m.run_open = false;
         m.prim_id_base += m.run.gl_prims;
-    } else if (m.closed_form) {
-        closed_ = {true,
-                   true,
-                   m.params.prim,
-                   k1,
-                   m.run.prims,
-                   m.cf_pmax,
-                   m.cf_cut,
-                   m.cf_step,
-                   m.cf_extra,
-                   m.run.begin,
-                   m.prim_id_base,
-                   seg.instance_first,
-                   seg.instance_count,
-                   m.sequence};
+    } else if (closed_.cut > 0) { // the rest of the run in closed form
+        closed_.active = closed_.pending = true;
+        closed_.k = k1;
+        closed_.prims = m.run.prims;
+        closed_.begin = m.run.begin;
+        closed_.prim_id_base = m.prim_id_base;
+        closed_.instance_first = seg.instance_first;
+        closed_.instance_count = seg.instance_count;
+        closed_.sequence = m.sequence;
     }
     stats_.segments++;
     stats_.indices += seg.draw_count;

@@ -57,11 +57,13 @@ class FrontEnd {
     struct ClosedForm {
         bool active = false;  // next() writes the segment from here
         bool pending = false; // k and sequence are ahead of the Impl's
+        // The draw's, set by begin():
         Prim prim = Prim::points;
-        uint32_t k = 0, prims = 0;    // next primitive of the run, primitives in the run
         uint32_t pmax = 0;            // a run's last segment when at most this many are left
         uint32_t cut = 0;             // pmax, made even for strip parity
         uint32_t step = 0, extra = 0; // fetch_count = primitives * step + extra
+        // The open run's, set when its first segment is out:
+        uint32_t k = 0, prims = 0; // next primitive of the run, primitives in the run
         uint32_t begin = 0, prim_id_base = 0, instance_first = 0, instance_count = 1;
         uint64_t sequence = 0;
 
