@@ -198,7 +198,7 @@ bool FrontEnd::next_split(SegmentStorage& storage, Segment& seg) {
     if (m.sequence == 0 && !m.linear) {
         // The draw's first segment may hand the draw to another splitter, which splits it
         // from the start: the draw is then split as that splitter alone would.
-        detail::Splitter* const s = m.splitter->after_first_segment();
+        detail::Splitter* const s = m.splitter->after_first_segment(seg);
         if (s != m.splitter) {
             m.splitter = s;
             k1 = s->build(m.run, k0, storage, seg);

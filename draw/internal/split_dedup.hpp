@@ -94,8 +94,6 @@ class DedupSplitter final : public Splitter {
         seg.draw_elts =
             linear_draw_ ? std::span<const uint16_t>{} : std::span<const uint16_t>{l.draw, nd};
         linear_draw_ = false;
-        last_fetch_ = l.fetch;
-        last_n_ = uint32_t(n);
         return k;
     }
 
@@ -106,12 +104,13 @@ class DedupSplitter final : public Splitter {
     // small meshes 8 %); beyond one in kCollisionShare of those, the draw is split by
     // `spread` instead, the same splitter through a Fibonacci-hashed table.
     void set_spread(Splitter* spread) { spread_ = spread; }
-    Splitter* after_first_segment() override {
+    Splitter* after_first_segment(const Segment& seg) override {
         if constexpr (Table::kDirect) {
-            if (!spread_ || last_n_ == 0) return this;
+            const std::span<const uint32_t> fetch = seg.fetch_elts;
+            if (!spread_ || fetch.empty()) return this;
             uint32_t evicted = 0, checked = 0;
-            for (uint32_t i = 0; i < last_n_; i += kCollisionSample, ++checked)
-                evicted += table_.position_of(last_fetch_[i] - p_.base_vertex) != i;
+            for (uint32_t i = 0; i < fetch.size(); i += kCollisionSample, ++checked)
+                evicted += table_.position_of(fetch[i] - p_.base_vertex) != i;
             if (evicted * kCollisionShare > checked) return spread_;
         }
         return this;
@@ -348,8 +347,6 @@ class DedupSplitter final : public Splitter {
     bool linear_draw_ = false;   // the segment just built draws its fetch list in order
     Splitter* spread_ = nullptr; // see after_first_segment
     static constexpr uint32_t kCollisionShare = 64, kCollisionSample = 8;
-    const uint32_t* last_fetch_ = nullptr; // the last segment's fetch list
-    uint32_t last_n_ = 0;
 };
 
 } // namespace drawpipe::detail

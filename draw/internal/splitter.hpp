@@ -65,10 +65,10 @@ class Splitter {
     virtual ~Splitter() = default;
     // Fills seg's lists and prim for primitives [k0, k1) of run; returns k1 > k0.
     virtual uint32_t build(const Run& run, uint32_t k0, SegmentStorage& st, Segment& seg) = 0;
-    // Asked once the draw's first segment is built: this splitter, or another that then splits
-    // the whole draw, that segment again first (split_dedup.hpp: the default strategy's
+    // Asked once the draw's first segment `seg` is built: this splitter, or another that then
+    // splits the whole draw, that segment again first (split_dedup.hpp: the default strategy's
     // fallback).
-    virtual Splitter* after_first_segment() { return this; }
+    virtual Splitter* after_first_segment([[maybe_unused]] const Segment& seg) { return this; }
 };
 
 // The splitters of one front end, one object per concrete type, kept across draws: a draw
