@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
     const bool smoke = argc > 1 && std::string_view(argv[1]) == "--smoke";
     // `--only K`: rounds of configuration K (0-2) alone, for a profiler.
     const int only = argc > 2 && std::string_view(argv[1]) == "--only" ? std::atoi(argv[2]) : -1;
-    const uint32_t rounds = smoke ? 1 : 25;
+    const uint32_t rounds = smoke ? 1 : 75;
     bench::Workload w = bench::make_workload("W1");
     if (smoke) w.indices32.resize(w.count = 6000);
     const std::vector<float> positions = bench::grid_positions(1.0f / (bench::kGridSide - 1));

@@ -171,17 +171,22 @@ def inside(v):
     return w > 0 and all(-w <= c <= w for c in (x, y, z))
 
 
-def clipped_zero_area(drawpipe, path):
+def zero_area_in_doubt(drawpipe, path):
     """Whether a triangle of the scene has zero area in exact arithmetic (its three window
-    points on one line) and a vertex the clipper must cut away. Its clipped pieces have
-    whatever area and colours the clipper's rounding gives them; llvmpipe's own colour there
-    changes with the triangle's first vertex and the provoking convention, so GL leaves such a
-    pixel open. (An unclipped one has exact window coordinates here and lights nothing.)"""
+    points on one line) where that leaves the picture to rounding: when the clipper must cut
+    it (its pieces get whatever area and colours the rounding of the crossing points gives
+    them; llvmpipe's own colour there changes with the triangle's first vertex and the
+    provoking convention), or when its facing matters (cull, polygon mode line or point: with
+    line-end positions the window coordinates are rounded, and the sign of a determinant that
+    should be 0 is the rounding's). GL leaves both open. Two copies of one vertex
+    compute alike, so a triangle with a repeated vertex is not in doubt, nor is one wholly
+    inside a plain filled scene (exact window coordinates here: it lights nothing)."""
     text = open(path).read()
     pos = [l for l in text.splitlines() if l.startswith("positions ")]
     v = [Fraction(x) for x in pos[0].split()[1:]] if pos else []
     verts = [v[i:i + 4] for i in range(0, len(v) - 3, 4)]
     planes = "clip_plane" in text
+    facing = "cull " in text or "polygon_mode" in text
     r = subprocess.run([drawpipe, "trace", path], capture_output=True, text=True)
     for line in r.stdout.splitlines():
         if not line.startswith("tri "):
@@ -191,9 +196,8 @@ def clipped_zero_area(drawpipe, path):
         det = (p[0][0] * (p[1][1] * p[2][3] - p[1][3] * p[2][1]) -
                p[0][1] * (p[1][0] * p[2][3] - p[1][3] * p[2][0]) +
                p[0][3] * (p[1][0] * p[2][1] - p[1][1] * p[2][0]))
-        # Two copies of one vertex clip to the same points, so the pieces keep zero area.
         distinct = p[0] != p[1] and p[1] != p[2] and p[0] != p[2]
-        if det == 0 and distinct and (planes or not all(inside(q) for q in p)):
+        if det == 0 and distinct and (facing or planes or not all(inside(q) for q in p)):
             return True
     return False
 
@@ -253,14 +257,14 @@ def main():
     for i in range(a.scenes):
         prim = prims[i % len(prims)]
         path = os.path.join(tmp, f"s{i}.txt")
-        # Scenes whose depth test meets a tie, or that clip a triangle of zero area, are drawn
-        # again: rasterisation must leave no doubt.
+        # Scenes whose depth test meets a tie, or with a triangle of zero area that rounding
+        # decides, are drawn again: rasterisation must leave no doubt.
         for attempt in range(20):
             with open(path, "w") as f:
                 f.write(scene(rng, prim))
             if depth_ties(a.drawpipe, path):
                 ties += 1
-            elif clipped_zero_area(a.drawpipe, path):
+            elif zero_area_in_doubt(a.drawpipe, path):
                 slivers += 1
             else:
                 break
@@ -296,8 +300,8 @@ def main():
             print(f"{path} {' '.join(opts)}: {len(w - g)} pixels only in Mesa, {len(g - w)} only "
                   f"in drawpipe, e.g. {sorted(w - g)[:3]} / {sorted(g - w)[:3]}")
     print(f"{len(scenes)} scenes, {pixels} lit pixels in Mesa's images, {bad} scenes differ "
-          f"(drawn again: {ties} scenes with depth ties, {slivers} clipping a triangle of zero "
-          f"area)")
+          f"(drawn again: {ties} scenes with depth ties, {slivers} with a triangle of zero area "
+          f"clipped or facing)")
     if bad and a.out:
         os.makedirs(a.out, exist_ok=True)
         for path, _ in scenes:
