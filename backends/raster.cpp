@@ -2,6 +2,7 @@
 
 #include "drawpipe/decompose.hpp"
 #include "drawpipe/error.hpp"
+#include "drawpipe/limits.hpp"
 
 // stb's writer is compiled here, static, so it cannot clash with a driver's own copy.
 #define STB_IMAGE_WRITE_IMPLEMENTATION
@@ -203,7 +204,8 @@ void RasterBackend::line(const Vertex& a, const Vertex& b, const float* flat) {
             std::fabs(v->y) > 1e7f)
             return;
     auto sign = [](float x) { return x >= 0; };
-    const float width = std::max(1.0f, options_.line_width);
+    const float w = options_.line_width; // GL clamps it to the implementation's range
+    const float width = w >= 1.0f ? std::min(w, kMaxLineWidth) : 1.0f;
     const int64_t fixed_width = int64_t(width + 0.5f) << kSubpixelBits;
     const Vertex* v1 = &a;
     const Vertex* v2 = &b;

@@ -48,14 +48,23 @@ std::shared_ptr<const RasterPlan> plan_raster(const RasterState& s, const Vertex
     auto plan = std::make_shared<RasterPlan>();
     plan->state = s;
     plan->layout = layout;
+    // GL clamps widths, sizes and the viewport to the implementation's limits (limits.hpp);
+    // it also keeps window coordinates small enough for a rasterizer's fixed point.
+    plan->state.line_width = std::min(s.line_width, kMaxLineWidth);
+    plan->state.point_size = std::min(s.point_size, kMaxPointSize);
+    Viewport& vp = plan->state.viewport;
+    vp.width = std::min(v.width, kMaxViewportDims);
+    vp.height = std::min(v.height, kMaxViewportDims);
+    vp.x = std::clamp(v.x, kViewportBoundsMin, kViewportBoundsMax);
+    vp.y = std::clamp(v.y, kViewportBoundsMin, kViewportBoundsMax);
     // GL's depth range is clamped to [0, 1].
     const float n = std::clamp(v.near, 0.0f, 1.0f), f = std::clamp(v.far, 0.0f, 1.0f);
-    plan->scale = {v.width / 2, v.height / 2, (f - n) / 2};
-    plan->translate = {v.x + v.width / 2, v.y + v.height / 2, (n + f) / 2};
+    plan->scale = {vp.width / 2, vp.height / 2, (f - n) / 2};
+    plan->translate = {vp.x + vp.width / 2, vp.y + vp.height / 2, (n + f) / 2};
     plan->user_planes = s.clip_plane_enable;
     plan->parallel = !capturing;
     const bool filled = s.front_mode == PolygonMode::fill && s.back_mode == PolygonMode::fill;
-    plan->wide_lines = std::round(s.line_width) > s.wide_line_threshold;
+    plan->wide_lines = std::round(plan->state.line_width) > s.wide_line_threshold;
     const bool offset = s.offset_fill || s.offset_line || s.offset_point;
     // Interp::flat outputs need no stage while primitives reach the backend whole: it reads
     // them from the provoking vertex. The flat shade model does (the backend sees only the

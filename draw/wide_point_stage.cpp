@@ -5,12 +5,16 @@
 // pick the same centres.
 #include "draw/internal/stages.hpp"
 
+#include <algorithm>
+
 namespace drawpipe {
 
 void WidePointStage::point(const StagePrim& prim) {
     const VertexLayout& l = plan_.layout;
-    const float size =
-        l.outputs.point_size ? dword_float(prim.v[0][l.point_size_slot()]) : plan_.state.point_size;
+    // A shader's size is clamped as the state's is (NaN stays NaN).
+    const float size = l.outputs.point_size
+                           ? std::min(dword_float(prim.v[0][l.point_size_slot()]), kMaxPointSize)
+                           : plan_.state.point_size;
     if (!(size > 1.0f)) return next()->point(prim); // one pixel (NaN too): the point rule
     constexpr float kSubpixel = 1.0f / 256;
     const float half = size / 2;

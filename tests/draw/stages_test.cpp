@@ -10,7 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
@@ -814,4 +816,115 @@ TEST(Stages, FragmentDepthIsClampedAfterPolygonOffset) {
     const RasterBackend img = draw(s, {}, nullptr);
     ASSERT_NE(img.pixel(16, 12), 0u);
     EXPECT_EQ(img.depth(16, 12), 0.0f);
+}
+
+namespace {
+
+uint64_t lit_count(const std::vector<uint32_t>& p) {
+    return uint64_t(std::count_if(p.begin(), p.end(), [](uint32_t x) { return x != 0; }));
+}
+
+// A 600 x 600 image, big enough for the widest line and the largest point.
+Scene big_scene(Prim prim, std::vector<float> positions) {
+    Scene s = one_triangle();
+    s.image = 600;
+    s.raster.viewport = {0, 0, 600, 600, 0, 1};
+    s.prim = prim;
+    s.indices.resize(positions.size() / 4);
+    for (uint32_t i = 0; i < s.indices.size(); ++i) s.indices[i] = i;
+    s.positions = std::move(positions);
+    return s;
+}
+
+} // namespace
+
+// GL clamps line widths and point sizes to the implementation's range, llvmpipe's 255
+// (limits.hpp; llvmpipe draws exactly these pictures for widths and sizes of 255 and 300):
+// wider lines and larger points draw the 255 picture, whether the wide-line stage or the
+// backend draws the line, and a width of 1e30 neither hangs nor loses the line.
+TEST(Stages, LineWidthsAndPointSizesAreClampedToTheImplementationsRange) {
+    Scene line = big_scene(Prim::lines, {-0.5f, 0.1f, 0, 1, 0.5f, 0.1f, 0, 1});
+    for (const bool backend : {false, true}) {
+        line.backend_lines = backend;
+        line.raster.line_width = kMaxLineWidth;
+        const auto widest = pixels(draw(line, {}, nullptr));
+        EXPECT_EQ(lit_count(widest), 300u * 255u) << backend; // 300 pixels long
+        for (const float width : {256.0f, 300.0f, 1e9f, 1e30f}) {
+            line.raster.line_width = width;
+            EXPECT_EQ(pixels(draw(line, {}, nullptr)), widest) << backend << " " << width;
+        }
+    }
+    // Polygon mode line: every edge of the triangle at the clamped width.
+    Scene outline =
+        big_scene(Prim::triangles, {-0.5f, -0.5f, 0, 1, 0.5f, -0.5f, 0, 1, 0, 0.5f, 0, 1});
+    outline.raster.front_mode = outline.raster.back_mode = PolygonMode::line;
+    outline.raster.line_width = kMaxLineWidth;
+    const auto outline_widest = pixels(draw(outline, {}, nullptr));
+    outline.raster.line_width = 1e9f;
+    EXPECT_EQ(pixels(draw(outline, {}, nullptr)), outline_widest);
+
+    Scene point = big_scene(Prim::points, {0.1f, 0.1f, 0, 1});
+    point.raster.point_size = kMaxPointSize;
+    const auto largest = pixels(draw(point, {}, nullptr));
+    EXPECT_EQ(lit_count(largest), 255u * 255u);
+    for (const float size : {256.0f, 1e38f}) {
+        point.raster.point_size = size;
+        EXPECT_EQ(pixels(draw(point, {}, nullptr)), largest) << size;
+    }
+}
+
+// A point size the vertex shader writes is clamped like the state's.
+TEST(Stages, AShaderWrittenPointSizeIsClampedToo) {
+    auto picture = [](float size) {
+        const float position[4] = {0.1f, 0.1f, 0, 1};
+        const VertexBuffer vb{position, sizeof position, 16, 0};
+        const VertexAttrib attrib{0, 0, Format::float32x4, 0};
+        ShaderOutputs outputs;
+        outputs.point_size = true;
+        VertexShader vs{outputs, [size](const ShaderBlock& b) {
+                            for (uint32_t l = 0; l < b.count; ++l) {
+                                for (uint32_t c = 0; c < 4; ++c) b.out[c][l] = b.in[c][l];
+                                b.out[4][l] = size; // the point size follows the position
+                            }
+                        }};
+        RasterState raster;
+        raster.viewport = {0, 0, 600, 600, 0, 1};
+        RasterBackend image(600, 600);
+        Context ctx;
+        ctx.bind_middle_end("fetch_shade");
+        ctx.bind_backend(image);
+        ctx.set_vertex_buffers({&vb, 1});
+        ctx.set_vertex_attribs({&attrib, 1});
+        ctx.bind_vertex_shader(vs);
+        ctx.set_raster_state(raster);
+        DrawInfo d;
+        d.prim = Prim::points;
+        d.count = 1;
+        ctx.draw(d);
+        ctx.flush();
+        return pixels(image);
+    };
+    const auto largest = picture(kMaxPointSize);
+    EXPECT_EQ(lit_count(largest), 255u * 255u);
+    EXPECT_EQ(picture(1e38f), largest);
+    EXPECT_EQ(lit_count(picture(std::numeric_limits<float>::quiet_NaN())), 1u); // one pixel
+}
+
+// GL clamps the viewport's size to GL_MAX_VIEWPORT_DIMS and its corner to
+// GL_VIEWPORT_BOUNDS_RANGE (llvmpipe: 16384, and a viewport 40000 wide from -20000 draws
+// nothing in a 64-pixel image while one 18000 wide from -9000 covers it).
+TEST(Stages, TheViewportIsClampedToTheImplementationsRange) {
+    Scene s = big_scene(Prim::triangles, {-1, -1, 0, 1, 1, -1, 0, 1, -1, 1, 0, 1, 1, 1, 0, 1});
+    s.image = 64;
+    s.indices = {0, 1, 2, 2, 1, 3};
+    auto lit = [&](Viewport v) {
+        s.raster.viewport = v;
+        return lit_count(pixels(draw(s, {}, nullptr)));
+    };
+    EXPECT_EQ(lit({-20000, -20000, 40000, 40000, 0, 1}), 0u);
+    EXPECT_EQ(lit({-9000, -9000, 18000, 18000, 0, 1}), 64u * 64u);
+    EXPECT_EQ(lit({0, 0, 1e38f, 1e38f, 0, 1}), 64u * 64u);
+    // The corner at -32768: 16384 wide from there ends far left of the image.
+    EXPECT_EQ(lit({-1e30f, 0, 16384, 64, 0, 1}), 0u);
+    EXPECT_EQ(lit({-32768 - 100, 0, 16384 * 2 + 100 + 64, 64, 0, 1}), 0u);
 }

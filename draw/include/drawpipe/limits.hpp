@@ -26,6 +26,16 @@ inline constexpr uint32_t kMaxRecordDwords =
 // Vertices a vertex shader gets per call: a multiple of every SIMD width in use, small
 // enough that one block's inputs and outputs stay in L1.
 inline constexpr uint32_t kShaderLanes = 32;
+// GL clamps these to the implementation's range; drawpipe's are llvmpipe's. Line widths
+// (GL_ALIASED_LINE_WIDTH_RANGE) and point sizes (GL_POINT_SIZE_RANGE), from the state or a
+// shader's point-size output:
+inline constexpr float kMaxLineWidth = 255.0f;
+inline constexpr float kMaxPointSize = 255.0f;
+// the viewport's width and height (GL_MAX_VIEWPORT_DIMS) and its corner
+// (GL_VIEWPORT_BOUNDS_RANGE, GL's least: twice the dimensions either way).
+inline constexpr float kMaxViewportDims = 16384.0f;
+inline constexpr float kViewportBoundsMin = -2 * kMaxViewportDims;
+inline constexpr float kViewportBoundsMax = 2 * kMaxViewportDims - 1;
 // Per-segment counters a middle end may report (MiddleEnd::counters()).
 inline constexpr uint32_t kMaxCounters = 8;
 
