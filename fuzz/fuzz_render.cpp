@@ -1,0 +1,84 @@
+// fuzz_render: bytes -> parse_draw_text -> render_description (clip, viewport, the stages the
+// description's state asks for, the raster backend) on a small image: once through
+// fetch_shade at its own limit on one thread, and once through a middle end, strategy, limit
+// and thread count picked from the input's hash. A parse or draw Error is an expected outcome
+// for bad text (a middle end may decline a draw); a crash, a sanitizer report, a hang, an
+// exception of another type, or two images that differ is a bug.
+#include "fuzz/fuzz_common.hpp"
+
+#include "drawpipe/error.hpp"
+#include "tools/render_desc.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <optional>
+#include <string_view>
+
+using namespace drawpipe;
+
+namespace {
+
+constexpr uint64_t kMaxWork = 4096;      // vertices x instances
+constexpr uint64_t kMaxVertexIds = 4096; // positions, colours and edge flags stored
+constexpr uint32_t kImage = 24;
+
+const char* const kMiddleEnds[] = {"fetch_shade", "fetch_shade_simd", "a4xx", "gen7", "mali"};
+const char* const kStrategies[] = {"distinct", "vsplit", "direct-64", "exact", "none"};
+
+// The vertex ids the draw reads stay below kMaxVertexIds (the renderer stores a value for
+// every id up to the largest).
+bool few_vertex_ids(const DrawDesc& d) {
+    if (d.render.positions.size() / 4 > kMaxVertexIds) return false;
+    if (d.index_type == IndexType::none) return uint64_t(d.start) + d.count <= kMaxVertexIds;
+    const uint64_t end = std::min<uint64_t>(d.indices.size(), uint64_t(d.start) + d.count);
+    for (uint64_t i = d.start; i < end; ++i)
+        if (int64_t(d.indices[i]) + d.base_vertex >= int64_t(kMaxVertexIds)) return false;
+    return true;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    DrawDesc d;
+    try {
+        d = parse_draw_text(text);
+    } catch (const Error&) {
+        return 0;
+    }
+    if (!fuzz::cheap_enough(d, kMaxWork, kMaxWork) || !few_vertex_ids(d)) return -1;
+    cli::DescRender reference;
+    reference.width = reference.height = kImage;
+    std::optional<RasterBackend> want;
+    try {
+        reference.gs = fuzz::gs_of(d);
+        want.emplace(cli::render_description(d, reference));
+    } catch (const Error&) {
+        return 0;
+    }
+    const size_t h = std::hash<std::string_view>{}(text);
+    cli::DescRender variant = reference;
+    variant.middle_end = kMiddleEnds[h % 5];
+    variant.strategy = *Strategy::parse(kStrategies[(h / 5) % 5]);
+    variant.max_vertices = uint32_t(h / 25 % 2 ? 0 : 4 + (h / 50) % 29);
+    variant.threads = uint32_t(1 + (h / 2000) % 2);
+    std::optional<RasterBackend> got;
+    try {
+        got.emplace(cli::render_description(d, variant));
+    } catch (const Error&) {
+        return 0; // the middle end declined the draw, or the limit is too small for it
+    }
+    for (uint32_t y = 0; y < kImage; ++y)
+        for (uint32_t x = 0; x < kImage; ++x)
+            if (want->pixel(x, y) != got->pixel(x, y)) {
+                std::fprintf(stderr,
+                             "pixel (%u, %u) is %08X through fetch_shade and %08X through %s, "
+                             "strategy %s, limit %u, %u threads:\n%.*s\n",
+                             x, y, want->pixel(x, y), got->pixel(x, y), variant.middle_end.c_str(),
+                             kStrategies[(h / 5) % 5], variant.max_vertices, variant.threads,
+                             int(size), reinterpret_cast<const char*>(data));
+                std::abort();
+            }
+    return 0;
+}

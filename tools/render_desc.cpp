@@ -1,0 +1,85 @@
+#include "tools/render_desc.hpp"
+
+#include "drawpipe/context.hpp"
+#include "drawpipe/error.hpp"
+
+#include <algorithm>
+#include <initializer_list>
+#include <vector>
+
+namespace drawpipe::cli {
+
+namespace {
+
+// The largest vertex id the draw can read, plus one (positions, colours and edge flags are
+// stored up to it so that ids without a value read the defaults).
+uint64_t vertex_span(const DrawDesc& d) {
+    uint64_t top = 0;
+    if (d.index_type == IndexType::none) {
+        top = uint64_t(d.start) + d.count;
+    } else {
+        for (uint32_t i = d.start; i < d.start + d.count && i < d.indices.size(); ++i)
+            top = std::max<uint64_t>(top, uint64_t(int64_t(d.indices[i]) + d.base_vertex) + 1);
+    }
+    return std::max<uint64_t>(top, d.render.positions.size() / 4);
+}
+
+// `values` padded with `fill` (one group of `n`) up to `count` groups.
+std::vector<float> padded(std::vector<float> values, std::initializer_list<float> fill,
+                          uint64_t count) {
+    while (values.size() < count * fill.size()) values.insert(values.end(), fill);
+    return values;
+}
+
+} // namespace
+
+RasterBackend render_description(const DrawDesc& given, const DescRender& how) {
+    if (how.width > 16384 || how.height > 16384)
+        throw Error(ErrorCode::invalid_value, "--width, --height: at most 16384");
+    DrawDesc desc = given;
+    const uint64_t span = vertex_span(desc);
+    if (span > (uint64_t(1) << 24))
+        throw Error(ErrorCode::invalid_value,
+                    "render: vertex ids up to 2^24 (the draw reads " + std::to_string(span) + ")");
+    // Attribute 0 the position, 1 the colour, 2 the edge flag; without a vertex shader each
+    // reaches the varying of its number, attribute 0 the position too.
+    const std::vector<float> pos = padded(desc.render.positions, {0, 0, 0, 1}, span);
+    const std::vector<float> col = padded(desc.render.colors, {1, 1, 1, 1}, span);
+    const std::vector<float> edge = padded(desc.render.edgeflags, {1}, span);
+    desc.attrib_divisors.clear();
+    const auto bound = bind_draw(desc);
+    const VertexBuffer buffers[3] = {{pos.data(), pos.size() * 4, 16, 0},
+                                     {col.data(), col.size() * 4, 16, 0},
+                                     {edge.data(), edge.size() * 4, 4, 0}};
+    const VertexAttrib attribs[3] = {
+        {0, 0, Format::float32x4, 0}, {1, 0, Format::float32x4, 0}, {2, 0, Format::float32x1, 0}};
+    RasterState raster = desc.render.raster;
+    if (!desc.render.viewport_given) {
+        raster.viewport.width = float(how.width);
+        raster.viewport.height = float(how.height);
+    }
+    // A geometry shader's outputs are its own: its first varying is taken as the colour.
+    raster.edge_flag_varying = how.gs ? -1 : 2;
+    // Lines of every width are drawn by the backend, as llvmpipe draws them (Mesa's draw
+    // module leaves them to it: draw_wide_line_threshold 10000).
+    raster.wide_line_threshold = 10000.0f;
+    RasterBackend image(how.width, how.height,
+                        {.colour_varying = how.gs ? 0 : 1,
+                         .depth_test = desc.render.depth_test,
+                         .line_width = raster.line_width});
+    ContextOptions co;
+    co.threads = how.threads;
+    co.draw = {how.strategy, how.max_vertices};
+    Context ctx(co);
+    ctx.bind_middle_end(how.middle_end);
+    ctx.bind_backend(image);
+    ctx.set_vertex_buffers(buffers);
+    ctx.set_vertex_attribs(attribs);
+    ctx.bind_geometry_shader(how.gs);
+    ctx.set_raster_state(raster);
+    ctx.draw(bound->info);
+    ctx.flush();
+    return image;
+}
+
+} // namespace drawpipe::cli

@@ -1,0 +1,27 @@
+// A draw description drawn the way `drawpipe render` draws it: through clipping, the
+// viewport, the stages its state needs and the raster backend. Shared by the CLI and
+// fuzz_render.
+#pragma once
+
+#include "drawpipe/backends/raster.hpp"
+#include "drawpipe/gs.hpp"
+#include "drawpipe/strategy.hpp"
+#include "tools/common/draw_text.hpp"
+
+#include <string>
+
+namespace drawpipe::cli {
+
+struct DescRender {
+    uint32_t width = 64, height = 64; // the image, at most 16384 each
+    std::string middle_end = "fetch_shade";
+    Strategy strategy;
+    uint32_t max_vertices = 0; // 0: the middle end's own limit
+    uint32_t threads = 1;
+    const GeometryShader* gs = nullptr; // its first output is taken as the colour
+};
+
+// Vertex ids past 2^24, or an image larger than 16384, are an Error(invalid_value).
+RasterBackend render_description(const DrawDesc& desc, const DescRender& how);
+
+} // namespace drawpipe::cli
