@@ -42,6 +42,9 @@ std::shared_ptr<const RasterPlan> plan_raster(const RasterState& s, const Vertex
     if (s.stipple_factor < 1 || s.stipple_factor > 256) bad("stipple_factor: must be 1-256");
     if (s.clip_plane_enable >> kMaxClipDistances)
         bad("clip_plane_enable: planes past " + std::to_string(kMaxClipDistances - 1));
+    if (s.sprite_coord_varying >= int32_t(layout.varying_count()))
+        bad("sprite_coord_varying: " + std::to_string(s.sprite_coord_varying) +
+            " is not an output of the last shader stage");
     if (s.edge_flag_varying >= int32_t(layout.varying_count()))
         bad("edge_flag_varying: " + std::to_string(s.edge_flag_varying) +
             " is not an output of the last shader stage");
@@ -83,7 +86,7 @@ std::shared_ptr<const RasterPlan> plan_raster(const RasterState& s, const Vertex
     plan->offset_saturates = unfilled || s.line_stipple;
     plan->per_primitive = !filled || s.cull != CullFace::none || s.line_stipple ||
                           plan->wide_lines || s.point_size != 1.0f || layout.outputs.point_size ||
-                          offset || s.flatshade;
+                          s.sprite_coord_varying >= 0 || offset || s.flatshade;
     return plan;
 }
 

@@ -32,7 +32,7 @@ void StageChain::begin(const PreparedDraw& draw, std::span<Stage* const> driver_
     wide_line_.reset();
     if (plan.wide_lines) chain.push_back(&wide_line_.emplace(plan));
     wide_point_.reset();
-    if (s.point_size != 1.0f || plan.layout.outputs.point_size)
+    if (s.point_size != 1.0f || plan.layout.outputs.point_size || s.sprite_coord_varying >= 0)
         chain.push_back(&wide_point_.emplace(plan));
     chain.insert(chain.end(), driver_stages.begin(), driver_stages.end());
     chain.push_back(&emit_);

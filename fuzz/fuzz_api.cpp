@@ -2,9 +2,10 @@
 // driver would: DrawInfo fields at the 32-bit edges (counts, starts, base vertices, restart
 // values that do not fit the index type, an index_range that is given and wrong, instance
 // counts and divisors of 0), vertex buffers with strides and offsets near 2^32 and every
-// Format, shaders and middle ends switched between draws, and the split cache's register /
-// bump / budget. Any drawpipe::Error is an accepted answer; a crash, a sanitizer report, a
-// hang or another exception is a bug.
+// Format, shaders and middle ends switched between draws, the split cache's register /
+// bump / budget, and raster states with hostile floats and enums (NaN, infinities, huge
+// widths, sizes and viewports) in front of the counting or the raster backend. Any drawpipe::Error
+// is an accepted answer; a crash, a sanitizer report, a hang or another exception is a bug.
 //
 // The caller's side of the contract is kept: buffer sizes and index_buffer_count never claim
 // more memory than exists (lying about that is a driver bug drawpipe cannot see), and every
@@ -12,6 +13,7 @@
 #include "fuzz/hostile.hpp"
 
 #include "drawpipe/backends/counting.hpp"
+#include "drawpipe/backends/raster.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/fetch_shade.hpp"
@@ -30,6 +32,7 @@
 #include <vector>
 
 using namespace drawpipe;
+using fuzz::hostile_float;
 using fuzz::hostile_i32;
 using fuzz::hostile_u32;
 
@@ -77,6 +80,7 @@ struct Harness {
     std::vector<MiddleEndRegistry::Entry> middles;
     std::array<Ctx, 3> contexts;
     CountingBackend backend;
+    RasterBackend raster{16, 16, {.colour_varying = 0, .depth_test = true, .line_width = 3.0f}};
     // Writes every output it declares (a varying and each kind of special output) from
     // the fetched bits.
     VertexShader vs{[] {
@@ -143,12 +147,13 @@ class Driver {
         ctx_.set_vertex_attribs({});
         ctx_.bind_vertex_shader({});
         ctx_.bind_geometry_shader(nullptr);
+        ctx_.clear_raster_state();
         ctx_.split_cache().set_budget(SplitCache::kDefaultBudget);
         for (uint64_t id : c_.registered) ctx_.bump_index_buffer(id); // the arena is rewritten
     }
 
     void step() {
-        switch (in_.ConsumeIntegralInRange<int>(0, 11)) {
+        switch (in_.ConsumeIntegralInRange<int>(0, 12)) {
         case 0:
             return set_buffers();
         case 1:
@@ -171,6 +176,8 @@ class Driver {
             return cache_op();
         case 10:
             return draw_twice_cached();
+        case 11:
+            return set_raster();
         default:
             return serial_draw();
         }
@@ -209,6 +216,45 @@ class Driver {
             for (uint32_t& d : a.current) d = in_.ConsumeIntegral<uint32_t>();
         }
         ctx_.set_vertex_attribs(bound_.attribs);
+    }
+
+    // A raster state with hostile values (now and then enums that are none), cleared now and
+    // then, in front of the counting or the raster backend.
+    void set_raster() {
+        if (in_.ConsumeIntegralInRange<int>(0, 7) == 0) return ctx_.clear_raster_state();
+        ctx_.bind_backend(in_.ConsumeBool() ? static_cast<Backend&>(h_.raster) : h_.backend);
+        auto pick = [&](int values) {
+            return uint8_t(in_.ConsumeIntegralInRange<int>(0, 15) == 0
+                               ? in_.ConsumeIntegral<uint8_t>()
+                               : in_.ConsumeIntegralInRange<int>(0, values - 1));
+        };
+        RasterState r;
+        Viewport& v = r.viewport;
+        for (float* f : {&v.x, &v.y, &v.width, &v.height, &v.near, &v.far})
+            *f = in_.ConsumeBool() ? hostile_float(in_) : *f;
+        if (in_.ConsumeBool()) v.width = v.height = 16; // mostly the image
+        r.front_face = FrontFace(pick(2));
+        r.cull = CullFace(pick(4));
+        r.front_mode = PolygonMode(pick(3));
+        r.back_mode = PolygonMode(pick(3));
+        r.flatshade = in_.ConsumeBool();
+        r.line_stipple = in_.ConsumeBool();
+        r.stipple_factor = in_.ConsumeBool() ? in_.ConsumeIntegralInRange(1, 3) : hostile_u32(in_);
+        r.stipple_pattern = in_.ConsumeIntegral<uint16_t>();
+        for (float* f : {&r.line_width, &r.wide_line_threshold, &r.point_size, &r.offset_factor,
+                         &r.offset_units})
+            *f = in_.ConsumeBool() ? hostile_float(in_) : *f;
+        r.sprite_coord_varying = in_.ConsumeBool() ? -1 : hostile_i32(in_) % 4;
+        r.sprite_origin_lower_left = in_.ConsumeBool();
+        r.offset_fill = in_.ConsumeBool();
+        r.offset_line = in_.ConsumeBool();
+        r.offset_point = in_.ConsumeBool();
+        r.clip_plane_enable =
+            in_.ConsumeBool() ? in_.ConsumeIntegralInRange(0, 255) : hostile_u32(in_);
+        for (auto& plane : r.clip_planes)
+            for (float& c : plane) c = in_.ConsumeBool() ? hostile_float(in_) : 0.0f;
+        r.edge_flag_varying = in_.ConsumeBool() ? -1 : hostile_i32(in_) % 4;
+        ctx_.set_raster_state(r);
     }
 
     void bind_gs() {

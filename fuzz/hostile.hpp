@@ -5,7 +5,9 @@
 
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include <bit>
 #include <cstdint>
+#include <limits>
 
 namespace drawpipe::fuzz {
 
@@ -29,6 +31,40 @@ inline uint32_t hostile_u32(FuzzedDataProvider& in) {
 
 inline int32_t hostile_i32(FuzzedDataProvider& in) {
     return int32_t(hostile_u32(in)); // INT32_MIN, INT32_MAX, -1, -2 ... are all edges above
+}
+
+// Floats where rasterizer arithmetic breaks: 0 and -0, the pixel-sized values GL's limits sit
+// at, huge and tiny magnitudes, infinities, NaN, and now and then any bits at all.
+inline float hostile_float(FuzzedDataProvider& in) {
+    static constexpr float kEdges[] = {0.0f,
+                                       -0.0f,
+                                       1.0f,
+                                       -1.0f,
+                                       0.5f,
+                                       2.0f,
+                                       3.0f,
+                                       255.0f,
+                                       256.0f,
+                                       16384.0f,
+                                       1e7f,
+                                       -1e7f,
+                                       1e30f,
+                                       -1e30f,
+                                       3.4e38f,
+                                       -3.4e38f,
+                                       1e-30f,
+                                       1.4e-45f,
+                                       std::numeric_limits<float>::infinity(),
+                                       -std::numeric_limits<float>::infinity(),
+                                       std::numeric_limits<float>::quiet_NaN()};
+    switch (in.ConsumeIntegralInRange<int>(0, 2)) {
+    case 0:
+        return in.PickValueInArray(kEdges);
+    case 1:
+        return float(in.ConsumeIntegralInRange<int32_t>(-64, 64)) / 4;
+    default:
+        return std::bit_cast<float>(in.ConsumeIntegral<uint32_t>());
+    }
 }
 
 } // namespace drawpipe::fuzz

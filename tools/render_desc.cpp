@@ -60,6 +60,9 @@ RasterBackend render_description(const DrawDesc& given, const DescRender& how) {
     }
     // A geometry shader's outputs are its own: its first varying is taken as the colour.
     raster.edge_flag_varying = how.gs ? -1 : 2;
+    // Point sprites: the coordinates replace the colour, as a fragment shader writing
+    // gl_PointCoord as its colour would show them.
+    raster.sprite_coord_varying = desc.render.point_sprite ? (how.gs ? 0 : 1) : -1;
     // Lines of every width are drawn by the backend, as llvmpipe draws them (Mesa's draw
     // module leaves them to it: draw_wide_line_threshold 10000).
     raster.wide_line_threshold = 10000.0f;

@@ -4,6 +4,7 @@
 // rendered image is the same whatever splits or shades the draw.
 #include "drawpipe/backends/raster.hpp"
 #include "drawpipe/context.hpp"
+#include "drawpipe/error.hpp"
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/prim.hpp"
 #include "drawpipe/stage.hpp"
@@ -927,4 +928,53 @@ TEST(Stages, TheViewportIsClampedToTheImplementationsRange) {
     // The corner at -32768: 16384 wide from there ends far left of the image.
     EXPECT_EQ(lit({-1e30f, 0, 16384, 64, 0, 1}), 0u);
     EXPECT_EQ(lit({-32768 - 100, 0, 16384 * 2 + 100 + 64, 64, 0, 1}), 0u);
+}
+
+// Point sprites: GL's s = 1/2 + (x_f + 1/2 - x_w) / size at each fragment, t the same upward
+// under GL_LOWER_LEFT and downward under GL_UPPER_LEFT, written over the colour output here
+// (as a fragment shader writing gl_PointCoord shows them); the square takes the triangle
+// rule, unmoved, a one-pixel point too (llvmpipe's pictures for these, `mesa_render`).
+TEST(Stages, PointSpriteCoordinatesRunAcrossThePoint) {
+    Scene s = one_triangle();
+    s.prim = Prim::points;
+    s.indices = {0};
+    auto channel = [](uint32_t pixel, int c) { return int((pixel >> (8 * c)) & 0xFF); };
+    for (const bool lower_left : {false, true}) {
+        s.raster.sprite_coord_varying = 1;
+        s.raster.sprite_origin_lower_left = lower_left;
+        // Size 4 at window (16, 16), a pixel corner: pixels 14-17 both ways.
+        s.positions = {0, 0, 0, 1};
+        s.raster.point_size = 4;
+        const RasterBackend img = draw(s, {}, nullptr);
+        EXPECT_EQ(img.covered_pixels(), 16u) << lower_left;
+        for (uint32_t y = 14; y < 18; ++y)
+            for (uint32_t x = 14; x < 18; ++x) {
+                const float sc = 0.5f + (float(x) + 0.5f - 16) / 4;
+                const float up = 0.5f + (float(y) + 0.5f - 16) / 4;
+                const float t = lower_left ? up : 1 - up;
+                const uint32_t p = img.pixel(x, y);
+                EXPECT_NEAR(channel(p, 0), 255 * sc, 1.0) << x << "," << y << " " << lower_left;
+                EXPECT_NEAR(channel(p, 1), 255 * t, 1.0) << x << "," << y << " " << lower_left;
+                EXPECT_EQ(channel(p, 2), 0);
+                EXPECT_EQ(channel(p, 3), 255);
+            }
+        // Size 2 centred on pixel (16, 16)'s centre: edges through centres, the triangle rule
+        // keeps the left and bottom ones (without sprites, the right and top ones).
+        s.positions = {2 * 16.5f / 32 - 1, 2 * 16.5f / 32 - 1, 0, 1};
+        s.raster.point_size = 2;
+        const RasterBackend two = draw(s, {}, nullptr);
+        EXPECT_EQ(two.covered_pixels(), 4u);
+        for (uint32_t y = 15; y < 17; ++y)
+            for (uint32_t x = 15; x < 17; ++x) EXPECT_NE(two.pixel(x, y), 0u) << x << "," << y;
+        // One pixel at window (16.2, 16.7): at its centre s = 0.8, t = 0.3 upward.
+        s.positions = {2 * 16.2f / 32 - 1, 2 * 16.7f / 32 - 1, 0, 1};
+        s.raster.point_size = 1;
+        const RasterBackend one = draw(s, {}, nullptr);
+        EXPECT_EQ(one.covered_pixels(), 1u);
+        const uint32_t p = one.pixel(16, 16);
+        EXPECT_NEAR(channel(p, 0), 255 * 0.8f, 1.0);
+        EXPECT_NEAR(channel(p, 1), 255 * (lower_left ? 0.3f : 0.7f), 1.0);
+    }
+    s.raster.sprite_coord_varying = 3; // not an output
+    EXPECT_THROW(draw(s, {}, nullptr), Error);
 }

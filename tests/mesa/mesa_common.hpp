@@ -68,6 +68,7 @@ struct Render {
     float line_width = 1, point_size = 1;
     std::vector<std::array<float, 4>> clip_planes;
     bool depth_test = false;
+    std::string point_sprite; // "", "upper_left" or "lower_left"
     bool offset = false;
     float offset_factor = 0, offset_units = 0;
 };
@@ -165,6 +166,9 @@ inline bool parse_render_key(int line, const std::vector<std::string>& w, Render
     } else if (key == "point_size") {
         values(1);
         r.point_size = real(line, key, w[1]);
+    } else if (key == "point_sprite") {
+        values(1);
+        r.point_sprite = w[1];
     } else if (key == "clip_plane") {
         values(4);
         r.clip_planes.push_back({real(line, key, w[1]), real(line, key, w[2]),

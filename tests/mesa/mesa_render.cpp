@@ -30,8 +30,11 @@ std::vector<float> padded(std::vector<float> v, std::initializer_list<float> fil
     return v;
 }
 
-GLuint program() {
-    static GLuint prog = 0;
+// The colour is gl_Color, or with point sprites the point coordinates (drawpipe render writes
+// them into the colour output).
+GLuint program(bool sprite) {
+    static GLuint progs[2] = {0, 0};
+    GLuint& prog = progs[sprite];
     if (prog) return prog;
     const char* vs = R"(#version 120
 attribute vec4 pos;
@@ -43,7 +46,10 @@ void main() {
     gl_BackColor = col;
 }
 )";
-    const char* fs = R"(#version 120
+    const char* fs = sprite ? R"(#version 120
+void main() { gl_FragColor = vec4(gl_PointCoord, 0.0, 1.0); }
+)"
+                            : R"(#version 120
 void main() { gl_FragColor = gl_Color; }
 )";
     prog = glCreateProgram();
@@ -113,7 +119,14 @@ std::string render(const Desc& d, const Image& img) {
     glEdgeFlagPointer(0, nullptr);
     glEnableClientState(GL_EDGE_FLAG_ARRAY);
 
-    glUseProgram(program());
+    glUseProgram(program(!r.point_sprite.empty()));
+    if (!r.point_sprite.empty()) {
+        glEnable(GL_POINT_SPRITE);
+        glPointParameteri(GL_POINT_SPRITE_COORD_ORIGIN,
+                          r.point_sprite == "lower_left" ? GL_LOWER_LEFT : GL_UPPER_LEFT);
+    } else {
+        glDisable(GL_POINT_SPRITE);
+    }
     if (r.viewport_given)
         glViewport(GLint(r.viewport[0]), GLint(r.viewport[1]), GLsizei(r.viewport[2]),
                    GLsizei(r.viewport[3]));

@@ -4,11 +4,11 @@
 #include "drawpipe/limits.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <initializer_list>
-#include <charconv>
 #include <cstring>
+#include <initializer_list>
 #include <sstream>
 
 namespace drawpipe {
@@ -137,6 +137,11 @@ bool parse_render_key(int line, std::string_view key, const std::vector<std::str
     } else if (key == "point_size") {
         values(1);
         s.point_size = real(line, key, w[1]);
+    } else if (key == "point_sprite") {
+        values(1);
+        r.point_sprite = true;
+        s.sprite_origin_lower_left =
+            pick<bool>(line, key, w[1], {{"upper_left", false}, {"lower_left", true}});
     } else if (key == "clip_plane") {
         values(4);
         uint32_t i = 0;

@@ -44,8 +44,14 @@ struct RasterState {
     // at most this reach the backend whole, for it to draw at line_width itself; wider ones
     // become thin lines in the wide-line stage. llvmpipe draws every width itself (10000).
     float wide_line_threshold = 1.0f;
-    float point_size = 1.0f;    // used unless the last shader stage writes a point size
-    bool point_sprite = false;  // wide points carry sprite coordinates (GL_POINT_SPRITE)
+    float point_size = 1.0f; // used unless the last shader stage writes a point size
+    // GL_POINT_SPRITE (gl_PointCoord, or a texture coordinate with COORD_REPLACE): every point
+    // of every size is drawn as its square, whose fragments get (s, t, 0, 1) in this generic
+    // output: s from 0 at the point's left edge to 1 at its right, t from 0 at its top to 1
+    // at its bottom (GL_POINT_SPRITE_COORD_ORIGIN's GL_UPPER_LEFT), or from its bottom with
+    // sprite_origin_lower_left. -1: no point sprites.
+    int32_t sprite_coord_varying = -1;
+    bool sprite_origin_lower_left = false;
     float offset_factor = 0.0f; // glPolygonOffset, applied when any offset_* is on
     float offset_units = 0.0f;
     bool offset_fill = false, offset_line = false, offset_point = false;
