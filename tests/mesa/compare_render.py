@@ -29,6 +29,14 @@ FIRST = {"points": 1, "lines": 2, "line_loop": 2, "line_strip": 2, "triangles": 
          "lines_adjacency": 4, "line_strip_adjacency": 4, "triangles_adjacency": 6,
          "triangle_strip_adjacency": 6}
 UNFILLED = False  # --unfilled: polygon mode line and point scenes too
+# --limits: a 256 x 256 image, and line widths, point sizes and viewports past what GL lets an
+# implementation draw (llvmpipe: 255, 255, 16384 with the corner in +-32768), which both sides
+# must clamp alike. Viewports stay multiples of 256 or clamp to 16384, so window coordinates
+# stay exact.
+LIMITS = False
+WIDTHS = [1, 3, 200, 255, 256, 300, 1000, 1e6]
+VIEWPORT_SIZES = [256, 16384, 20000, 40000, 1e6]
+VIEWPORT_CORNERS = [0, -8192, -16384, -20480, -32768, -40960]
 STRATEGIES = ["distinct", "vsplit", "direct-256", "exact", "none"]
 MIDDLE_ENDS = ["fetch_shade", "fetch_shade_simd", "a4xx", "gen7", "mali"]
 
@@ -89,11 +97,11 @@ def scene(rng, prim):
     if rng.random() < 0.4:
         d.append(f"shade {rng.choice(['flat', 'smooth'])}")
     if (is_line(prim) or unfilled) and rng.random() < 0.4:
-        d.append(f"line_width {rng.randint(1, 4)}")
+        d.append(f"line_width {rng.choice(WIDTHS) if LIMITS else rng.randint(1, 4):g}")
     if (is_line(prim) or unfilled) and rng.random() < 0.4:
         d.append(f"line_stipple {rng.randint(1, 3)} {rng.randrange(1, 0x10000):#06x}")
     if (prim == "points" or unfilled) and rng.random() < 0.5:
-        d.append(f"point_size {rng.randint(1, 5)}")
+        d.append(f"point_size {rng.choice(WIDTHS) if LIMITS else rng.randint(1, 5):g}")
     modes = [rng.choice(["fill", "line", "point"]) for _ in "fb"] if unfilled else []
     if unfilled:
         d.append("polygon_mode " + " ".join(modes))
@@ -114,9 +122,13 @@ def scene(rng, prim):
         d.append("depth_test less")
         if rng.random() < 0.4:
             d.append(f"polygon_offset {rng.choice([0, 1, 2, -1])} {rng.choice([0, 1, 4, -2])}")
-    if rng.random() < 0.15:
-        vx, vy = rng.randint(0, 8), rng.randint(0, 8)
-        d.append(f"viewport {vx} {vy} {rng.choice([8, 16, 24])} {rng.choice([8, 16, 24])}")
+    if rng.random() < (0.5 if LIMITS else 0.15):
+        if LIMITS:
+            d.append("viewport " + " ".join(f"{rng.choice(VIEWPORT_CORNERS):g}" for _ in "xy") +
+                     " " + " ".join(f"{rng.choice(VIEWPORT_SIZES):g}" for _ in "wh"))
+        else:
+            vx, vy = rng.randint(0, 8), rng.randint(0, 8)
+            d.append(f"viewport {vx} {vy} {rng.choice([8, 16, 24])} {rng.choice([8, 16, 24])}")
     return "\n".join(d) + "\n"
 
 
@@ -245,11 +257,17 @@ def main():
     ap.add_argument("--out", default=None)
     ap.add_argument("--unfilled", action="store_true",
                     help="also polygon mode line / point scenes, with random edge flags")
+    ap.add_argument("--limits", action="store_true",
+                    help="a 256 x 256 image with line widths, point sizes and viewports past "
+                         "the implementation's limits")
     ap.add_argument("--prims", default="all",
                     help="comma-separated primitive types, 'all', or 'filled'")
     a = ap.parse_args()
-    global UNFILLED
+    global UNFILLED, LIMITS, W, H
     UNFILLED = a.unfilled
+    LIMITS = a.limits
+    if LIMITS:
+        W = H = 256
     rng = random.Random(a.seed)
     tmp = tempfile.mkdtemp(prefix="render_cmp_")
     scenes = []
