@@ -3,6 +3,7 @@
 #pragma once
 
 #include "drawpipe/backends/trace.hpp"
+#include "drawpipe/error.hpp"
 #include "drawpipe/serial.hpp"
 #include "tools/common/draw_text.hpp"
 #include "tools/common/gs_library.hpp"
@@ -12,11 +13,21 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace drawpipe::fuzz {
+
+// The description `text` holds, or nothing when it does not parse (bad text is expected).
+inline std::optional<DrawDesc> parse_or_nothing(std::string_view text) {
+    try {
+        return parse_draw_text(text);
+    } catch (const Error&) {
+        return std::nullopt;
+    }
+}
 
 // Rejects descriptions that would cost more than `max_work` vertices (count x instances) or
 // make bind_draw fill more than `max_elements` attribute elements. Rejected inputs are not

@@ -50,12 +50,9 @@ void check_round_trip(const DrawDesc& d) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     static const FetchShade middle; // default limit: large draws split
     const std::string_view text(reinterpret_cast<const char*>(data), size);
-    DrawDesc d;
-    try {
-        d = parse_draw_text(text);
-    } catch (const Error&) {
-        return 0;
-    }
+    const std::optional<DrawDesc> parsed = fuzz::parse_or_nothing(text);
+    if (!parsed) return 0;
+    const DrawDesc& d = *parsed;
     check_round_trip(d);
     if (!fuzz::cheap_enough(d, kMaxWork, kMaxElements)) return -1; // not added to the corpus
     try {

@@ -41,12 +41,9 @@ bool few_vertex_ids(const DrawDesc& d) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
-    DrawDesc d;
-    try {
-        d = parse_draw_text(text);
-    } catch (const Error&) {
-        return 0;
-    }
+    const std::optional<DrawDesc> parsed = fuzz::parse_or_nothing(text);
+    if (!parsed) return 0;
+    const DrawDesc& d = *parsed;
     if (!fuzz::cheap_enough(d, kMaxWork, kMaxWork) || !few_vertex_ids(d)) return -1;
     cli::DescRender reference;
     reference.width = reference.height = kImage;
