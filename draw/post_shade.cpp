@@ -40,6 +40,11 @@ std::shared_ptr<const RasterPlan> plan_raster(const RasterState& s, const Vertex
     if (!(s.line_width > 0)) bad("line_width: must be positive");
     if (!(s.point_size > 0)) bad("point_size: must be positive");
     if (s.stipple_factor < 1 || s.stipple_factor > 256) bad("stipple_factor: must be 1-256");
+    if (uint32_t(s.front_face) > uint32_t(FrontFace::cw)) bad("front_face: not a FrontFace");
+    if (uint32_t(s.cull) > uint32_t(CullFace::front_and_back)) bad("cull: not a CullFace");
+    if (uint32_t(s.front_mode) > uint32_t(PolygonMode::point) ||
+        uint32_t(s.back_mode) > uint32_t(PolygonMode::point))
+        bad("front_mode, back_mode: not a PolygonMode");
     if (s.clip_plane_enable >> kMaxClipDistances)
         bad("clip_plane_enable: planes past " + std::to_string(kMaxClipDistances - 1));
     if (s.sprite_coord_varying >= int32_t(layout.varying_count()))

@@ -978,3 +978,39 @@ TEST(Stages, PointSpriteCoordinatesRunAcrossThePoint) {
     s.raster.sprite_coord_varying = 3; // not an output
     EXPECT_THROW(draw(s, {}, nullptr), Error);
 }
+
+// A raster state outside GL's domain is an Error(invalid_value) naming the field, never a
+// picture drawn from it.
+TEST(Stages, BadRasterStatesAreClearErrors) {
+    const Scene good = one_triangle();
+    ASSERT_NO_THROW(draw(good, {}, nullptr));
+    auto error_of = [&](auto&& spoil) -> std::string {
+        Scene s = good;
+        spoil(s.raster);
+        try {
+            draw(s, {}, nullptr);
+        } catch (const Error& e) {
+            EXPECT_EQ(e.code(), ErrorCode::invalid_value);
+            return e.what();
+        }
+        return "no error";
+    };
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    auto names = [&](const std::string& field, auto&& spoil) {
+        EXPECT_NE(error_of(spoil).find(field), std::string::npos) << field;
+    };
+    names("viewport", [](RasterState& r) { r.viewport.width = -1; });
+    names("viewport", [&](RasterState& r) { r.viewport.height = nan; });
+    names("line_width", [&](RasterState& r) { r.line_width = nan; });
+    names("line_width", [](RasterState& r) { r.line_width = 0; });
+    names("point_size", [](RasterState& r) { r.point_size = -1; });
+    names("stipple_factor", [](RasterState& r) { r.stipple_factor = 0; });
+    names("stipple_factor", [](RasterState& r) { r.stipple_factor = 257; });
+    names("clip_plane_enable", [](RasterState& r) { r.clip_plane_enable = 1u << 8; });
+    names("edge_flag_varying", [](RasterState& r) { r.edge_flag_varying = 3; });
+    names("sprite_coord_varying", [](RasterState& r) { r.sprite_coord_varying = 7; });
+    names("front_face", [](RasterState& r) { r.front_face = FrontFace(2); });
+    names("cull", [](RasterState& r) { r.cull = CullFace(9); });
+    names("front_mode", [](RasterState& r) { r.front_mode = PolygonMode(3); });
+    names("back_mode", [](RasterState& r) { r.back_mode = PolygonMode(200); });
+}
