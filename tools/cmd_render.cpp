@@ -5,7 +5,6 @@
 #include "drawpipe/backends/raster.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
-#include "drawpipe/registry.hpp"
 #include "tools/commands.hpp"
 #include "tools/common/draw_text.hpp"
 #include "tools/common/files.hpp"

@@ -9,10 +9,6 @@
 
 namespace drawpipe::cli {
 
-namespace {
-
-// The largest vertex id the draw can read, plus one (positions, colours and edge flags are
-// stored up to it so that ids without a value read the defaults).
 uint64_t vertex_span(const DrawDesc& d) {
     uint64_t top = 0;
     if (d.index_type == IndexType::none) {
@@ -23,6 +19,8 @@ uint64_t vertex_span(const DrawDesc& d) {
     }
     return std::max<uint64_t>(top, d.render.positions.size() / 4);
 }
+
+namespace {
 
 // `values` padded with `fill` (one group of `n`) up to `count` groups.
 std::vector<float> padded(std::vector<float> values, std::initializer_list<float> fill,

@@ -21,6 +21,10 @@ struct DescRender {
     const GeometryShader* gs = nullptr; // its first output is taken as the colour
 };
 
+// The largest vertex id the draw can read, plus one: positions, colours and edge flags are
+// stored up to it, so that ids without a value read the defaults.
+uint64_t vertex_span(const DrawDesc& desc);
+
 // Vertex ids past 2^24, or an image larger than 16384, are an Error(invalid_value).
 RasterBackend render_description(const DrawDesc& desc, const DescRender& how);
 
