@@ -44,7 +44,7 @@ DrawRun run_front_end(FrontEnd& front, SegmentStorage& storage, const DrawInfo& 
     Segment seg;
     const auto t0 = Clock::now();
     front.begin(draw, options);
-    while (front.next(storage, seg)) null.consume(seg);
+    front.drain(storage, seg, [&](const Segment& s) { null.consume(s); });
     DrawRun r;
     r.seconds = since(t0);
     r.stats = front.stats();

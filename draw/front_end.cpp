@@ -228,6 +228,8 @@ bool FrontEnd::next_split(SegmentStorage& storage, Segment& seg) {
         closed_.instance_first = seg.instance_first;
         closed_.instance_count = seg.instance_count;
         closed_.sequence = m.sequence;
+        closed_.written = seg.linear_fetch() && seg.linear_draw() ? &seg : nullptr;
+        closed_.count_rest(stats_);
     }
     stats_.segments++;
     stats_.indices += seg.draw_count;

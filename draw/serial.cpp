@@ -48,11 +48,11 @@ DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& 
     DrawStats stats;
     DrawSink sink(backend, output);
     sink.begin(draw);
-    while (source.next(storage, seg)) {
-        shade_step(draw, seg, scratch.get(), batch);
+    source.drain(storage, seg, [&](const Segment& s) {
+        shade_step(draw, s, scratch.get(), batch);
         for (uint32_t i = 0; i < kMaxCounters; ++i) stats.counters[i] += batch.counters[i];
         sink.batch(batch, stats.primitives);
-    }
+    });
     sink.end();
     stats.front = source.stats();
     return stats;

@@ -39,15 +39,31 @@ class FrontEnd {
     // shape has been split (the reorder strategy excepted: it reorders a copy).
     void begin(const DrawInfo& draw, const FrontEndOptions& options);
     // Writes the next segment, in draw order, with its lists in `storage` (grown as needed
-    // on first use only). Returns false when the draw is done.
+    // on first use only). Returns false when the draw is done. Pass the same `seg` unchanged
+    // from call to call, or another object: a run's closed-form segments rewrite only the
+    // fields that change when `seg` is the object the previous call wrote.
     bool next(SegmentStorage& storage, Segment& seg) {
         if (closed_.active) [[likely]] {
-            closed_.next(seg, stats_);
+            closed_.next(seg);
             return true;
         }
         return next_split(storage, seg);
     }
-    // Totals since begin().
+    // Hands every segment left in the draw, in order, to `consume(const Segment&)`, written
+    // into `seg`: next() in a loop, except that a run's closed-form segments are written from
+    // registers, as Mesa's vsplit calls its middle end, instead of from state kept in memory.
+    template <class Consume> void drain(SegmentStorage& storage, Segment& seg, Consume&& consume) {
+        for (;;) {
+            if (closed_.active) {
+                closed_.drain(seg, consume);
+                continue;
+            }
+            if (!next_split(storage, seg)) return;
+            consume(static_cast<const Segment&>(seg));
+        }
+    }
+    // Totals since begin(), complete once the draw is done (a run's closed-form segments are
+    // counted when the run's first segment is written).
     const FrontEndStats& stats() const { return stats_; }
 
   private:
@@ -66,8 +82,41 @@ class FrontEnd {
         uint32_t k = 0, prims = 0; // next primitive of the run, primitives in the run
         uint32_t begin = 0, prim_id_base = 0, instance_first = 0, instance_count = 1;
         uint64_t sequence = 0;
+        const Segment* written = nullptr; // holds every field but those that move along a run
 
-        void next(Segment& seg, FrontEndStats& stats) {
+        // Segments the rest of a run takes from primitive k on, with their vertices.
+        void count_rest(FrontEndStats& stats) const {
+            const uint32_t left = prims - k;
+            const uint64_t n = left <= pmax ? 1 : (left - pmax + cut - 1) / cut + 1;
+            const uint64_t vertices = uint64_t(left) * step + n * extra;
+            stats.segments += n;
+            stats.indices += vertices;
+            stats.fetched += vertices;
+        }
+
+        void write_fixed(Segment& seg) {
+            seg.prim = prim;
+            seg.instance_first = instance_first;
+            seg.instance_count = instance_count;
+            seg.fetch_elts = {};
+            seg.draw_elts = {};
+            seg.fetch_bias = 0;
+            written = &seg;
+        }
+
+        // The fields that move along a run, for its primitives [k0, k1).
+        void write_moving(Segment& seg, uint32_t k0, uint32_t k1, uint8_t flags,
+                          uint64_t seq) const {
+            const uint32_t count = (k1 - k0) * step + extra;
+            seg.flags = flags;
+            seg.prim_id_first = prim_id_base + k0;
+            seg.fetch_start = begin + k0 * step;
+            seg.fetch_count = count;
+            seg.draw_count = count;
+            seg.sequence = seq;
+        }
+
+        void next(Segment& seg) {
             const uint32_t k0 = k;
             uint32_t k1 = k0 + cut;
             uint8_t flags = SPLIT_BEFORE | SPLIT_AFTER;
@@ -76,23 +125,27 @@ class FrontEnd {
                 flags = SPLIT_BEFORE;
                 active = false;
             }
-            const uint32_t count = (k1 - k0) * step + extra;
-            seg.prim = prim;
-            seg.flags = flags;
-            seg.instance_first = instance_first;
-            seg.instance_count = instance_count;
-            seg.prim_id_first = prim_id_base + k0;
-            seg.fetch_start = begin + k0 * step;
-            seg.fetch_count = count;
-            seg.fetch_elts = {};
-            seg.draw_count = count;
-            seg.draw_elts = {};
-            seg.sequence = sequence++;
-            seg.fetch_bias = 0;
+            if (&seg != written) [[unlikely]]
+                write_fixed(seg);
+            write_moving(seg, k0, k1, flags, sequence++);
             k = k1;
-            stats.segments++;
-            stats.indices += count;
-            stats.fetched += count;
+        }
+
+        // The rest of the run, with the loop's state in locals that live across `consume`.
+        template <class Consume> void drain(Segment& seg, Consume& consume) {
+            write_fixed(seg);
+            const ClosedForm form = *this;
+            uint32_t k0 = k;
+            uint64_t seq = sequence;
+            for (; prims - k0 > pmax; k0 += cut) {
+                form.write_moving(seg, k0, k0 + cut, SPLIT_BEFORE | SPLIT_AFTER, seq++);
+                consume(static_cast<const Segment&>(seg));
+            }
+            k = prims;
+            sequence = seq + 1;
+            active = false;
+            form.write_moving(seg, k0, prims, SPLIT_BEFORE, seq);
+            consume(static_cast<const Segment&>(seg));
         }
     };
 

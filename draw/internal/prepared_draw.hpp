@@ -44,7 +44,12 @@ class SegmentSource {
     // Writes the next segment in draw order (lists in `storage`, or in the cached split).
     // Returns false when the draw is done.
     bool next(SegmentStorage& storage, Segment& seg);
-    // Totals of the current draw so far.
+    // next() in a loop, each segment handed to `consume(const Segment&)` (FrontEnd::drain).
+    template <class Consume> void drain(SegmentStorage& storage, Segment& seg, Consume&& consume) {
+        if (!replay_) return front_.drain(storage, seg, consume);
+        while (replay_->next(seg)) consume(static_cast<const Segment&>(seg));
+    }
+    // Totals of the current draw, complete once it is done.
     const FrontEndStats& stats() const;
 
   private:

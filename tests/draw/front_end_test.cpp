@@ -282,3 +282,89 @@ TEST(FrontEnd, ClosedFormSegmentsNamePrimitiveIdsAndInstances) {
     }
     EXPECT_GT(multi, 100u); // most draws were cut into several segments
 }
+
+namespace {
+
+// Every field and list of a segment, to compare segments written by different calls.
+std::string describe(const Segment& s) {
+    std::string out = std::to_string(int(s.prim)) + " f" + std::to_string(s.flags) + " i" +
+                      std::to_string(s.instance_first) + "+" + std::to_string(s.instance_count) +
+                      " p" + std::to_string(s.prim_id_first) + " q" + std::to_string(s.sequence) +
+                      " b" + std::to_string(s.fetch_bias) + " v";
+    if (s.linear_fetch())
+        out += std::to_string(s.fetch_start) + "+" + std::to_string(s.fetch_count);
+    for (uint32_t v : s.fetch_elts) out += "," + std::to_string(v);
+    out += " d" + std::to_string(s.draw_count) + (s.linear_draw() ? "L" : "");
+    for (uint16_t e : s.draw_elts) out += "," + std::to_string(e);
+    return out;
+}
+
+// A segment full of values no front end writes, as a consumer's scratch object might hold.
+Segment poisoned() {
+    static const uint32_t junk_fetch[3] = {7, 7, 7};
+    static const uint16_t junk_draw[2] = {9, 9};
+    Segment s;
+    s.prim = Prim::polygon;
+    s.flags = 0xff;
+    s.instance_first = s.instance_count = s.prim_id_first = 0xdeadbeef;
+    s.fetch_start = s.fetch_count = s.draw_count = s.fetch_bias = 0xdeadbeef;
+    s.fetch_elts = junk_fetch;
+    s.draw_elts = junk_draw;
+    s.sequence = ~0ull;
+    return s;
+}
+
+} // namespace
+
+// next() into one object, next() into alternating objects the caller scribbles on, and drain()
+// hand out the same segments and the same totals; the totals count what was handed out.
+TEST(FrontEnd, NextAndDrainAgreeWhateverObjectTheyWrite) {
+    std::mt19937 rng(23);
+    for (int iter = 0; iter < 1500; ++iter) {
+        const Prim prim = Prim(rng() % kPrimCount);
+        test::RandomDrawOptions o;
+        o.max_count = 400;
+        DrawDesc d = test::random_draw(rng, prim, o);
+        if (iter % 2) d.index_type = IndexType::none, d.indices.clear();
+        const auto b = bind_draw(d);
+        MiddleEndLimits lim;
+        lim.max_vertices = min_segment_vertices(prim) + rng() % 24;
+        lim.handles_instancing = rng() % 2;
+        const FrontEndOptions options{lim, {}};
+        SCOPED_TRACE(format_draw_text(d) + " limit " + std::to_string(lim.max_vertices));
+
+        FrontEnd fe;
+        SegmentStorage st;
+        std::vector<std::string> one, two, drained;
+        Segment seg;
+        begin_checked(fe, b->info, options);
+        while (fe.next(st, seg)) one.push_back(describe(seg));
+        const FrontEndStats s1 = fe.stats();
+
+        Segment ab[2] = {poisoned(), poisoned()};
+        begin_checked(fe, b->info, options);
+        for (uint32_t i = 0; fe.next(st, ab[i % 2]); ++i) {
+            two.push_back(describe(ab[i % 2]));
+            ab[(i + 1) % 2] = poisoned();
+        }
+        const FrontEndStats s2 = fe.stats();
+
+        Segment target = poisoned();
+        begin_checked(fe, b->info, options);
+        uint64_t indices = 0, fetched = 0;
+        fe.drain(st, target, [&](const Segment& s) {
+            drained.push_back(describe(s));
+            indices += s.draw_count;
+            fetched += s.fetch_count;
+        });
+        const FrontEndStats s3 = fe.stats();
+
+        ASSERT_EQ(one, two);
+        ASSERT_EQ(one, drained);
+        for (const FrontEndStats& s : {s1, s2, s3}) {
+            EXPECT_EQ(s.segments, drained.size());
+            EXPECT_EQ(s.indices, indices);
+            EXPECT_EQ(s.fetched, fetched);
+        }
+    }
+}
