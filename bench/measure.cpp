@@ -31,6 +31,7 @@ void NullMiddleEnd::consume(const Segment& seg) {
         s += seg.fetch_start + seg.fetch_count;
     else
         for (uint32_t v : seg.fetch_elts) s += v;
+    s += uint32_t(seg.fetch_elts.size()) * seg.fetch_bias;
     if (seg.linear_draw())
         s += seg.draw_count;
     else

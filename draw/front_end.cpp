@@ -193,6 +193,7 @@ bool FrontEnd::next_split(SegmentStorage& storage, Segment& seg) {
         m.run_open = true;
     }
     const uint32_t k0 = m.k;
+    seg.fetch_bias = 0; // `seg` may last have carried a cached split's replay
     uint32_t k1 = m.linear ? m.linear->build(m.run, k0, storage, seg)
                            : m.splitter->build(m.run, k0, storage, seg);
     if (m.sequence == 0 && !m.linear) {
@@ -214,7 +215,6 @@ bool FrontEnd::next_split(SegmentStorage& storage, Segment& seg) {
     seg.instance_first = m.order.first(m.instance);
     seg.instance_count = m.order.count();
     seg.sequence = m.sequence++;
-    seg.fetch_bias = 0; // `seg` may last have carried a cached split's replay
     m.k = k1;
     if (k1 >= m.run.prims) {
         m.run_open = false;

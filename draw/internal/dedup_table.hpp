@@ -151,20 +151,6 @@ template <class Hash> class DirectDedup {
     Hash hash_{};
 };
 
-// Whole triangles with no de-duplication (every index its own fetch), draw elements packed
-// as in DirectDedup::triangles_packed (dst needs one element of slack).
-template <class T>
-[[gnu::always_inline]] inline void copy_triangles(const T* src, size_t tris, uint32_t* fetch,
-                                                  size_t& n, uint16_t* dst) {
-    for (const T* const end = src + 3 * tris; src != end; src += 3, dst += 3, n += 3) {
-        fetch[n] = src[0];
-        fetch[n + 1] = src[1];
-        fetch[n + 2] = src[2];
-        const uint64_t packed = uint64_t(n) | uint64_t(n + 1) << 16 | uint64_t(n + 2) << 32;
-        std::memcpy(dst, &packed, sizeof packed);
-    }
-}
-
 // Exact de-duplication: open addressing with linear probing, at most half full.
 class ExactDedup {
   public:
@@ -221,7 +207,7 @@ class NoDedup {
 // The triangle loops of a direct-mapped table, by kind, and one compiled copy of them per
 // instruction set: x86-64 CPUs with BMI2 (Haswell and later) get a one-uop variable shift
 // for the Fibonacci hash; the choice is made once per process.
-enum class TriangleLoop : uint8_t { copy, packed, plain, unpredictable };
+enum class TriangleLoop : uint8_t { packed, plain, unpredictable };
 
 template <class Table, class T>
 [[gnu::always_inline]] inline void triangle_loop(TriangleLoop kind, const Table& table,
@@ -231,9 +217,6 @@ template <class Table, class T>
     const Table t = table;
     size_t count = n;
     switch (kind) {
-    case TriangleLoop::copy:
-        copy_triangles(src, tris, fetch, count, dst);
-        break;
     case TriangleLoop::packed:
         t.template triangles_packed<false>(src, tris, fetch, count, dst);
         break;

@@ -35,8 +35,9 @@ class FrontEnd {
 
     // Prepares to split the draw, which must have passed validate_draw, check_split and
     // check_indices (draw/internal/validate.hpp): nothing is checked here. The draw's index buffer
-    // must stay valid until next() returns false. Allocates nothing once a draw of the same
-    // shape has been split (the reorder strategy excepted: it reorders a copy).
+    // must stay valid while its segments are in use: a segment's fetch list may be the u32
+    // buffer's own indices. Allocates nothing once a draw of the same shape has been split
+    // (the reorder strategy excepted: it reorders a copy).
     void begin(const DrawInfo& draw, const FrontEndOptions& options);
     // Writes the next segment, in draw order, with its lists in `storage` (grown as needed
     // on first use only). Returns false when the draw is done. Pass the same `seg` unchanged

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace drawpipe::detail {
 
@@ -85,11 +86,18 @@ class DedupSplitter final : public Splitter {
             k = split_loop(l, run, k0, n, nd, seg);
         else
             k = split_assembled(l, run, k0, n, nd);
-        if (const uint32_t bias = p_.base_vertex)
-            for (size_t i = 0; i < n; ++i) l.fetch[i] += bias;
         seg.fetch_start = 0;
         seg.fetch_count = uint32_t(n);
-        seg.fetch_elts = {l.fetch, n};
+        if (borrowed_) { // the index buffer is the fetch list: base vertex as the bias
+            seg.fetch_elts = {borrowed_, n};
+            seg.fetch_bias = p_.base_vertex;
+            borrowed_ = nullptr;
+        } else {
+            if (const uint32_t bias = p_.base_vertex)
+                for (size_t i = 0; i < n; ++i) l.fetch[i] += bias;
+            seg.fetch_elts = {l.fetch, n};
+            seg.fetch_bias = 0;
+        }
         seg.draw_count = nd;
         seg.draw_elts =
             linear_draw_ ? std::span<const uint16_t>{} : std::span<const uint16_t>{l.draw, nd};
@@ -215,11 +223,10 @@ class DedupSplitter final : public Splitter {
     // The loop is chosen per segment from the previous segment's misses (next_loop).
     [[gnu::always_inline]] uint32_t split_triangles(const Lists& l, uint32_t k0, size_t& n,
                                                     uint32_t& nd) {
+        if (bypass_left_ > 0) return copy_triangles(l, k0, n, nd);
         const auto* const base = l.index.data + l.begin;
-        const bool bypass = bypass_left_ > 0;
-        if (bypass) --bypass_left_;
         uint32_t k = k0;
-        const auto loop = bypass ? TriangleLoop::copy : loop_;
+        const auto loop = loop_;
         const bool timed = loop == TriangleLoop::plain || loop == TriangleLoop::unpredictable;
         const uint64_t t0 = timed ? cycle_count() : 0;
         for (uint32_t stop; (stop = chunk_end(l, n, k, 3)) > k; k = stop) {
@@ -230,9 +237,31 @@ class DedupSplitter final : public Splitter {
         }
         if (timed) time_loop(l.table.loop_times(), loop, cycle_count() - t0, nd);
         // From the whole segment's misses (its chunks shrink towards its end).
-        if (!bypass) loop_ = next_loop(l.table.loop_times(), n, nd);
-        if (!bypass) bypass_if_no_reuse(n, nd);
+        loop_ = next_loop(l.table.loop_times(), n, nd);
+        bypass_if_no_reuse(n, nd);
         return k;
+    }
+
+    // A triangle-list piece without lookups: its indices are its fetch list, drawn linearly.
+    [[gnu::always_inline]] uint32_t copy_triangles(const Lists& l, uint32_t k0, size_t& n,
+                                                   uint32_t& nd) {
+        --bypass_left_;
+        const uint32_t k = std::min(l.kend, k0 + l.flimit / 3);
+        n = nd = 3 * (k - k0);
+        take_indices(l, 3 * k0, n);
+        return k;
+    }
+
+    // The fetch list of a piece drawn without lookups: `count` indices from run position
+    // `pos`, drawn in order. A u32 index buffer is handed on as it is (no copy at all);
+    // other index types are widened into the fetch list.
+    [[gnu::always_inline]] void take_indices(const Lists& l, uint32_t pos, size_t count) {
+        const auto* src = l.index.data + l.begin + pos;
+        if constexpr (std::is_same_v<Index, BufferIndex<uint32_t>>)
+            borrowed_ = src;
+        else
+            std::copy(src, src + count, l.fetch);
+        linear_draw_ = true;
     }
 
     // Strips (and a loop's line strip): the first primitive in full, then `incr` new
@@ -274,12 +303,8 @@ class DedupSplitter final : public Splitter {
         --bypass_left_;
         uint32_t k = std::min(l.kend, k0 + (l.flimit - 2)); // one new vertex per triangle
         if (has_strip_parity(p_.prim) && k < run.prims && ((k - k0) & 1)) --k;
-        const uint32_t count = k - k0 + 2;
-        const auto* src = l.index.data + l.begin + k0;
-        std::copy(src, src + count, l.fetch);
-        n = count;
-        nd = count;
-        linear_draw_ = true;
+        n = nd = k - k0 + 2;
+        take_indices(l, k0, n);
         return k;
     }
 
@@ -343,9 +368,10 @@ class DedupSplitter final : public Splitter {
     Table table_;
     TriangleLoop loop_ = TriangleLoop::plain; // chosen from the last segment's misses
     static constexpr uint32_t kProbeEvery = 8;
-    uint32_t bypass_left_ = 0;   // segments still to split without lookups
-    bool linear_draw_ = false;   // the segment just built draws its fetch list in order
-    Splitter* spread_ = nullptr; // see after_first_segment
+    uint32_t bypass_left_ = 0;           // segments still to split without lookups
+    bool linear_draw_ = false;           // the segment just built draws its fetch list in order
+    const uint32_t* borrowed_ = nullptr; // the segment just built fetches these indices
+    Splitter* spread_ = nullptr;         // see after_first_segment
     static constexpr uint32_t kCollisionShare = 64, kCollisionSample = 8;
 };
 

@@ -51,6 +51,7 @@ TEST(SplitInvariant, LargeTriangleListsAtHardwareLimits) {
         d.index_type = type;
         d.provoking = type == IndexType::u16 ? Provoking::first : Provoking::last;
         d.attrib_divisors = {0};
+        d.base_vertex = type == IndexType::u16 ? 3 : 11; // u32 lists are handed on uncopied
         const uint32_t span = type == IndexType::u16 ? 65535 : 1u << 20;
         for (int block = 0; block < 4; ++block) {
             if (block % 2 == 0) { // random triangles: almost no reuse
@@ -64,6 +65,41 @@ TEST(SplitInvariant, LargeTriangleListsAtHardwareLimits) {
                             d.indices.push_back(i);
                     }
             }
+        }
+        d.count = uint32_t(d.indices.size());
+        d.count_given = true;
+        const std::string expected = test::oracle_trace(d);
+        for (const char* name : kStrategies)
+            for (uint32_t limit : {1024u, 4096u, 65536u})
+                ASSERT_EQ(test::trace_of(d, limit, *Strategy::parse(name)), expected)
+                    << "strategy " << name << " limit " << limit << " type "
+                    << index_type_name(type);
+    }
+}
+
+// Long triangle strips between restart indices (a grid drawn a row per strip, as W7) and
+// random strips: the default strategy stops looking up indices in strips that repeat none
+// and hands their indices on as the fetch list (u32 buffers uncopied, with the base vertex).
+TEST(SplitInvariant, LongRestartStripsAtHardwareLimits) {
+    std::mt19937 rng(78);
+    for (IndexType type : {IndexType::u16, IndexType::u32}) {
+        DrawDesc d;
+        d.prim = Prim::triangle_strip;
+        d.index_type = type;
+        d.provoking = type == IndexType::u16 ? Provoking::last : Provoking::first;
+        d.attrib_divisors = {0};
+        d.base_vertex = type == IndexType::u16 ? 7 : 13;
+        d.restart = true;
+        d.restart_index = type == IndexType::u16 ? 0xFFFF : 0xFFFFFFFF;
+        const uint32_t w = 1500;
+        for (uint32_t y = 0; y < 40; ++y) {
+            if (y % 8 == 5) { // a strip of random indices, some repeated
+                for (int i = 0; i < 2500; ++i) d.indices.push_back(rng() % 60000);
+            } else {
+                for (uint32_t x = 0; x < w; ++x)
+                    for (uint32_t v : {y * w + x, (y + 1) * w + x}) d.indices.push_back(v % 60000);
+            }
+            d.indices.push_back(d.restart_index);
         }
         d.count = uint32_t(d.indices.size());
         d.count_given = true;

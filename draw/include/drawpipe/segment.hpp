@@ -33,8 +33,9 @@ struct Segment {
     uint32_t draw_count = 0;
     std::span<const uint16_t> draw_elts;
     uint64_t sequence = 0; // position in draw order, from 0 per draw
-    // Added (mod 2^32) to every listed fetch element: a cached split recorded without base
-    // vertex is replayed with the draw's (draw/split_cache.hpp). 0 from the front end.
+    // Added (mod 2^32) to every listed fetch element: the base vertex when the list is a u32
+    // index buffer's own indices, handed on uncopied; a cached split recorded without base
+    // vertex is replayed with the draw's (draw/split_cache.hpp).
     uint32_t fetch_bias = 0;
 
     bool linear_fetch() const { return fetch_elts.empty(); }
