@@ -57,22 +57,52 @@ uint32_t find_restart(const T* idx, uint32_t from, uint32_t end, uint32_t restar
 }
 
 // Bounds of idx[begin, end), the value `rvalue` skipped when `restart` (min > max when no
-// value counts).
+// value counts). Blocks of four 16-byte vectors keep per-lane bounds, restart values masked
+// to the identity of each (the plain loop stayed scalar at -O2: it cost small meshes a
+// tenth of their split).
 template <class T>
 IndexRange scan_range(const T* idx, uint32_t begin, uint32_t end, bool restart, uint32_t rvalue) {
+    const bool skip = restart && rvalue <= std::numeric_limits<T>::max();
+    using V = IndexVec<T>;
+    constexpr uint32_t kLanes = 16 / sizeof(T), kBlock = 4 * kLanes;
+    constexpr T kTop = std::numeric_limits<T>::max();
     uint32_t lo = UINT32_MAX, hi = 0;
-    if (restart && rvalue <= std::numeric_limits<T>::max()) {
-        for (uint32_t i = begin; i < end; ++i) {
-            const uint32_t v = idx[i];
-            if (v == rvalue) continue;
-            lo = std::min(lo, v), hi = std::max(hi, v);
-        }
-    } else {
-        for (uint32_t i = begin; i < end; ++i) {
-            const uint32_t v = idx[i];
-            lo = std::min(lo, v), hi = std::max(hi, v);
-        }
+    uint32_t i = begin;
+    if (end - begin >= kBlock) {
+        const T top = kTop, r = T(skip ? rvalue : 0);
+        V vlo = V{} + top, vhi = V{};
+        const V rv = V{} + r;
+        auto blocks = [&](auto masked) {
+            for (; i + kBlock <= end; i += kBlock) {
+                V v[4];
+                std::memcpy(v, idx + i, sizeof v);
+                for (const V& x : v) {
+                    V for_lo = x, for_hi = x;
+                    if constexpr (decltype(masked)::value) {
+                        const V m = V(x == rv); // all ones where x is the restart value
+                        for_lo = x | m;         // the top value never lowers a minimum
+                        for_hi = x & ~m;        // nor 0 raises a maximum
+                    }
+                    vlo = for_lo < vlo ? for_lo : vlo;
+                    vhi = for_hi > vhi ? for_hi : vhi;
+                }
+            }
+        };
+        if (skip)
+            blocks(std::true_type{});
+        else
+            blocks(std::false_type{});
+        for (uint32_t j = 0; j < kLanes; ++j)
+            lo = std::min<uint32_t>(lo, vlo[j]), hi = std::max<uint32_t>(hi, vhi[j]);
     }
+    for (; i < end; ++i) {
+        const uint32_t v = idx[i];
+        if (skip && v == rvalue) continue;
+        lo = std::min(lo, v), hi = std::max(hi, v);
+    }
+    // Lanes that counted nothing hold the top value and 0: when nothing counted at all,
+    // report what the scalar loop would.
+    if (lo > hi) return {UINT32_MAX, 0};
     return {lo, hi};
 }
 

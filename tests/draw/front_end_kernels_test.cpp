@@ -346,6 +346,47 @@ TEST(FrontEndKernels, RestartScanFindsTheFirstRestart) {
     }
 }
 
+// The vectorised index bounds equal a plain loop's: every index type, with and without a
+// restart value to skip (the type's top value, an ordinary one, one that cannot occur), runs
+// of restart values filling whole blocks, values at the type's extremes, any start and end.
+template <class T> void check_scan_range(std::mt19937& rng) {
+    for (uint32_t n = 0; n < 200; n += 1 + n / 16)
+        for (int trial = 0; trial < 8; ++trial) {
+            std::vector<T> idx(n);
+            const uint32_t top = std::numeric_limits<T>::max();
+            const uint32_t rvalue = trial % 4 == 0   ? top
+                                    : trial % 4 == 1 ? uint32_t(rng() % 5)
+                                    : trial % 4 == 2 ? top + 1u
+                                                     : 0;
+            const bool restart = trial < 6;
+            const uint32_t dense = rng() % 4; // 0: all restart values, 3: none
+            for (T& v : idx) {
+                const uint32_t pick = rng() % 8;
+                v = pick < dense * 2 || (dense == 0 && pick < 7) ? T(rvalue)
+                    : pick == 7                                  ? T(rng() % 2 ? top : 0)
+                                                                 : T(rng() % (top < 99 ? top : 99));
+            }
+            const uint32_t b = n ? rng() % (n + 1) : 0, e = b + (n - b ? rng() % (n - b + 1) : 0);
+            uint32_t lo = UINT32_MAX, hi = 0;
+            for (uint32_t i = b; i < e; ++i) {
+                if (restart && rvalue <= top && idx[i] == rvalue) continue;
+                lo = std::min<uint32_t>(lo, idx[i]), hi = std::max<uint32_t>(hi, idx[i]);
+            }
+            const IndexRange r = scan_range(idx.data(), b, e, restart, rvalue);
+            ASSERT_EQ(r.min, lo) << sizeof(T) << "-byte indices [" << b << ", " << e << ")";
+            ASSERT_EQ(r.max, hi) << sizeof(T) << "-byte indices [" << b << ", " << e << ")";
+        }
+}
+
+TEST(FrontEndKernels, IndexBoundsEqualAPlainLoop) {
+    std::mt19937 rng(19);
+    for (int round = 0; round < 20; ++round) {
+        check_scan_range<uint8_t>(rng);
+        check_scan_range<uint16_t>(rng);
+        check_scan_range<uint32_t>(rng);
+    }
+}
+
 } // namespace
 
 // The default strategy masks vertex ids into its table. A grid whose rows are a multiple of
