@@ -24,8 +24,9 @@ constexpr size_t kProxyBlock = 4096;
 } // namespace
 
 void NullMiddleEnd::consume(const Segment& seg) {
-    // Per-segment sums in 32-bit lanes (fetch ids wrap), so the loops vectorise; every
-    // element is still read and folded in.
+    // Per-segment sums in 32-bit lanes (fetch ids wrap); every element is read and folded
+    // in. Plain loops, which -O2 leaves scalar, as in the null middle end the Mesa
+    // yardsticks were measured with.
     uint32_t s = 0;
     if (seg.linear_fetch())
         s += seg.fetch_start + seg.fetch_count;
