@@ -6,12 +6,15 @@
 // Every table is reset per segment in O(1). The direct-mapped ones store only a fetch-list
 // position per entry and trust it when the fetch list holds the same vertex there (a
 // "sparse set"): a stale entry from an earlier segment or draw simply misses, so nothing is
-// cleared, no epoch wraps, and a vertex id of 0xFFFFFFFF needs no sentinel. The exact table
-// keeps keys and epoch tags, because open addressing must tell a free slot from a used one.
+// cleared, no epoch wraps, and a vertex id of 0xFFFFFFFF needs no sentinel. Their branchless
+// loop keeps a keyed copy instead (id, segment epoch and position per entry), because
+// checking a hit in the fetch list stalled it. The exact table keeps keys and epoch tags,
+// because open addressing must tell a free slot from a used one.
 #pragma once
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -41,6 +44,10 @@ struct DedupArena {
     uint32_t slot_bound = 0;     // every position stored in `slots` is below this
     std::vector<ExactEntry> exact;
     uint32_t epoch = 0;
+    // The keyed form of the direct-mapped tables (DirectDedup::triangles_keyed): id << 32 |
+    // epoch << 16 | position per entry, allocated on first use.
+    std::vector<uint64_t> keyed;
+    uint32_t keyed_epoch = 0; // of the last keyed segment; 0 is never one
 };
 
 // Mesa's vsplit, direct-N and the default: the low bits of the vertex id. Ids closer than
@@ -73,6 +80,8 @@ template <class Hash> class DirectDedup {
         arena.slot_bound = std::max(fetch_cap, 1u);
         table_ = arena.slots.data();
         times_ = &arena.loop_times;
+        arena_ = &arena;
+        entries_ = entries;
         if constexpr (std::is_same_v<Hash, FibHash>)
             hash_.shift = 32 - std::countr_zero(entries);
         else
@@ -93,20 +102,21 @@ template <class Hash> class DirectDedup {
         return n++;
     }
 
-    // lookup without a branch, for ids whose hits and misses a predictor cannot guess (a
-    // mesh not in vertex-cache order hits about half the time): the id is always written at
-    // fetch[n] (past the list's end on a hit, where the next miss overwrites it) and the
-    // table entry always stored. fetch must have room for one more element than n.
-    [[gnu::always_inline]] size_t lookup_unpredictable(uint32_t v, uint32_t* fetch,
-                                                       size_t& n) const {
-        uint16_t* const e = table_ + hash_(v);
-        const size_t s = *e;
-        const size_t miss = size_t(!((s < n) & (fetch[s] == v))); // 0 or 1
-        fetch[n] = v;
-        const size_t r = s ^ ((s ^ n) & (0 - miss)); // miss ? n : s, as a select
-        *e = uint16_t(r);
-        n += miss;
-        return r;
+    // For a segment of triangles_keyed: a new epoch in the keyed entries, so that entries of
+    // earlier segments miss (the entries are allocated on first use, and cleared when the
+    // 16-bit epoch wraps, once every 65535 keyed segments).
+    void next_keyed_segment() {
+        DedupArena& a = *arena_;
+        if (a.keyed.size() < entries_) {
+            a.keyed.assign(entries_, 0);
+            a.keyed_epoch = 0;
+        }
+        if (++a.keyed_epoch > 0xFFFF) {
+            std::fill(a.keyed.begin(), a.keyed.end(), 0);
+            a.keyed_epoch = 1;
+        }
+        keyed_ = a.keyed.data();
+        epoch_ = uint64_t(a.keyed_epoch) << 16;
     }
 
     // Whole triangles src[0, 3 * tris) into draw elements at dst, for lists whose lookups
@@ -124,13 +134,42 @@ template <class Hash> class DirectDedup {
     // The same for lists whose lookups mostly miss, where stores are the bottleneck (each
     // miss already writes the fetch list and a random table line): a triangle's three draw
     // elements leave in one 8-byte store. Its fourth u16 lands on dst[3 * tris], which the
-    // next triangle overwrites: dst needs one element of slack. `Branchless`: through
-    // lookup_unpredictable.
-    template <bool Branchless, class T>
+    // next triangle overwrites: dst needs one element of slack.
+    template <class T>
     [[gnu::always_inline]] void triangles_packed(const T* src, size_t tris, uint32_t* fetch,
                                                  size_t& n, uint16_t* dst) const {
+        for (const T* const end = src + 3 * tris; src != end; src += 3, dst += 3) {
+            const uint64_t d0 = lookup(src[0], fetch, n);
+            const uint64_t d1 = lookup(src[1], fetch, n);
+            const uint64_t d2 = lookup(src[2], fetch, n);
+            const uint64_t packed = d0 | d1 << 16 | d2 << 32;
+            std::memcpy(dst, &packed, sizeof packed);
+        }
+    }
+
+    // The same through the keyed entries, without a branch, for ids whose hits and misses a
+    // predictor cannot guess (a mesh not in vertex-cache order hits about half the time).
+    // An entry holds its id, so a hit needs no load from the fetch list: that load, from a
+    // position the loop had just stored to, stalled the sparse-set form (1.76 against
+    // 2.4-3.0 ns per index on the bunny). The same slot is hit or replaced as in the
+    // sparse-set table, so both write the same lists. After next_keyed_segment();
+    // fetch needs room for one more element than n (a hit writes its id past the end).
+    template <class T>
+    [[gnu::always_inline]] void triangles_keyed(const T* src, size_t tris, uint32_t* fetch,
+                                                size_t& n, uint16_t* dst) const {
+        assert(keyed_ && "next_keyed_segment() first");
+        uint64_t* const keyed = keyed_;
+        const uint64_t epoch = epoch_;
         auto find = [&](uint32_t v) -> uint64_t {
-            return Branchless ? lookup_unpredictable(v, fetch, n) : lookup(v, fetch, n);
+            uint64_t* const e = keyed + hash_(v);
+            const uint64_t want = uint64_t(v) << 32 | epoch;
+            const uint64_t t = *e ^ want; // the position alone when the entry is v's
+            const bool hit = t < 0x10000;
+            const uint64_t r = hit ? t : n;
+            fetch[n] = v;
+            *e = want | r;
+            n += !hit;
+            return r;
         };
         for (const T* const end = src + 3 * tris; src != end; src += 3, dst += 3) {
             const uint64_t d0 = find(src[0]);
@@ -148,6 +187,10 @@ template <class Hash> class DirectDedup {
   private:
     uint16_t* table_ = nullptr;
     TriangleLoopTimes* times_ = nullptr;
+    DedupArena* arena_ = nullptr;
+    uint64_t* keyed_ = nullptr; // set by next_keyed_segment
+    uint64_t epoch_ = 0;
+    uint32_t entries_ = 0;
     Hash hash_{};
 };
 
@@ -218,13 +261,13 @@ template <class Table, class T>
     size_t count = n;
     switch (kind) {
     case TriangleLoop::packed:
-        t.template triangles_packed<false>(src, tris, fetch, count, dst);
+        t.triangles_packed(src, tris, fetch, count, dst);
         break;
     case TriangleLoop::plain:
         t.triangles(src, tris, fetch, count, dst);
         break;
     case TriangleLoop::unpredictable:
-        t.template triangles_packed<true>(src, tris, fetch, count, dst);
+        t.triangles_keyed(src, tris, fetch, count, dst);
         break;
     }
     n = count;

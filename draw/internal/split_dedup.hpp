@@ -75,6 +75,9 @@ class DedupSplitter final : public Splitter {
         // One element of slack: packed triangle stores write a u16 past the last one.
         if (st.draw.size() < draw_cap + 1) st.draw.resize(draw_cap + 1);
         table_.reset();
+        if constexpr (S == Shape::list && First == 3 && Index::kBuffer && Table::kDirect)
+            if (loop_ == TriangleLoop::unpredictable && bypass_left_ == 0)
+                table_.next_keyed_segment();
         // Loops keep one slot free for the closing vertex.
         constexpr uint32_t reserve = S == Shape::loop ? 1 : 0;
         // Copies, so the kernels keep everything in registers whatever the stores alias.
@@ -204,7 +207,8 @@ class DedupSplitter final : public Splitter {
     // branchless loop ran at half the speed there: its fetch count is a dependency chain).
     // Above 7 in 8, packed stores (the branch is predicted again). In between, the miss rate
     // does not tell whether the predictor copes: glmark2's cat (36 % misses) ran twice as
-    // fast branchy, the bunny (39 %) 1.6x faster branchless. Both loops write the same lists,
+    // fast branchy, the bunny (39 %) 1.6x faster branchless (and 1.4x faster again since that
+    // loop reads keyed entries, DirectDedup::triangles_keyed). Both loops write the same lists,
     // so the faster one is chosen by timing them (time_loop; the times live in the
     // DedupArena, across draws).
     static TriangleLoop next_loop(TriangleLoopTimes& t, size_t misses, size_t indices) {

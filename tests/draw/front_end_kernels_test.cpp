@@ -278,14 +278,16 @@ TEST(FrontEndKernels, StripBypassEndsWhenReuseReturns) {
 // The three lookup loops of the default strategy's table (and the base and BMI2 builds of
 // each) write the same fetch list, count and draw elements from the same table state: the
 // speed-based choice between them (DedupSplitter::next_loop) can never change a split. Inputs
-// from all hits to all misses, carried over several chunks with stale table entries.
+// from all hits to all misses, carried over several chunks with stale table entries (and,
+// for the keyed loop, over its 16-bit epoch's wrap).
 TEST(FrontEndKernels, TriangleLoopsWriteTheSameLists) {
     std::mt19937 rng(23);
     using Table = detail::DirectDedup<detail::FibHash>;
     const detail::TriangleLoop loops[] = {detail::TriangleLoop::plain, detail::TriangleLoop::packed,
                                           detail::TriangleLoop::unpredictable};
-    for (const uint32_t range : {40u, 400u, 4000u, 1u << 30}) {
-        std::vector<uint32_t> idx(3 * 3000);
+    // 9000: segments fill up and the next ones meet their ids again in stale entries.
+    for (const uint32_t range : {40u, 400u, 4000u, 9000u, 1u << 30}) {
+        std::vector<uint32_t> idx(3 * 6000);
         for (uint32_t& v : idx) v = rng() % range;
         std::vector<uint32_t> want_fetch;
         std::vector<uint16_t> want_draw;
@@ -297,9 +299,18 @@ TEST(FrontEndKernels, TriangleLoopsWriteTheSameLists) {
             std::vector<uint32_t> fetch(4096 + 1, 0);
             std::vector<uint16_t> draw(idx.size() + 1, 0);
             size_t n = 0, done = 0;
+            // The keyed loop's entries carry the segment's epoch, as the splitter sets it.
+            const bool keyed = loop == detail::TriangleLoop::unpredictable;
+            if (keyed) {
+                table.next_keyed_segment(); // epoch 1
+                arena.keyed_epoch = 0xFFFE; // the next segments wrap to epoch 1 again
+            }
             // Chunks that fit for sure, as the splitter cuts them; then a fresh segment.
             while (done < idx.size() / 3) {
-                if (4096 - n < 3) n = 0; // a new segment: the table's entries go stale
+                if (4096 - n < 3) { // a new segment: the table's entries go stale
+                    n = 0;
+                    if (keyed) table.next_keyed_segment();
+                }
                 const size_t tris = std::min((4096 - n) / 3, idx.size() / 3 - done);
                 const size_t chunk = std::min<size_t>(tris, 1 + rng() % 700);
                 detail::dedup_triangles(loop, table, idx.data() + 3 * done, chunk, fetch.data(), n,
