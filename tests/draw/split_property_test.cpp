@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 
 using namespace drawpipe;
 
@@ -76,18 +77,24 @@ TEST(SplitInvariant, LargeTriangleListsAtHardwareLimits) {
         d.attrib_divisors = {0};
         d.base_vertex = type == IndexType::u16 ? 3 : 11; // u32 lists are handed on uncopied
         const uint32_t span = type == IndexType::u16 ? 65535 : 1u << 20;
-        for (int block = 0; block < 4; ++block) {
-            if (block % 2 == 0) { // random triangles: almost no reuse
+        for (int block = 0; block < 6; ++block) {
+            if (block % 3 == 0) { // random triangles: almost no reuse
                 for (int i = 0; i < 30000; ++i) d.indices.push_back(rng() % span);
-            } else { // a grid's triangles: each vertex reused about six times
-                const uint32_t w = 300;
-                for (uint32_t y = 0; y < 25; ++y)
-                    for (uint32_t x = 0; x + 1 < w; ++x) {
-                        const uint32_t v = y * w + x;
-                        for (uint32_t i : {v, v + 1, v + w, v + 1, v + w + 1, v + w})
-                            d.indices.push_back(i);
-                    }
+                continue;
             }
+            // A grid's triangles: each vertex reused about six times, in row order (hits
+            // and misses in a pattern) or shuffled (about half miss, in no pattern: the
+            // branchless keyed loop).
+            const uint32_t w = 300;
+            std::vector<std::array<uint32_t, 3>> tris;
+            for (uint32_t y = 0; y < 25; ++y)
+                for (uint32_t x = 0; x + 1 < w; ++x) {
+                    const uint32_t v = y * w + x;
+                    tris.push_back({v, v + 1, v + w});
+                    tris.push_back({v + 1, v + w + 1, v + w});
+                }
+            if (block % 3 == 2) std::shuffle(tris.begin(), tris.end(), rng);
+            for (const auto& t : tris) d.indices.insert(d.indices.end(), t.begin(), t.end());
         }
         expect_oracle_at_hardware_limits(d);
     }
