@@ -43,7 +43,7 @@ uint32_t find_restart(const T* idx, uint32_t from, uint32_t end, uint32_t restar
     using V = IndexVec<T>;
     constexpr uint32_t kLanes = 16 / sizeof(T), kBlock = 4 * kLanes;
     const V rv = V{} + r;
-    for (; i + kBlock <= end; i += kBlock) {
+    for (; end - i >= kBlock; i += kBlock) {
         V v[4];
         std::memcpy(v, idx + i, sizeof v);
         const auto hit = (v[0] == rv) | (v[1] == rv) | (v[2] == rv) | (v[3] == rv);
@@ -73,7 +73,7 @@ IndexRange scan_range(const T* idx, uint32_t begin, uint32_t end, bool restart, 
         V vlo = V{} + top, vhi = V{};
         const V rv = V{} + r;
         auto blocks = [&](auto masked) {
-            for (; i + kBlock <= end; i += kBlock) {
+            for (; end - i >= kBlock; i += kBlock) {
                 V v[4];
                 std::memcpy(v, idx + i, sizeof v);
                 for (const V& x : v) {
