@@ -14,15 +14,6 @@ namespace drawpipe::detail {
 
 namespace {
 
-// The draw elements: indices minus the range's first. In blocks of 16, which -O2 vectorises
-// (the plain loop stayed scalar: half the time of a one-segment mesh's split).
-template <class T> void rebase(const T* src, uint32_t count, uint32_t min, uint16_t* draw) {
-    uint32_t i = 0;
-    for (; i + 16 <= count; i += 16)
-        for (uint32_t j = 0; j < 16; ++j) draw[i + j] = uint16_t(src[i + j] - min);
-    for (; i < count; ++i) draw[i] = uint16_t(src[i] - min);
-}
-
 template <class T> class RangeSplitter final : public Splitter {
   public:
     RangeSplitter(const SplitParams& p, const T* indices, IndexRange range)
@@ -34,7 +25,8 @@ template <class T> class RangeSplitter final : public Splitter {
         if (st.draw.size() < run.count) st.draw.resize(run.count);
         const T* const src = indices_ + run.begin;
         uint16_t* const draw = st.draw.data();
-        rebase(src, run.count, range_.min, draw);
+        // Vectorised: the plain loop was half the time of a one-segment mesh's split.
+        rebase_indices(src, run.count, range_.min, draw);
         seg.prim = p_.out_prim; // a line loop stays one: it is not split
         seg.fetch_start = range_.min + p_.base_vertex;
         seg.fetch_count = range_.max - range_.min + 1;

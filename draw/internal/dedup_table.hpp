@@ -1,14 +1,14 @@
 // De-duplication tables: within one segment, turn indices into fetch elements (each index
 // once) and draw elements (its position in the fetch list). They key on raw index values;
-// the splitter adds the base vertex to the finished fetch list. Not to be confused with the
+// the splitter applies the base vertex to the finished segment. Not to be confused with the
 // split cache (draw/split_cache.hpp), which keeps whole splits across draws.
 //
 // Every table is reset per segment in O(1). The direct-mapped ones store only a fetch-list
 // position per entry and trust it when the fetch list holds the same vertex there (a
 // "sparse set"): a stale entry from an earlier segment or draw simply misses, so nothing is
 // cleared, no epoch wraps, and a vertex id of 0xFFFFFFFF needs no sentinel. Their branchless
-// loop keeps a keyed copy instead (id, segment epoch and position per entry), because
-// checking a hit in the fetch list stalled it. The exact table keeps keys and epoch tags,
+// loop uses entries of its own instead (id, segment epoch and position), because checking a
+// hit in the fetch list stalled it. The exact table keeps keys and epoch tags,
 // because open addressing must tell a free slot from a used one.
 #pragma once
 
@@ -79,7 +79,6 @@ template <class Hash> class DirectDedup {
             arena.slots.resize(entries, 0);
         arena.slot_bound = std::max(fetch_cap, 1u);
         table_ = arena.slots.data();
-        times_ = &arena.loop_times;
         arena_ = &arena;
         entries_ = entries;
         if constexpr (std::is_same_v<Hash, FibHash>)
@@ -181,12 +180,11 @@ template <class Hash> class DirectDedup {
     }
 
     TriangleLoopTimes& loop_times() const {
-        return *times_;
+        return arena_->loop_times;
     }
 
   private:
     uint16_t* table_ = nullptr;
-    TriangleLoopTimes* times_ = nullptr;
     DedupArena* arena_ = nullptr;
     uint64_t* keyed_ = nullptr; // set by next_keyed_segment
     uint64_t epoch_ = 0;

@@ -5,9 +5,11 @@
 // that check is made once per chunk of primitives that is sure to fit (a primitive adds at
 // most `first`, or `incr`, new vertices), so the per-index path is just load, look up,
 // store. The table keys on raw index values; the base vertex is added to the fetch list once
-// the segment is complete, off the per-index path.
+// the segment is complete, off the per-index path (or, for a u32 buffer handed on uncopied,
+// carried as the segment's fetch_bias).
 #pragma once
 
+#include "draw/internal/index_scan.hpp"
 #include "draw/internal/splitter.hpp"
 
 #include <algorithm>
@@ -48,17 +50,13 @@ inline constexpr uint32_t kBypassReuse = 256;
 inline constexpr uint32_t kBypassSegments = 7;
 inline constexpr uint32_t kBypassMinIndices = 1024;
 
-// Copies indices into a fetch list, widening u8 and u16 ones in blocks of 16, which -O2
-// vectorises (std::copy widened one element a cycle; u32 ones it copies as memmove does).
+// Copies indices into a fetch list: u32 ones as memmove does, u8 and u16 ones widened in
+// vectorised blocks (std::copy widened them one element a cycle).
 template <class T> inline void copy_indices(const T* src, size_t count, uint32_t* dst) {
-    if constexpr (sizeof(T) == sizeof(uint32_t)) {
+    if constexpr (sizeof(T) == sizeof(uint32_t))
         std::copy(src, src + count, dst);
-        return;
-    }
-    size_t i = 0;
-    for (; i + 16 <= count; i += 16)
-        for (size_t j = 0; j < 16; ++j) dst[i + j] = src[i + j];
-    for (; i < count; ++i) dst[i] = src[i];
+    else
+        rebase_indices(src, count, 0, dst);
 }
 
 // Splits runs of shape S with indices from Index through a Table. First is the list's
