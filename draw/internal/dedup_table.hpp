@@ -29,12 +29,51 @@ struct ExactEntry {
     uint32_t tag;
 };
 
+enum class TriangleLoop : uint8_t { packed, plain, unpredictable };
+
 // Smoothed times of the two equivalent triangle loops whose speed the miss rate cannot
-// predict (DedupSplitter::next_loop), per 1024 indices, kept across draws.
+// predict (choose_triangle_loop), per 1024 indices, kept across draws.
 struct TriangleLoopTimes {
     uint64_t ticks[2] = {0, 0}; // plain, unpredictable (0: not timed yet)
     uint32_t uncertain = 0;     // segments whose choice was left to the times
+    // The last choice, which a draw's first segment takes: a fresh guess ran the slower
+    // loop for one segment in every draw (the bunny's 20 segments lost 2 % to it).
+    TriangleLoop last = TriangleLoop::plain;
 };
+inline constexpr uint32_t kProbeClose = 8, kProbeFar = 64;
+
+// The loop for the next segment from this one's misses out of its indices. Below 30 %,
+// the branchy lookup: grids miss 18-22 % in a pattern the branch predictor learns (the
+// branchless loop ran at half the speed there: its fetch count is a dependency chain).
+// Above 7 in 8, packed stores (the branch is predicted again). In between, the miss rate
+// does not tell whether the predictor copes: glmark2's cat (36 % misses) ran twice as
+// fast branchy, the bunny (39 %) 1.6x faster branchless (and 1.4x faster again since that
+// loop reads keyed entries, DirectDedup::triangles_keyed). Both loops write the same lists,
+// so the faster one is chosen by timing them (DedupSplitter::time_loop; the times live in
+// the DedupArena, across draws).
+inline TriangleLoop choose_triangle_loop(TriangleLoopTimes& t, size_t misses, size_t indices) {
+    if (misses * 10 < 3 * indices) return t.last = TriangleLoop::plain;
+    if (misses * 8 > 7 * indices) return t.last = TriangleLoop::packed;
+    // Each loop is timed once, then the faster runs; now and then an uncertain segment
+    // runs the other again, so a change in the draw (or a noisy first timing) is noticed.
+    // A probe costs the gap between the loops, so the wider the gap, the rarer the
+    // probes: every kProbeClose-th uncertain segment when they are within a quarter of
+    // each other, every kProbeFar-th otherwise (every 8th cost the bunny, 1.5x faster
+    // branchless, 8 % of its time).
+    bool pick;
+    if (t.ticks[0] == 0) {
+        pick = false;
+    } else if (t.ticks[1] == 0) {
+        pick = true;
+    } else {
+        const bool keyed_faster = t.ticks[1] < t.ticks[0];
+        const uint64_t fast = std::min(t.ticks[0], t.ticks[1]);
+        const uint64_t slow = std::max(t.ticks[0], t.ticks[1]);
+        const uint32_t every = 4 * slow > 5 * fast ? kProbeFar : kProbeClose;
+        pick = keyed_faster != (++t.uncertain % every == 0);
+    }
+    return t.last = pick ? TriangleLoop::unpredictable : TriangleLoop::plain;
+}
 
 // Table storage shared by the dedup tables of one front end, kept across draws: a new draw
 // configures a prefix of it.
@@ -248,7 +287,6 @@ class NoDedup {
 // The triangle loops of a direct-mapped table, by kind, and one compiled copy of them per
 // instruction set: x86-64 CPUs with BMI2 (Haswell and later) get a one-uop variable shift
 // for the Fibonacci hash; the choice is made once per process.
-enum class TriangleLoop : uint8_t { packed, plain, unpredictable };
 
 template <class Table, class T>
 [[gnu::always_inline]] inline void triangle_loop(TriangleLoop kind, const Table& table,

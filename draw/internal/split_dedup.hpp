@@ -65,7 +65,9 @@ template <class Index, class Table, Shape S, uint32_t First = 0>
 class DedupSplitter final : public Splitter {
   public:
     DedupSplitter(const SplitParams& p, Index index, Table table)
-        : p_(p), index_(index), table_(table) {}
+        : p_(p), index_(index), table_(table) {
+        if constexpr (Table::kDirect) loop_ = table_.loop_times().last; // this front end's last
+    }
 
     uint32_t build(const Run& run, uint32_t k0, SegmentStorage& st, Segment& seg) override {
         const uint32_t fetch_cap = p_.fetch_limit, draw_cap = p_.index_cap;
@@ -200,31 +202,6 @@ class DedupSplitter final : public Splitter {
             bypass_left_ = kBypassSegments;
     }
 
-    // The loop for the next segment from this one's misses out of its indices. Below 30 %,
-    // the branchy lookup: grids miss 18-22 % in a pattern the branch predictor learns (the
-    // branchless loop ran at half the speed there: its fetch count is a dependency chain).
-    // Above 7 in 8, packed stores (the branch is predicted again). In between, the miss rate
-    // does not tell whether the predictor copes: glmark2's cat (36 % misses) ran twice as
-    // fast branchy, the bunny (39 %) 1.6x faster branchless (and 1.4x faster again since that
-    // loop reads keyed entries, DirectDedup::triangles_keyed). Both loops write the same lists,
-    // so the faster one is chosen by timing them (time_loop; the times live in the
-    // DedupArena, across draws).
-    static TriangleLoop next_loop(TriangleLoopTimes& t, size_t misses, size_t indices) {
-        if (misses * 10 < 3 * indices) return TriangleLoop::plain;
-        if (misses * 8 > 7 * indices) return TriangleLoop::packed;
-        // Each loop is timed once, then the faster runs; every kProbeEvery-th uncertain
-        // segment runs the other again, so a change in the draw (or a noisy first timing)
-        // is noticed.
-        bool pick;
-        if (t.ticks[0] == 0)
-            pick = false;
-        else if (t.ticks[1] == 0)
-            pick = true;
-        else
-            pick = (t.ticks[1] < t.ticks[0]) != (++t.uncertain % kProbeEvery == 0);
-        return pick ? TriangleLoop::unpredictable : TriangleLoop::plain;
-    }
-
     // Records a segment's time per 1024 indices for the loop it ran (plain or unpredictable).
     static void time_loop(TriangleLoopTimes& t, TriangleLoop loop, uint64_t ticks,
                           uint32_t indices) {
@@ -235,7 +212,7 @@ class DedupSplitter final : public Splitter {
     }
 
     // Triangle lists from an index buffer through a direct-mapped table, triangle at a time.
-    // The loop is chosen per segment from the previous segment's misses (next_loop).
+    // The loop is chosen per segment from the previous segment's misses (choose_triangle_loop).
     [[gnu::always_inline]] uint32_t split_triangles(const Lists& l, uint32_t k0, size_t& n,
                                                     uint32_t& nd) {
         if (bypass_left_ > 0) return copy_triangles(l, k0, n, nd);
@@ -252,7 +229,7 @@ class DedupSplitter final : public Splitter {
         }
         if (timed) time_loop(l.table.loop_times(), loop, cycle_count() - t0, nd);
         // From the whole segment's misses (its chunks shrink towards its end).
-        loop_ = next_loop(l.table.loop_times(), n, nd);
+        loop_ = choose_triangle_loop(l.table.loop_times(), n, nd);
         bypass_if_no_reuse(n, nd);
         return k;
     }
@@ -382,8 +359,7 @@ class DedupSplitter final : public Splitter {
     Index index_;
     Table table_;
     TriangleLoop loop_ = TriangleLoop::plain; // chosen from the last segment's misses
-    static constexpr uint32_t kProbeEvery = 8;
-    uint32_t bypass_left_ = 0;           // segments still to split without lookups
+    uint32_t bypass_left_ = 0;                // segments still to split without lookups
     bool linear_draw_ = false;           // the segment just built draws its fetch list in order
     const uint32_t* borrowed_ = nullptr; // the segment just built fetches these indices
     Splitter* spread_ = nullptr;         // see after_first_segment

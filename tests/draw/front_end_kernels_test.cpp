@@ -277,7 +277,7 @@ TEST(FrontEndKernels, StripBypassEndsWhenReuseReturns) {
 
 // The three lookup loops of the default strategy's table (and the base and BMI2 builds of
 // each) write the same fetch list, count and draw elements from the same table state: the
-// speed-based choice between them (DedupSplitter::next_loop) can never change a split. Inputs
+// speed-based choice between them (choose_triangle_loop) can never change a split. Inputs
 // from all hits to all misses, carried over several chunks with stale table entries (and,
 // for the keyed loop, over its 16-bit epoch's wrap).
 TEST(FrontEndKernels, TriangleLoopsWriteTheSameLists) {
@@ -328,6 +328,37 @@ TEST(FrontEndKernels, TriangleLoopsWriteTheSameLists) {
             EXPECT_EQ(draw, want_draw) << "range " << range << ", loop " << int(loop);
         }
     }
+}
+
+// The choice between the two loops the miss rate cannot decide: the miss rate settles the
+// clear cases; otherwise the faster loop runs and the other is probed now and then, rarely
+// when it is much slower; a probe that finds it faster flips the choice; and the choice is
+// remembered for the next draw's first segment.
+TEST(FrontEndKernels, TriangleLoopChoiceProbesInProportionToTheGap) {
+    using detail::TriangleLoop;
+    const auto runs = [](detail::TriangleLoopTimes t, uint32_t segments) {
+        uint32_t keyed = 0;
+        for (uint32_t i = 0; i < segments; ++i)
+            keyed += detail::choose_triangle_loop(t, 400, 1000) == TriangleLoop::unpredictable;
+        return keyed;
+    };
+    detail::TriangleLoopTimes t;
+    EXPECT_EQ(detail::choose_triangle_loop(t, 100, 1000), TriangleLoop::plain); // 10 % misses
+    EXPECT_EQ(detail::choose_triangle_loop(t, 950, 1000), TriangleLoop::packed);
+    EXPECT_EQ(t.last, TriangleLoop::packed);
+    EXPECT_EQ(detail::choose_triangle_loop(t, 400, 1000), TriangleLoop::plain); // untimed
+    t.ticks[0] = 1000;
+    EXPECT_EQ(detail::choose_triangle_loop(t, 400, 1000), TriangleLoop::unpredictable);
+    EXPECT_EQ(t.last, TriangleLoop::unpredictable);
+    // Keyed 1.5x faster: 640 segments probe the plain loop 10 times.
+    t.ticks[1] = 666;
+    EXPECT_EQ(runs(t, 640), 640u - 640u / detail::kProbeFar);
+    // Within a quarter: probed every kProbeClose-th segment.
+    t.ticks[1] = 900;
+    EXPECT_EQ(runs(t, 640), 640u - 640u / detail::kProbeClose);
+    // Plain faster by 1.5x: the keyed loop is the rare probe.
+    t.ticks[1] = 1500;
+    EXPECT_EQ(runs(t, 640), 640u / detail::kProbeFar);
 }
 
 // The vectorised restart scan finds what std::find finds: every index type, restart values
