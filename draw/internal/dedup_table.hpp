@@ -29,50 +29,54 @@ struct ExactEntry {
     uint32_t tag;
 };
 
-enum class TriangleLoop : uint8_t { packed, plain, unpredictable };
+enum class TriangleLoop : uint8_t { packed, plain, unpredictable, filtered };
 
-// Smoothed times of the two equivalent triangle loops whose speed the miss rate cannot
-// predict (choose_triangle_loop), per 1024 indices, kept across draws.
+// Smoothed times of the triangle loops, per 1024 indices, kept across draws: the pairs of
+// equivalent loops whose speed the miss rate cannot predict are chosen between by timing
+// them (choose_triangle_loop).
 struct TriangleLoopTimes {
-    uint64_t ticks[2] = {0, 0}; // plain, unpredictable (0: not timed yet)
-    uint32_t uncertain = 0;     // segments whose choice was left to the times
+    uint64_t ticks[4] = {}; // by TriangleLoop (0: not timed yet)
+    uint32_t uncertain = 0; // segments whose choice was left to the times
     // The last choice, which a draw's first segment takes: a fresh guess ran the slower
     // loop for one segment in every draw (the bunny's 20 segments lost 2 % to it).
     TriangleLoop last = TriangleLoop::plain;
+
+    uint64_t& of(TriangleLoop loop) { return ticks[size_t(loop)]; }
 };
 inline constexpr uint32_t kProbeClose = 8, kProbeFar = 64;
+
+// Of two loops that write the same lists, the faster by their times. Each is timed once,
+// then the faster runs; now and then an uncertain segment runs the other again, so a change
+// in the draw (or a noisy first timing) is noticed. A probe costs the gap between the loops,
+// so the wider the gap, the rarer the probes: every kProbeClose-th uncertain segment when
+// they are within a quarter of each other, every kProbeFar-th otherwise (every 8th cost the
+// bunny, 1.5x faster branchless, 8 % of its time).
+inline TriangleLoop faster_loop(TriangleLoopTimes& t, TriangleLoop a, TriangleLoop b) {
+    const uint64_t ta = t.of(a), tb = t.of(b);
+    if (ta == 0) return a;
+    if (tb == 0) return b;
+    const uint64_t fast = std::min(ta, tb), slow = std::max(ta, tb);
+    const uint32_t every = 4 * slow > 5 * fast ? kProbeFar : kProbeClose;
+    return (tb < ta) != (++t.uncertain % every == 0) ? b : a;
+}
 
 // The loop for the next segment from this one's misses out of its indices. Below 30 %,
 // the branchy lookup: grids miss 18-22 % in a pattern the branch predictor learns (the
 // branchless loop ran at half the speed there: its fetch count is a dependency chain).
-// Above 7 in 8, packed stores (the branch is predicted again). In between, the miss rate
-// does not tell whether the predictor copes: glmark2's cat (36 % misses) ran twice as
-// fast branchy, the bunny (39 %) 1.6x faster branchless (and 1.4x faster again since that
-// loop reads keyed entries, DirectDedup::triangles_keyed). Both loops write the same lists,
-// so the faster one is chosen by timing them (DedupSplitter::time_loop; the times live in
-// the DedupArena, across draws).
-inline TriangleLoop choose_triangle_loop(TriangleLoopTimes& t, size_t misses, size_t indices) {
+// Above 7 in 8, packed stores (the branch is predicted again), or, when `filter` offers it
+// (segments of many vertices), the same with a seen-bit per id first (triangles_filtered),
+// faster where the table is past the caches (W3 and a shuffled sphere at 65536, +16-21 %)
+// and slower where it is not (W3 at 16384 and 32768, -11 to -25 %): timed. In between, the
+// miss rate does not tell whether the predictor copes: glmark2's cat (36 % misses) ran twice
+// as fast branchy, the bunny (39 %) 1.6x faster branchless (and 1.4x faster again since that
+// loop reads keyed entries, triangles_keyed): timed too.
+inline TriangleLoop choose_triangle_loop(TriangleLoopTimes& t, size_t misses, size_t indices,
+                                         bool filter = false) {
     if (misses * 10 < 3 * indices) return t.last = TriangleLoop::plain;
-    if (misses * 8 > 7 * indices) return t.last = TriangleLoop::packed;
-    // Each loop is timed once, then the faster runs; now and then an uncertain segment
-    // runs the other again, so a change in the draw (or a noisy first timing) is noticed.
-    // A probe costs the gap between the loops, so the wider the gap, the rarer the
-    // probes: every kProbeClose-th uncertain segment when they are within a quarter of
-    // each other, every kProbeFar-th otherwise (every 8th cost the bunny, 1.5x faster
-    // branchless, 8 % of its time).
-    bool pick;
-    if (t.ticks[0] == 0) {
-        pick = false;
-    } else if (t.ticks[1] == 0) {
-        pick = true;
-    } else {
-        const bool keyed_faster = t.ticks[1] < t.ticks[0];
-        const uint64_t fast = std::min(t.ticks[0], t.ticks[1]);
-        const uint64_t slow = std::max(t.ticks[0], t.ticks[1]);
-        const uint32_t every = 4 * slow > 5 * fast ? kProbeFar : kProbeClose;
-        pick = keyed_faster != (++t.uncertain % every == 0);
-    }
-    return t.last = pick ? TriangleLoop::unpredictable : TriangleLoop::plain;
+    if (misses * 8 > 7 * indices)
+        return t.last = filter ? faster_loop(t, TriangleLoop::packed, TriangleLoop::filtered)
+                               : TriangleLoop::packed;
+    return t.last = faster_loop(t, TriangleLoop::plain, TriangleLoop::unpredictable);
 }
 
 // Table storage shared by the dedup tables of one front end, kept across draws: a new draw
@@ -87,7 +91,12 @@ struct DedupArena {
     // epoch << 16 | position per entry, allocated on first use.
     std::vector<uint64_t> keyed;
     uint32_t keyed_epoch = 0; // of the last keyed segment; 0 is never one
+    // DirectDedup::triangles_filtered's seen-bits, kSeenBits per fetchable vertex, allocated
+    // on first use and cleared per segment.
+    std::vector<uint64_t> seen;
 };
+
+inline constexpr uint32_t kSeenBits = 16; // a seen-bit set 1 in 16 wrongly at most
 
 // Mesa's vsplit, direct-N and the default: the low bits of the vertex id. Ids closer than
 // the table's size never collide, and one segment's ids usually are that close.
@@ -218,6 +227,50 @@ template <class Hash> class DirectDedup {
         }
     }
 
+    // For a segment of triangles_filtered: no id seen yet.
+    void next_filtered_segment(uint32_t fetch_cap) {
+        DedupArena& a = *arena_;
+        const size_t words = std::bit_ceil(std::max(fetch_cap, 64u)) * kSeenBits / 64;
+        if (a.seen.size() < words) a.seen.resize(words);
+        std::fill_n(a.seen.begin(), words, 0);
+        seen_ = a.seen.data();
+        seen_mask_ = uint32_t(words * 64 - 1);
+    }
+
+    // triangles_packed for segments of many fetchable vertices, whose table and fetch list
+    // are past L1 (W3 at 65536: 512 KiB and 256 KiB): a bit per id (its low bits), set when
+    // the id is met, tells for most misses that the table need not be read. A clear bit
+    // means no id with those low bits is in this segment yet, where the table would miss
+    // too; a set one reads the table as usual. So both write the same lists. After
+    // next_filtered_segment().
+    template <class T>
+    [[gnu::always_inline]] void triangles_filtered(const T* src, size_t tris, uint32_t* fetch,
+                                                   size_t& n, uint16_t* dst) const {
+        assert(seen_ && "next_filtered_segment() first");
+        uint64_t* const seen = seen_;
+        const uint32_t mask = seen_mask_;
+        auto find = [&](uint32_t v) -> uint64_t {
+            const uint32_t b = v & mask;
+            const uint64_t w = seen[b >> 6], bit = uint64_t(1) << (b & 63);
+            seen[b >> 6] = w | bit;
+            uint16_t* const e = table_ + hash_(v);
+            if (w & bit) [[unlikely]] {
+                const size_t s = *e;
+                if ((s < n) & (fetch[s] == v)) return s;
+            }
+            fetch[n] = v;
+            *e = uint16_t(n);
+            return n++;
+        };
+        for (const T* const end = src + 3 * tris; src != end; src += 3, dst += 3) {
+            const uint64_t d0 = find(src[0]);
+            const uint64_t d1 = find(src[1]);
+            const uint64_t d2 = find(src[2]);
+            const uint64_t packed = d0 | d1 << 16 | d2 << 32;
+            std::memcpy(dst, &packed, sizeof packed);
+        }
+    }
+
     TriangleLoopTimes& loop_times() const {
         return arena_->loop_times;
     }
@@ -227,6 +280,8 @@ template <class Hash> class DirectDedup {
     DedupArena* arena_ = nullptr;
     uint64_t* keyed_ = nullptr; // set by next_keyed_segment
     uint64_t epoch_ = 0;
+    uint64_t* seen_ = nullptr; // set by next_filtered_segment
+    uint32_t seen_mask_ = 0;
     uint32_t entries_ = 0;
     Hash hash_{};
 };
@@ -304,6 +359,9 @@ template <class Table, class T>
         break;
     case TriangleLoop::unpredictable:
         t.triangles_keyed(src, tris, fetch, count, dst);
+        break;
+    case TriangleLoop::filtered:
+        t.triangles_filtered(src, tris, fetch, count, dst);
         break;
     }
     n = count;

@@ -76,8 +76,12 @@ class DedupSplitter final : public Splitter {
         if (st.draw.size() < draw_cap + 1) st.draw.resize(draw_cap + 1);
         table_.reset();
         if constexpr (S == Shape::list && First == 3 && Index::kBuffer && Table::kDirect)
-            if (loop_ == TriangleLoop::unpredictable && bypass_left_ == 0)
-                table_.next_keyed_segment();
+            if (bypass_left_ == 0) {
+                // The keyed and filtered loops' per-segment set-up is part of their time.
+                loop_start_ = cycle_count();
+                if (loop_ == TriangleLoop::unpredictable) table_.next_keyed_segment();
+                if (loop_ == TriangleLoop::filtered) table_.next_filtered_segment(fetch_cap);
+            }
         // Loops keep one slot free for the closing vertex.
         constexpr uint32_t reserve = S == Shape::loop ? 1 : 0;
         // Copies, so the kernels keep everything in registers whatever the stores alias.
@@ -202,12 +206,12 @@ class DedupSplitter final : public Splitter {
             bypass_left_ = kBypassSegments;
     }
 
-    // Records a segment's time per 1024 indices for the loop it ran (plain or unpredictable).
+    // Records a segment's time per 1024 indices for the loop it ran.
     static void time_loop(TriangleLoopTimes& t, TriangleLoop loop, uint64_t ticks,
                           uint32_t indices) {
         if (indices < kBypassMinIndices) return; // too short to time
         const uint64_t per = std::max<uint64_t>(ticks * 1024 / indices, 1);
-        uint64_t& s = t.ticks[loop == TriangleLoop::unpredictable];
+        uint64_t& s = t.of(loop);
         s = s ? (3 * s + per) / 4 : per; // smoothed: one slow segment does not flip the choice
     }
 
@@ -219,17 +223,16 @@ class DedupSplitter final : public Splitter {
         const auto* const base = l.index.data + l.begin;
         uint32_t k = k0;
         const auto loop = loop_;
-        const bool timed = loop == TriangleLoop::plain || loop == TriangleLoop::unpredictable;
-        const uint64_t t0 = timed ? cycle_count() : 0;
+        const uint64_t t0 = loop_start_;
         for (uint32_t stop; (stop = chunk_end(l, n, k, 3)) > k; k = stop) {
             const size_t tris = stop - k;
             const auto* const src = base + size_t(k) * 3;
             dedup_triangles(loop, l.table, src, tris, l.fetch, n, l.draw + nd);
             nd += uint32_t(3 * tris);
         }
-        if (timed) time_loop(l.table.loop_times(), loop, cycle_count() - t0, nd);
+        time_loop(l.table.loop_times(), loop, cycle_count() - t0, nd);
         // From the whole segment's misses (its chunks shrink towards its end).
-        loop_ = choose_triangle_loop(l.table.loop_times(), n, nd);
+        loop_ = choose_triangle_loop(l.table.loop_times(), n, nd, p_.fetch_limit >= kFilterFrom);
         bypass_if_no_reuse(n, nd);
         return k;
     }
@@ -355,10 +358,13 @@ class DedupSplitter final : public Splitter {
         return k;
     }
 
+    // The filtered loop is offered from this many fetchable vertices (a 128 KiB table).
+    static constexpr uint32_t kFilterFrom = 16384;
     SplitParams p_;
     Index index_;
     Table table_;
     TriangleLoop loop_ = TriangleLoop::plain; // chosen from the last segment's misses
+    uint64_t loop_start_ = 0;                 // when the segment's triangle loop was set up
     uint32_t bypass_left_ = 0;                // segments still to split without lookups
     bool linear_draw_ = false;           // the segment just built draws its fetch list in order
     const uint32_t* borrowed_ = nullptr; // the segment just built fetches these indices

@@ -275,7 +275,7 @@ TEST(FrontEndKernels, StripBypassEndsWhenReuseReturns) {
     EXPECT_LT(double(d.total_fetched), double(x.total_fetched) + 8 * 2000);
 }
 
-// The three lookup loops of the default strategy's table (and the base and BMI2 builds of
+// The four lookup loops of the default strategy's table (and the base and BMI2 builds of
 // each) write the same fetch list, count and draw elements from the same table state: the
 // speed-based choice between them (choose_triangle_loop) can never change a split. Inputs
 // from all hits to all misses, carried over several chunks with stale table entries (and,
@@ -284,7 +284,8 @@ TEST(FrontEndKernels, TriangleLoopsWriteTheSameLists) {
     std::mt19937 rng(23);
     using Table = detail::DirectDedup<detail::FibHash>;
     const detail::TriangleLoop loops[] = {detail::TriangleLoop::plain, detail::TriangleLoop::packed,
-                                          detail::TriangleLoop::unpredictable};
+                                          detail::TriangleLoop::unpredictable,
+                                          detail::TriangleLoop::filtered};
     // 9000: segments fill up and the next ones meet their ids again in stale entries.
     for (const uint32_t range : {40u, 400u, 4000u, 9000u, 1u << 30}) {
         std::vector<uint32_t> idx(3 * 6000);
@@ -301,15 +302,18 @@ TEST(FrontEndKernels, TriangleLoopsWriteTheSameLists) {
             size_t n = 0, done = 0;
             // The keyed loop's entries carry the segment's epoch, as the splitter sets it.
             const bool keyed = loop == detail::TriangleLoop::unpredictable;
+            const bool filtered = loop == detail::TriangleLoop::filtered;
             if (keyed) {
                 table.next_keyed_segment(); // epoch 1
                 arena.keyed_epoch = 0xFFFE; // the next segments wrap to epoch 1 again
             }
+            if (filtered) table.next_filtered_segment(4096);
             // Chunks that fit for sure, as the splitter cuts them; then a fresh segment.
             while (done < idx.size() / 3) {
                 if (4096 - n < 3) { // a new segment: the table's entries go stale
                     n = 0;
                     if (keyed) table.next_keyed_segment();
+                    if (filtered) table.next_filtered_segment(4096);
                 }
                 const size_t tris = std::min((4096 - n) / 3, idx.size() / 3 - done);
                 const size_t chunk = std::min<size_t>(tris, 1 + rng() % 700);
@@ -330,35 +334,46 @@ TEST(FrontEndKernels, TriangleLoopsWriteTheSameLists) {
     }
 }
 
-// The choice between the two loops the miss rate cannot decide: the miss rate settles the
-// clear cases; otherwise the faster loop runs and the other is probed now and then, rarely
-// when it is much slower; a probe that finds it faster flips the choice; and the choice is
-// remembered for the next draw's first segment.
+// The choice between loops the miss rate cannot decide: the miss rate settles the clear
+// cases; otherwise the faster of a pair runs and the other is probed now and then, rarely
+// when it is much slower; a probe that finds it faster flips the choice; the filtered loop
+// is a candidate only where offered; and the choice is remembered for the next draw.
 TEST(FrontEndKernels, TriangleLoopChoiceProbesInProportionToTheGap) {
     using detail::TriangleLoop;
-    const auto runs = [](detail::TriangleLoopTimes t, uint32_t segments) {
-        uint32_t keyed = 0;
+    const auto runs = [](detail::TriangleLoopTimes t, uint32_t segments, size_t misses,
+                         TriangleLoop counted) {
+        uint32_t hits = 0;
         for (uint32_t i = 0; i < segments; ++i)
-            keyed += detail::choose_triangle_loop(t, 400, 1000) == TriangleLoop::unpredictable;
-        return keyed;
+            hits += detail::choose_triangle_loop(t, misses, 1000, true) == counted;
+        return hits;
     };
     detail::TriangleLoopTimes t;
     EXPECT_EQ(detail::choose_triangle_loop(t, 100, 1000), TriangleLoop::plain); // 10 % misses
     EXPECT_EQ(detail::choose_triangle_loop(t, 950, 1000), TriangleLoop::packed);
     EXPECT_EQ(t.last, TriangleLoop::packed);
     EXPECT_EQ(detail::choose_triangle_loop(t, 400, 1000), TriangleLoop::plain); // untimed
-    t.ticks[0] = 1000;
+    t.of(TriangleLoop::plain) = 1000;
     EXPECT_EQ(detail::choose_triangle_loop(t, 400, 1000), TriangleLoop::unpredictable);
     EXPECT_EQ(t.last, TriangleLoop::unpredictable);
     // Keyed 1.5x faster: 640 segments probe the plain loop 10 times.
-    t.ticks[1] = 666;
-    EXPECT_EQ(runs(t, 640), 640u - 640u / detail::kProbeFar);
+    t.of(TriangleLoop::unpredictable) = 666;
+    EXPECT_EQ(runs(t, 640, 400, TriangleLoop::unpredictable), 640u - 640u / detail::kProbeFar);
     // Within a quarter: probed every kProbeClose-th segment.
-    t.ticks[1] = 900;
-    EXPECT_EQ(runs(t, 640), 640u - 640u / detail::kProbeClose);
+    t.of(TriangleLoop::unpredictable) = 900;
+    EXPECT_EQ(runs(t, 640, 400, TriangleLoop::unpredictable), 640u - 640u / detail::kProbeClose);
     // Plain faster by 1.5x: the keyed loop is the rare probe.
-    t.ticks[1] = 1500;
-    EXPECT_EQ(runs(t, 640), 640u / detail::kProbeFar);
+    t.of(TriangleLoop::unpredictable) = 1500;
+    EXPECT_EQ(runs(t, 640, 400, TriangleLoop::unpredictable), 640u / detail::kProbeFar);
+    // Mostly misses: packed, or, where offered, the faster of packed and filtered.
+    EXPECT_EQ(detail::choose_triangle_loop(t, 950, 1000, false), TriangleLoop::packed);
+    EXPECT_EQ(detail::choose_triangle_loop(t, 950, 1000, true), TriangleLoop::packed); // untimed
+    t.of(TriangleLoop::packed) = 2000;
+    EXPECT_EQ(detail::choose_triangle_loop(t, 950, 1000, true), TriangleLoop::filtered);
+    t.of(TriangleLoop::filtered) = 1600;
+    EXPECT_EQ(runs(t, 640, 950, TriangleLoop::filtered), 640u - 640u / detail::kProbeClose);
+    t.of(TriangleLoop::filtered) = 2600;
+    EXPECT_EQ(runs(t, 640, 950, TriangleLoop::filtered), 640u / detail::kProbeFar);
+    EXPECT_EQ(runs(t, 64, 950, TriangleLoop::unpredictable), 0u);
 }
 
 // The vectorised restart scan finds what std::find finds: every index type, restart values
