@@ -14,6 +14,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstring>
 #include <deque>
@@ -80,6 +81,72 @@ void front_end(benchmark::State& state, const Workload* w, uint32_t limit, Strat
     state.counters["x_proxy"] = count / best / 1e6 / proxy;
 }
 
+// A floor for de-duplicating a random triangle list in segments of `limit` vertices, not a
+// split: the least work a splitter that finds repeats must do. Each index tests and sets one
+// bit for its id (16 per fetchable vertex, the least state that tells whether a random id
+// was met) and is written to both lists; nothing uses the answer but a count of repeats,
+// so the loop has neither the branch nor the dependency chain through the fetch count that
+// a real compaction needs, and no table of positions. Segments close where the default
+// strategy's would (whole triangles, `limit` vertices once the repeats are left out) and
+// pass through the same null middle end. Its x_proxy bounds what a splitter fetching within
+// a few per mille of `exact` can reach on this machine.
+void seen_bits_floor(benchmark::State& state, const Workload* w, uint32_t limit) {
+    const std::span<const uint32_t> idx(w->indices32);
+    const uint32_t bits = std::bit_ceil(limit) * 16;
+    std::vector<uint64_t> seen(bits / 64);
+    std::vector<uint32_t> fetch(3 * size_t(limit) + 3);
+    std::vector<uint16_t> draw(3 * size_t(limit) + 3);
+    const auto once = [&] {
+        NullMiddleEnd null;
+        uint64_t fetched = 0;
+        const auto t0 = Clock::now();
+        const uint32_t* src = idx.data();
+        const uint32_t* const end = src + idx.size() / 3 * 3;
+        while (src != end) {
+            std::fill(seen.begin(), seen.end(), 0);
+            size_t nd = 0, repeats = 0;
+            // Chunks of triangles sure to fit, as the splitter cuts them.
+            for (size_t room; (room = (limit - (nd - repeats)) / 3) > 0 && src != end;) {
+                const uint32_t* const stop = src + 3 * std::min<size_t>(room, (end - src) / 3);
+                for (; src != stop; ++src, ++nd) {
+                    const uint32_t v = *src, b = v & (bits - 1);
+                    const uint64_t word = seen[b >> 6], bit = uint64_t(1) << (b & 63);
+                    seen[b >> 6] = word | bit;
+                    repeats += (word & bit) != 0;
+                    fetch[nd] = v;
+                    draw[nd] = uint16_t(nd);
+                }
+            }
+            const size_t n = nd - repeats;
+            Segment seg;
+            seg.prim = Prim::triangles;
+            seg.fetch_count = uint32_t(n);
+            seg.fetch_elts = {fetch.data(), n};
+            seg.draw_count = uint32_t(nd);
+            seg.draw_elts = {draw.data(), nd};
+            null.consume(seg);
+            fetched += n;
+        }
+        benchmark::DoNotOptimize(null.sum);
+        return std::pair{std::chrono::duration<double>(Clock::now() - t0).count(), fetched};
+    };
+    auto [best, fetched] = once();
+    double proxy_best = 1e30;
+    uint64_t sink = 0;
+    for (auto _ : state) {
+        const double t = once().first;
+        state.SetIterationTime(t);
+        best = std::min(best, t);
+        proxy_best = std::min(proxy_best, proxy_index_copy(idx, sink));
+    }
+    benchmark::DoNotOptimize(sink);
+    const double count = std::max<double>(double(idx.size()), 1);
+    state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(idx.size()));
+    state.counters["fetched/idx"] = double(fetched) / count;
+    state.counters["best_us"] = best * 1e6;
+    state.counters["x_proxy"] = count / best / (double(idx.size()) / proxy_best);
+}
+
 void proxy_index_copy_bm(benchmark::State& state) {
     uint64_t sink = 0;
     double best = 1e30;
@@ -115,6 +182,10 @@ void register_all() {
             finish(benchmark::RegisterBenchmark(name.c_str(), front_end, &w, limit, def)
                        ->UseManualTime());
         }
+    // W3 (the third workload) at 65536, where the bits hold every id it has (2^20).
+    finish(benchmark::RegisterBenchmark("floor/W3 seen-bits/65536", seen_bits_floor,
+                                        &g_workloads[2], 65536u)
+               ->UseManualTime());
     for (const char* s : {"exact", "vsplit", "direct-4096", "none"})
         for (const Workload& w : g_workloads) {
             const std::string name = "front_end/" + w.label() + "/" + s + "/4096";
