@@ -185,13 +185,8 @@ template <class Hash> class DirectDedup {
     template <class T>
     [[gnu::always_inline]] void triangles_packed(const T* src, size_t tris, uint32_t* fetch,
                                                  size_t& n, uint16_t* dst) const {
-        for (const T* const end = src + 3 * tris; src != end; src += 3, dst += 3) {
-            const uint64_t d0 = lookup(src[0], fetch, n);
-            const uint64_t d1 = lookup(src[1], fetch, n);
-            const uint64_t d2 = lookup(src[2], fetch, n);
-            const uint64_t packed = d0 | d1 << 16 | d2 << 32;
-            std::memcpy(dst, &packed, sizeof packed);
-        }
+        store_triangles(src, tris, dst,
+                        [&](uint32_t v) -> uint64_t { return lookup(v, fetch, n); });
     }
 
     // The same through the keyed entries, without a branch, for ids whose hits and misses a
@@ -218,13 +213,7 @@ template <class Hash> class DirectDedup {
             n += !hit;
             return r;
         };
-        for (const T* const end = src + 3 * tris; src != end; src += 3, dst += 3) {
-            const uint64_t d0 = find(src[0]);
-            const uint64_t d1 = find(src[1]);
-            const uint64_t d2 = find(src[2]);
-            const uint64_t packed = d0 | d1 << 16 | d2 << 32;
-            std::memcpy(dst, &packed, sizeof packed);
-        }
+        store_triangles(src, tris, dst, find);
     }
 
     // For a segment of triangles_filtered: no id seen yet.
@@ -262,6 +251,19 @@ template <class Hash> class DirectDedup {
             *e = uint16_t(n);
             return n++;
         };
+        store_triangles(src, tris, dst, find);
+    }
+
+    TriangleLoopTimes& loop_times() const {
+        return arena_->loop_times;
+    }
+
+  private:
+    // Triangles src[0, 3 * tris) through `find` (an index to its draw element), each
+    // triangle's three elements in one 8-byte store whose fourth u16 lands on dst[3 * tris].
+    template <class T, class Find>
+    [[gnu::always_inline]] static void store_triangles(const T* src, size_t tris, uint16_t* dst,
+                                                       Find&& find) {
         for (const T* const end = src + 3 * tris; src != end; src += 3, dst += 3) {
             const uint64_t d0 = find(src[0]);
             const uint64_t d1 = find(src[1]);
@@ -271,11 +273,6 @@ template <class Hash> class DirectDedup {
         }
     }
 
-    TriangleLoopTimes& loop_times() const {
-        return arena_->loop_times;
-    }
-
-  private:
     uint16_t* table_ = nullptr;
     DedupArena* arena_ = nullptr;
     uint64_t* keyed_ = nullptr; // set by next_keyed_segment
