@@ -96,7 +96,9 @@ struct DedupArena {
     std::vector<uint64_t> seen;
 };
 
-inline constexpr uint32_t kSeenBits = 16; // a seen-bit set 1 in 16 wrongly at most
+// Seen-bits per fetchable vertex: at most 1 in 16 is set, so a new id meets another id's
+// bit (and reads the table for nothing) at most 1 time in 16.
+inline constexpr uint32_t kSeenBits = 16;
 
 // Mesa's vsplit, direct-N and the default: the low bits of the vertex id. Ids closer than
 // the table's size never collide, and one segment's ids usually are that close.
@@ -339,7 +341,6 @@ class NoDedup {
 // The triangle loops of a direct-mapped table, by kind, and one compiled copy of them per
 // instruction set: x86-64 CPUs with BMI2 (Haswell and later) get a one-uop variable shift
 // for the Fibonacci hash; the choice is made once per process.
-
 template <class Table, class T>
 [[gnu::always_inline]] inline void triangle_loop(TriangleLoop kind, const Table& table,
                                                  const T* src, size_t tris, uint32_t* fetch,
