@@ -146,9 +146,7 @@ template <class Hash> class DirectDedup {
         // One branch, predictable on random and coherent ids alike; fetch[s] is readable
         // because every stored position is below this draw's fetch capacity.
         if ((s < n) & (fetch[s] == v)) return s;
-        fetch[n] = v;
-        *e = uint16_t(n);
-        return n++;
+        return append(v, e, fetch, n);
     }
 
     // For a segment of triangles_keyed: a new epoch in the keyed entries, so that entries of
@@ -232,8 +230,8 @@ template <class Hash> class DirectDedup {
     // are past L1 (W3 at 65536: 512 KiB and 256 KiB): a bit per id (its low bits), set when
     // the id is met, tells for most misses that the table need not be read. A clear bit
     // means no id with those low bits is in this segment yet, where the table would miss
-    // too; a set one reads the table as usual. So both write the same lists. After
-    // next_filtered_segment().
+    // too (so v is appended at once); a set one is an ordinary lookup. So both write the
+    // same lists. After next_filtered_segment().
     template <class T>
     [[gnu::always_inline]] void triangles_filtered(const T* src, size_t tris, uint32_t* fetch,
                                                    size_t& n, uint16_t* dst) const {
@@ -244,14 +242,9 @@ template <class Hash> class DirectDedup {
             const uint32_t b = v & mask;
             const uint64_t w = seen[b >> 6], bit = uint64_t(1) << (b & 63);
             seen[b >> 6] = w | bit;
-            uint16_t* const e = table_ + hash_(v);
-            if (w & bit) [[unlikely]] {
-                const size_t s = *e;
-                if ((s < n) & (fetch[s] == v)) return s;
-            }
-            fetch[n] = v;
-            *e = uint16_t(n);
-            return n++;
+            if (w & bit) [[unlikely]]
+                return lookup(v, fetch, n);
+            return append(v, table_ + hash_(v), fetch, n);
         };
         store_triangles(src, tris, dst, find);
     }
@@ -261,6 +254,14 @@ template <class Hash> class DirectDedup {
     }
 
   private:
+    // A miss: v joins the fetch list, and its table entry `e` points to it.
+    [[gnu::always_inline]] static size_t append(uint32_t v, uint16_t* e, uint32_t* fetch,
+                                                size_t& n) {
+        fetch[n] = v;
+        *e = uint16_t(n);
+        return n++;
+    }
+
     // Triangles src[0, 3 * tris) through `find` (an index to its draw element), each
     // triangle's three elements in one 8-byte store whose fourth u16 lands on dst[3 * tris].
     template <class T, class Find>
