@@ -2,6 +2,7 @@
 
 #include "draw/internal/output_stage.hpp"
 #include "draw/internal/pipeline.hpp"
+#include "draw/internal/prepare_reuse.hpp"
 #include "draw/internal/prepared_draw.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/registry.hpp"
@@ -61,9 +62,32 @@ struct Context::Impl {
     DrawStats pending; // of draws delivered since the last flush()
     ContextCounters counters;
     SplitCache split_cache; // used unless options.draw names another
+    // The last draw prepared in full (prepare_draw) with the state bound now: a draw that
+    // differs from it only in `start` is prepared like it (prepare_reuse.hpp), which spares
+    // the calling thread the middle end's prepare and the plans, the per-draw cost of a queue
+    // of small draws. Every call that changes the bound state drops it (changing()).
+    std::optional<PreparedDraw> like;
 
     explicit Impl(const ContextOptions& o) : options(o), pipeline(checked_threads(o.threads)) {
         if (!options.draw.split_cache) options.draw.split_cache = &split_cache;
+    }
+
+    // Before the bound state changes: the queued draws are delivered with the old one, and
+    // no later draw is prepared like one prepared with it.
+    void changing() {
+        deliver();
+        like.reset();
+    }
+
+    // A draw prepared in full, kept as the one later draws are prepared like.
+    PreparedDraw prepare(const DrawState& state, const StreamOutput* so,
+                         const DrawOptions& options) {
+        PreparedDraw p = prepare_draw(state, *middle, options);
+        prepare_stream_output(p, so);
+        prepare_raster(p, output());
+        like = p;
+        like->cached = nullptr; // looked up per draw: keep no cached split alive here
+        return p;
     }
 
     OutputOptions output() {
@@ -102,22 +126,22 @@ uint32_t Context::threads() const {
 }
 
 void Context::set_vertex_buffers(std::span<const VertexBuffer> buffers) {
-    impl_->deliver();
+    impl_->changing();
     impl_->buffers.assign(buffers.begin(), buffers.end());
 }
 
 void Context::set_vertex_attribs(std::span<const VertexAttrib> attribs) {
-    impl_->deliver();
+    impl_->changing();
     impl_->attribs.assign(attribs.begin(), attribs.end());
 }
 
 void Context::bind_vertex_shader(VertexShader vs) {
-    impl_->deliver();
+    impl_->changing();
     impl_->vs = std::move(vs);
 }
 
 void Context::bind_geometry_shader(const GeometryShader* gs) {
-    impl_->deliver();
+    impl_->changing();
     impl_->gs = gs;
 }
 
@@ -127,13 +151,13 @@ void Context::bind_middle_end(std::string_view name) {
 
 void Context::bind_middle_end(std::shared_ptr<const MiddleEnd> middle) {
     if (!middle) throw Error(ErrorCode::invalid_value, "middle end: null instance bound");
-    impl_->deliver();
+    impl_->changing();
     impl_->middle = middle;
     impl_->pipeline.bind(std::move(middle));
 }
 
 void Context::bind_backend(Backend& backend) {
-    impl_->deliver();
+    impl_->changing();
     impl_->backend = &backend;
 }
 
@@ -145,9 +169,10 @@ void Context::draw(const DrawInfo& draw) {
         throw Error(ErrorCode::invalid_value, "backend: none bound (Context::bind_backend)");
     const DrawState state{draw, {m.buffers, m.attribs}, m.vs ? &m.vs : nullptr, m.gs};
     const StreamOutput* so = m.stream_output ? &*m.stream_output : nullptr;
-    PreparedDraw prepared = prepare_draw(state, *m.middle, capture_options(m.options.draw, so));
-    prepare_stream_output(prepared, so);
-    prepare_raster(prepared, m.output());
+    const DrawOptions options = capture_options(m.options.draw, so);
+    PreparedDraw prepared = m.like && same_but_start(m.like->state.draw, draw)
+                                ? prepare_draw_like(*m.like, state, options)
+                                : m.prepare(state, so, options);
     m.queue.push_back(std::move(prepared));
     m.queued_work += m.queue.back().work();
     if (m.queue.size() >= detail::kMaxQueuedDraws || m.queued_work >= detail::kFlushWork)
@@ -165,7 +190,7 @@ void Context::set_stream_output(const StreamOutputState& state) {
         throw Error(ErrorCode::invalid_operation,
                     "stream output: set_stream_output during a capture session");
     StreamOutput so(state); // validated before anything changes
-    impl_->deliver();
+    impl_->changing();
     impl_->stream_output.emplace(std::move(so));
 }
 
@@ -173,7 +198,7 @@ void Context::clear_stream_output() {
     if (impl_->stream_output && impl_->stream_output->begun())
         throw Error(ErrorCode::invalid_operation,
                     "stream output: clear_stream_output during a capture session");
-    impl_->deliver();
+    impl_->changing();
     impl_->stream_output.reset();
 }
 
@@ -233,27 +258,27 @@ void Context::draw_stream_output(const DrawInfo& draw, uint32_t stream) {
 }
 
 void Context::set_raster_state(const RasterState& state) {
-    impl_->deliver();
+    impl_->changing();
     impl_->raster = state;
 }
 
 void Context::clear_raster_state() {
-    impl_->deliver();
+    impl_->changing();
     impl_->raster.reset();
 }
 
 void Context::add_stage(Stage& stage) {
-    impl_->deliver();
+    impl_->changing();
     impl_->stages.push_back(&stage);
 }
 
 void Context::clear_stages() {
-    impl_->deliver();
+    impl_->changing();
     impl_->stages.clear();
 }
 
 void Context::set_rasterizer_discard(bool discard) {
-    impl_->deliver();
+    impl_->changing();
     impl_->rasterizer_discard = discard;
 }
 

@@ -1,5 +1,6 @@
 #include "draw/internal/prepared_draw.hpp"
 
+#include "draw/internal/prepare_reuse.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/gs.hpp"
 #include "drawpipe/shading.hpp"
@@ -28,6 +29,24 @@ FrontEndOptions split_options(const MiddleEndLimits& limits, const DrawOptions& 
     return fo;
 }
 
+// The checks and the split-cache lookup that depend on where the draw starts, shared by
+// prepare_draw and prepare_draw_like.
+void finish_draw(PreparedDraw& p, const DrawOptions& options) {
+    const DrawInfo& draw = p.state.draw;
+    check_split(draw, p.split);
+    const bool cacheable =
+        options.split_cache && draw.index_buffer_id != 0 && draw.index_type != IndexType::none;
+    if (cacheable) {
+        if (!options.split_cache->is_registered(draw.index_buffer_id))
+            throw Error(ErrorCode::not_found,
+                        "index_buffer_id: " + std::to_string(draw.index_buffer_id) +
+                            " is not registered (Context::register_index_buffer)");
+        // Null when the split is larger than the cache's whole budget: split it uncached.
+        p.cached = options.split_cache->acquire(draw, p.split);
+    }
+    check_indices(draw, p.cached ? p.cached->range : std::nullopt);
+}
+
 } // namespace
 
 PreparedDraw prepare_draw(const DrawState& state, const MiddleEnd& middle,
@@ -48,18 +67,29 @@ PreparedDraw prepare_draw(const DrawState& state, const MiddleEnd& middle,
         throw Error(ErrorCode::middle_end_failure,
                     "middle end '" + std::string(middle.name()) + "': prepare returned null");
     p.split = split_options(p.middle->limits(), options, middle.name());
-    check_split(draw, p.split);
-    const bool cacheable =
-        options.split_cache && draw.index_buffer_id != 0 && draw.index_type != IndexType::none;
-    if (cacheable) {
-        if (!options.split_cache->is_registered(draw.index_buffer_id))
-            throw Error(ErrorCode::not_found,
-                        "index_buffer_id: " + std::to_string(draw.index_buffer_id) +
-                            " is not registered (Context::register_index_buffer)");
-        // Null when the split is larger than the cache's whole budget: split it uncached.
-        p.cached = options.split_cache->acquire(draw, p.split);
-    }
-    check_indices(draw, p.cached ? p.cached->range : std::nullopt);
+    finish_draw(p, options);
+    return p;
+}
+
+bool same_but_start(const DrawInfo& a, const DrawInfo& b) {
+    return a.prim == b.prim && a.index_type == b.index_type && a.indices == b.indices &&
+           a.index_buffer_count == b.index_buffer_count && a.count == b.count &&
+           a.base_vertex == b.base_vertex && a.primitive_restart == b.primitive_restart &&
+           a.restart_index == b.restart_index && a.instance_count == b.instance_count &&
+           a.base_instance == b.base_instance && a.provoking == b.provoking &&
+           a.index_range.has_value() == b.index_range.has_value() &&
+           (!a.index_range || (a.index_range->min == b.index_range->min &&
+                               a.index_range->max == b.index_range->max)) &&
+           a.index_buffer_id == b.index_buffer_id;
+}
+
+PreparedDraw prepare_draw_like(const PreparedDraw& like, const DrawState& state,
+                               const DrawOptions& options) {
+    validate_draw(state.draw);
+    PreparedDraw p = like; // the middle end, split options and plans, and what else it holds
+    p.state = state;
+    p.cached = nullptr;
+    finish_draw(p, options);
     return p;
 }
 
