@@ -3,6 +3,8 @@
 #include "drawpipe/decompose.hpp"
 
 #include <bit>
+#include <functional>
+#include <thread>
 
 namespace drawpipe {
 
@@ -20,21 +22,17 @@ uint64_t tri(uint64_t k0, uint64_t k1, uint64_t k2) {
     return k0 + std::rotl(k1, 21) + std::rotl(k2, 42);
 }
 
-} // namespace
-
-void CountingBackend::begin_draw(const DrawInfo& draw, const VertexLayout&) {
-    provoking_ = draw.provoking;
-}
-
-void CountingBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertices,
-                                    std::span<const uint32_t> elts) {
-    totals_.calls++;
-    totals_.elements += elts.size();
+// One call's counts into `totals` (calls, elements, primitives) and its four hash chains
+// into `lane`.
+void count_call(Prim prim, Provoking provoking, const VertexView& vertices,
+                std::span<const uint32_t> elts, CountingBackend::Totals& totals,
+                uint64_t (&lane)[4]) {
+    totals.calls++;
+    totals.elements += elts.size();
     // A primitive's vertex keys combine by position (rotations), then one FNV-style step per
     // primitive into one of four chains by the primitive's position in the call, folded in
     // order at the end: order-sensitive in primitives and in vertices, with one multiply per
     // primitive and four chains to hide its latency (the hash was most of this backend's cost).
-    uint64_t lane[4] = {0, 0, 0, 0};
     auto mix = [&](uint32_t l, uint64_t key) { lane[l] = (lane[l] ^ key) * kPrime; };
     // One primitive into chain 0, then the chains rotate: four pushes equal one mix into
     // each of chains 0-3, so the unrolled loops and this agree (indices stay constant and the
@@ -55,11 +53,11 @@ void CountingBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertic
             mix(3, tri(key(e[9]), key(e[10]), key(e[11])));
         }
         for (; t < tris; ++t, e += 3) push(tri(key(e[0]), key(e[1]), key(e[2])));
-        totals_.triangles += tris;
+        totals.triangles += tris;
     } else if (prim == Prim::triangle_strip) {
         // GL's order: odd triangles swap two vertices. Each element's key is read once.
         const size_t tris = elts.size() >= 3 ? elts.size() - 2 : 0;
-        const bool last = provoking_ == Provoking::last;
+        const bool last = provoking == Provoking::last;
         if (tris > 0) {
             // Four triangles per step, each into its own chain (lanes fixed: in registers).
             uint64_t k0 = key(e[0]), k1 = key(e[1]);
@@ -83,10 +81,10 @@ void CountingBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertic
                 k0 = k1, k1 = k2;
             }
         }
-        totals_.triangles += tris;
+        totals.triangles += tris;
     } else {
-        decompose_elements(prim, provoking_, elts, [&](uint32_t n, const uint32_t* v) {
-            uint64_t& count = n == 1 ? totals_.points : n == 2 ? totals_.lines : totals_.triangles;
+        decompose_elements(prim, provoking, elts, [&](uint32_t n, const uint32_t* v) {
+            uint64_t& count = n == 1 ? totals.points : n == 2 ? totals.lines : totals.triangles;
             ++count;
             const uint64_t k = n == 1   ? key(v[0])
                                : n == 2 ? tri(key(v[0]), key(v[1]), 0)
@@ -94,7 +92,64 @@ void CountingBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertic
             push(k);
         });
     }
+}
+
+} // namespace
+
+void CountingBackend::begin_draw(const DrawInfo& draw, const VertexLayout&) {
+    provoking_ = draw.provoking;
+}
+
+void CountingBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertices,
+                                    std::span<const uint32_t> elts) {
+    uint64_t lane[4] = {0, 0, 0, 0};
+    count_call(prim, provoking_, vertices, elts, totals_, lane);
     for (const uint64_t l : lane) totals_.checksum = (totals_.checksum ^ l) * kPrime;
+}
+
+void CountingBackend::draw_elements_at(const BatchOrder& at, const DrawInfo& draw, Prim prim,
+                                       uint8_t, const VertexView& vertices,
+                                       std::span<const uint32_t> elts) {
+    Totals t;
+    uint64_t lane[4] = {0, 0, 0, 0};
+    count_call(prim, draw.provoking, vertices, elts, t, lane);
+    // The call's own checksum, keyed by its place and summed: the total does not depend on
+    // the order calls arrive in, and does on what each place received.
+    uint64_t c = (at.draw * kPrime ^ at.segment) * kPrime ^ at.part;
+    for (const uint64_t l : lane) c = (c ^ l) * kPrime;
+    c ^= c >> 29;
+    // Threads add into slots by thread, so that shading threads rarely meet on one lock.
+    const size_t slot = std::hash<std::thread::id>{}(std::this_thread::get_id()) % kSlots;
+    Slot& s = slots_[slot];
+    std::lock_guard lock(s.mutex);
+    s.totals.calls += t.calls;
+    s.totals.elements += t.elements;
+    s.totals.points += t.points;
+    s.totals.lines += t.lines;
+    s.totals.triangles += t.triangles;
+    s.totals.checksum += c;
+}
+
+CountingBackend::Totals CountingBackend::totals() const {
+    Totals sum = totals_;
+    for (const Slot& s : slots_) {
+        std::lock_guard lock(s.mutex);
+        sum.calls += s.totals.calls;
+        sum.elements += s.totals.elements;
+        sum.points += s.totals.points;
+        sum.lines += s.totals.lines;
+        sum.triangles += s.totals.triangles;
+        sum.checksum += s.totals.checksum;
+    }
+    return sum;
+}
+
+void CountingBackend::reset() {
+    totals_ = {};
+    for (Slot& s : slots_) {
+        std::lock_guard lock(s.mutex);
+        s.totals = {};
+    }
 }
 
 } // namespace drawpipe

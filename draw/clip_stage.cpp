@@ -60,6 +60,7 @@ float lerp(float a, float b, float t) {
 } // namespace
 
 void ClipStage::line(const StagePrim& prim) {
+    const VertexScope scope(*this); // this primitive's new vertices, once handed on
     if (batch_->clip_or == 0) return next()->line(prim);
     const uint32_t m0 = mask_of(prim.v[0]), m1 = mask_of(prim.v[1]);
     if ((m0 | m1) == 0) return next()->line(prim);
@@ -116,6 +117,7 @@ void ClipStage::line(const StagePrim& prim) {
 }
 
 void ClipStage::triangle(const StagePrim& prim) {
+    const VertexScope scope(*this); // this primitive's new vertices, once handed on
     if (batch_->clip_or == 0) return next()->triangle(prim);
     const uint32_t m[3] = {mask_of(prim.v[0]), mask_of(prim.v[1]), mask_of(prim.v[2])};
     if ((m[0] | m[1] | m[2]) == 0) return next()->triangle(prim);

@@ -53,6 +53,7 @@ struct Context::Impl {
     const GeometryShader* gs = nullptr;
     std::shared_ptr<const MiddleEnd> middle;
     Backend* backend = nullptr;
+    uint64_t draw_ordinal = 0; // BatchOrder::draw of the next draw
     std::optional<StreamOutput> stream_output;
     bool rasterizer_discard = false;
     std::optional<RasterState> raster;
@@ -173,6 +174,8 @@ void Context::draw(const DrawInfo& draw) {
     PreparedDraw prepared = m.like && same_but_start(m.like->state.draw, draw)
                                 ? prepare_draw_like(*m.like, state, options)
                                 : m.prepare(state, so, options);
+    prepared.ordinal = m.draw_ordinal++;
+    prepare_delivery(prepared, m.output(), *m.backend);
     m.queue.push_back(std::move(prepared));
     m.queued_work += m.queue.back().work();
     if (m.queue.size() >= detail::kMaxQueuedDraws || m.queued_work >= detail::kFlushWork)

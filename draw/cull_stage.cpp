@@ -1,13 +1,13 @@
 #include "draw/internal/stages.hpp"
 
+#include "drawpipe/prim.hpp"
+
 namespace drawpipe {
 
 void CullStage::triangle(const StagePrim& prim) {
     auto x = [&](uint32_t i) { return dword_float(prim.v[i][SLOT_POSITION]); };
     auto y = [&](uint32_t i) { return dword_float(prim.v[i][SLOT_POSITION + 1]); };
-    // Twice the signed window-space area, as Mesa's cull stage computes it (edges from v2);
-    // y points up, so counter-clockwise is positive.
-    const float det = (x(0) - x(2)) * (y(1) - y(2)) - (y(0) - y(2)) * (x(1) - x(2));
+    const float det = window_det(x(0), y(0), x(1), y(1), x(2), y(2));
     if (det != det) return; // NaN: nothing to draw, and no facing to test
     const CullFace cull = plan_.state.cull;
     if (cull == CullFace::front_and_back) return;
@@ -17,6 +17,39 @@ void CullStage::triangle(const StagePrim& prim) {
     const bool front = det != 0 && (plan_.state.front_face == FrontFace::ccw ? det > 0 : det < 0);
     if ((cull == CullFace::front && front) || (cull == CullFace::back && !front)) return;
     next()->triangle(prim);
+}
+
+void cull_triangles(const RasterState& state, Prim prim, Provoking pv, const VertexView& vertices,
+                    std::span<const uint32_t> elts, EmitStage& emit) {
+    // CullStage's rule folded into one comparison: with det signed so that front faces are
+    // positive, a back-culling state keeps det > 0 and a front-culling one det <= 0; NaN
+    // fails both, and zero area counts as a back face.
+    if (state.cull == CullFace::front_and_back || state.cull == CullFace::none) return;
+    const float sign = state.front_face == FrontFace::ccw ? 1.0f : -1.0f;
+    const bool keep_front = state.cull == CullFace::back;
+    const uint32_t* data = vertices.data + SLOT_POSITION;
+    const size_t stride = vertices.stride;
+    auto keeps = [&](uint32_t a, uint32_t b, uint32_t c) {
+        const uint32_t* pa = data + a * stride;
+        const uint32_t* pb = data + b * stride;
+        const uint32_t* pc = data + c * stride;
+        const float det =
+            sign * window_det(dword_float(pa[0]), dword_float(pa[1]), dword_float(pb[0]),
+                              dword_float(pb[1]), dword_float(pc[0]), dword_float(pc[1]));
+        return keep_front ? det > 0 : det <= 0;
+    };
+    if (prim == Prim::triangles) { // the common case: no decomposition to follow
+        const size_t n = elts.size() / 3 * 3;
+        for (size_t i = 0; i < n; i += 3)
+            if (keeps(elts[i], elts[i + 1], elts[i + 2]))
+                emit.batch_triangle(elts[i], elts[i + 1], elts[i + 2]);
+        return;
+    }
+    for_each_rasterized(prim, pv, uint32_t(elts.size()), [&](uint32_t k, const uint32_t* pos) {
+        if (k != 3) return;
+        const uint32_t a = elts[pos[0]], b = elts[pos[1]], c = elts[pos[2]];
+        if (keeps(a, b, c)) emit.batch_triangle(a, b, c);
+    });
 }
 
 } // namespace drawpipe

@@ -20,25 +20,44 @@ void EmitStage::add(Prim prim, const StagePrim& p, uint32_t n) {
         }
     }
     runs_.back().count += n;
+    // Mid-batch, the batch's records are still being read, so the delivery joins a copy.
+    if (calls_ && extra_.size() >= size_t(kMaxHeldRecords) * stride) {
+        joined_.assign(base, end);
+        joined_.insert(joined_.end(), extra_.begin(), extra_.end());
+        deliver({joined_.data(), uint32_t(joined_.size() / stride), stride});
+    }
+}
+
+void EmitStage::deliver(const VertexView& view) {
+    for (const Run& r : runs_)
+        (*calls_)(r.prim, 0, view, std::span<const uint32_t>(elts_.data() + r.first, r.count));
+    runs_.clear();
+    elts_.clear();
+    extra_.clear();
 }
 
 void EmitStage::flush() {
     if (!runs_.empty()) {
+        // The batch is done with: new records go straight after its own (no copy of the
+        // batch), where a later flush of the same batch writes its own over them.
         const uint32_t stride = draw_.layout->stride();
-        VertexView view{batch_->vertices.data(), batch_->vertex_count, stride};
-        if (!extra_.empty()) {
-            joined_.assign(batch_->vertices.data(),
-                           batch_->vertices.data() + size_t(batch_->vertex_count) * stride);
-            joined_.insert(joined_.end(), extra_.begin(), extra_.end());
-            view = {joined_.data(), uint32_t(joined_.size() / stride), stride};
+        const uint32_t count = batch_->vertex_count + uint32_t(extra_.size() / stride);
+        batch_->vertices.resize(size_t(batch_->vertex_count) * stride);
+        batch_->vertices.insert(batch_->vertices.end(), extra_.begin(), extra_.end());
+        if (calls_) {
+            deliver({batch_->vertices.data(), count, stride});
+        } else {
+            batch_->staged = true;
+            batch_->staged_vertex_count = count;
+            for (const Run& r : runs_)
+                batch_->staged_ranges.push_back(
+                    {r.prim, uint32_t(batch_->staged_elts.size()) + r.first, r.count});
+            batch_->staged_elts.insert(batch_->staged_elts.end(), elts_.begin(), elts_.end());
+            runs_.clear();
+            elts_.clear();
+            extra_.clear();
         }
-        for (const Run& r : runs_)
-            backend_.draw_elements(r.prim, 0, view,
-                                   std::span<const uint32_t>(elts_.data() + r.first, r.count));
     }
-    runs_.clear();
-    elts_.clear();
-    extra_.clear();
     Stage::flush();
 }
 

@@ -12,6 +12,7 @@ FlatshadeStage::FlatshadeStage(const RasterPlan& plan) {
 }
 
 void FlatshadeStage::flatten(const StagePrim& prim, uint32_t n) {
+    const VertexScope scope(*this); // this primitive's new vertices, once handed on
     const bool last = draw_.draw->provoking == Provoking::last;
     const uint32_t* provoking = prim.v[last ? n - 1 : 0];
     StagePrim out = prim;

@@ -12,6 +12,7 @@
 namespace drawpipe {
 
 void OffsetStage::triangle(const StagePrim& prim) {
+    const VertexScope scope(*this); // this primitive's new vertices, once handed on
     auto p = [&](uint32_t i, uint32_t c) { return dword_float(prim.v[i][SLOT_POSITION + c]); };
     const float ex = p(0, 0) - p(2, 0), ey = p(0, 1) - p(2, 1), ez = p(0, 2) - p(2, 2);
     const float fx = p(1, 0) - p(2, 0), fy = p(1, 1) - p(2, 1), fz = p(1, 2) - p(2, 2);

@@ -27,6 +27,7 @@ void prepare_stream_output(PreparedDraw& draw, const StreamOutput* so) {
 void prepare_raster(PreparedDraw& draw, const OutputOptions& out) {
     if (!out.raster || out.rasterizer_discard) return;
     draw.raster = plan_raster(*out.raster, draw.middle->layout(), out.stream_output != nullptr);
+    draw.stages_in_shade = stages_order_free(draw, out);
 }
 
 DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& backend,
@@ -39,6 +40,7 @@ DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& 
     PreparedDraw draw = prepare_draw(state, middle, capture_options(options, output.stream_output));
     prepare_stream_output(draw, output.stream_output);
     prepare_raster(draw, output);
+    prepare_delivery(draw, output, backend);
     SegmentSource source;
     source.begin(draw);
     auto scratch = middle.make_scratch();

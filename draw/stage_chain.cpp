@@ -1,8 +1,9 @@
 #include "draw/internal/stage_chain.hpp"
 
 #include "draw/internal/assemble.hpp"
+#include "draw/internal/output_stage.hpp"
 
-#include <vector>
+#include <boost/container/small_vector.hpp>
 
 namespace drawpipe {
 
@@ -10,7 +11,7 @@ void StageChain::begin(const PreparedDraw& draw, std::span<Stage* const> driver_
     draw_ = &draw;
     const RasterPlan& plan = *draw.raster;
     const RasterState& s = plan.state;
-    std::vector<Stage*> chain;
+    boost::container::small_vector<Stage*, 16> chain;
     clip_.emplace(plan);
     chain.push_back(&*clip_);
     cull_.reset();
@@ -39,6 +40,7 @@ void StageChain::begin(const PreparedDraw& draw, std::span<Stage* const> driver_
     for (size_t i = 0; i + 1 < chain.size(); ++i) chain[i]->set_next(chain[i + 1]);
     first_ = chain.front();
     per_primitive_ = plan.per_primitive || !driver_stages.empty();
+    cull_only_ = cull_ && chain.size() == 3; // clip, cull, emit
     edge_flag_slot_ = s.edge_flag_varying < 0
                           ? -1
                           : int32_t(plan.layout.varying_slot(uint32_t(s.edge_flag_varying)));
@@ -47,13 +49,59 @@ void StageChain::begin(const PreparedDraw& draw, std::span<Stage* const> driver_
     first_->reset_stipple(); // each draw starts a new stipple pattern
 }
 
-void StageChain::batch(const ShadedBatch& batch, const PrimRange& range, QuadStripOrder order) {
-    clip_->set_batch(batch);
+namespace {
+
+// Whether a triangle class primitive decomposes to triangles only (what the cull-only loop
+// handles); the others take the stages.
+bool triangles_only(Prim prim) {
+    switch (prim) {
+    case Prim::triangles:
+    case Prim::triangle_strip:
+    case Prim::triangle_fan:
+    case Prim::triangles_adjacency:
+    case Prim::triangle_strip_adjacency:
+    case Prim::quads:
+    case Prim::polygon:
+        return true;
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+void StageChain::batch(ShadedBatch& batch, const PrimRange& range, QuadStripOrder order) {
+    const uint32_t stride = draw_->raster->layout.stride();
+    const VertexView view{batch.vertices.data(), batch.vertex_count, stride};
     emit_.set_batch(batch);
-    const VertexView view{batch.vertices.data(), batch.vertex_count,
-                          draw_->raster->layout.stride()};
+    if (cull_only_ && batch.clip_or == 0 && triangles_only(range.prim))
+        return cull_triangles(draw_->raster->state, range.prim, draw_->state.draw.provoking, view,
+                              batch.elts_of(range), emit_);
+    clip_->set_batch(batch);
     assemble(range.prim, range.flags, draw_->state.draw.provoking, view, batch.elts_of(range),
              edge_flag_slot_, *first_, order);
+}
+
+bool stages_order_free(const PreparedDraw& draw, const OutputOptions& out) {
+    return draw.raster && draw.raster->parallel && !draw.raster->state.line_stipple &&
+           out.stages.empty() && draw.state.draw.prim != Prim::quad_strip;
+}
+
+void prepare_delivery(PreparedDraw& draw, const OutputOptions& out, Backend& backend) {
+    const bool ordered =
+        draw.stream_output || out.rasterizer_discard || (draw.raster && !draw.stages_in_shade);
+    draw.parallel_backend = backend.takes_parallel_batches() && !ordered ? &backend : nullptr;
+}
+
+void stage_batch(const PreparedDraw& draw, ShadedBatch& batch) {
+    if (!draw.raster->per_primitive && batch.clip_or == 0) return; // straight to the backend
+    // One chain per thread, begun per batch: beginning builds no more than a few stage objects.
+    thread_local StageChain chain(nullptr);
+    chain.begin(draw, {});
+    for (const PrimRange& r : batch.prims)
+        if (r.stream == 0) chain.batch(batch, r);
+    chain.flush();
+    batch.staged = true; // even when every primitive was culled: nothing is drawn
 }
 
 } // namespace drawpipe

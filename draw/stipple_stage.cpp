@@ -37,6 +37,7 @@ void StippleStage::segment(const StagePrim& prim, float t0, float t1) {
 }
 
 void StippleStage::line(const StagePrim& prim) {
+    const VertexScope scope(*this); // this primitive's new vertices, once handed on
     if (prim.flags & PRIM_RESET_STIPPLE) counter_ = 0;
     auto pos = [&](uint32_t i, uint32_t c) { return dword_float(prim.v[i][SLOT_POSITION + c]); };
     const float length =

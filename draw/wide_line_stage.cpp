@@ -8,6 +8,7 @@
 namespace drawpipe {
 
 void WideLineStage::line(const StagePrim& prim) {
+    const VertexScope scope(*this); // this primitive's new vertices, once handed on
     const float width = std::round(plan_.state.line_width);
     if (!(width > 1.0f)) return next()->line(prim);
     auto pos = [&](uint32_t i, uint32_t c) { return dword_float(prim.v[i][SLOT_POSITION + c]); };

@@ -12,6 +12,7 @@
 namespace drawpipe {
 
 void WidePointStage::point(const StagePrim& prim) {
+    const VertexScope scope(*this); // this primitive's new vertices, once handed on
     const VertexLayout& l = plan_.layout;
     const RasterState& s = plan_.state;
     // A shader's size is clamped as the state's is (NaN stays NaN).

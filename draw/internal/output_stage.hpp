@@ -4,6 +4,7 @@
 // so their output cannot differ.
 #pragma once
 
+#include "draw/internal/backend_calls.hpp"
 #include "draw/internal/prepared_draw.hpp"
 #include "draw/internal/stage_chain.hpp"
 #include "draw/internal/submit.hpp"
@@ -31,29 +32,71 @@ inline DrawOptions capture_options(DrawOptions options, const StreamOutput* so) 
     return options;
 }
 
+// Whether a draw's pipeline stages may run on the shading threads, batch by batch: nothing in
+// its chain depends on an earlier batch. Not with stream output (the capture reads the
+// positions first, in order), line stipple (its counter runs on along a strip), a driver's
+// own stages (ordered unless they say otherwise) or quad strips (a run's path depends on its
+// later pieces, DrawSink::quad_strip).
+bool stages_order_free(const PreparedDraw& draw, const OutputOptions& out);
+
+// Sets PreparedDraw::parallel_backend: `backend` when it takes parallel batches and nothing
+// ordered runs between the shading and it for this draw.
+void prepare_delivery(PreparedDraw& draw, const OutputOptions& out, Backend& backend);
+
+// Hands a shaded (and, where the stages ran on its thread, staged) batch's stream-0
+// primitives to the backend: the staged ranges, else the batch's own ranges.
+inline void deliver_batch(BackendCalls& calls, const ShadedBatch& batch, uint32_t stride) {
+    calls.begin_batch(batch.sequence);
+    if (batch.staged) {
+        const VertexView view{batch.vertices.data(), batch.staged_vertex_count, stride};
+        for (const StagedRange& r : batch.staged_ranges)
+            calls(r.prim, 0, view, {batch.staged_elts.data() + r.first, r.count});
+        return;
+    }
+    const VertexView view{batch.vertices.data(), batch.vertex_count, stride};
+    for (const PrimRange& r : batch.prims)
+        if (r.stream == 0) calls(r.prim, r.flags, view, batch.elts_of(r));
+}
+
+// Runs the draw's pipeline stages over every stream-0 range of `batch` on this thread (a chain
+// per thread), leaving what the backend is to receive in the batch (ShadedBatch::staged).
+// Nothing to do for a batch that needs no stage.
+void stage_batch(const PreparedDraw& draw, ShadedBatch& batch);
+
 // The shade step of one segment into `batch` (cleared first), on whichever thread runs it:
 // the middle end, then the per-vertex clip test and viewport, unless stream output must first
-// capture the shader's positions (then the sink runs them). A middle end shading through
-// SimdShade does that step in its own pass over each block (ShadedBatch::post_plan).
+// capture the shader's positions (then the sink runs them), then the pipeline stages when
+// they are order-free. A middle end shading through SimdShade does the per-vertex step in its
+// own pass over each block (ShadedBatch::post_plan).
 inline void shade_step(const PreparedDraw& draw, const Segment& seg, MiddleEndScratch* scratch,
                        ShadedBatch& batch) {
     batch.clear();
     const RasterPlan* r = draw.raster && draw.raster->parallel ? draw.raster.get() : nullptr;
     batch.post_plan = r;
     draw.middle->shade(seg, scratch, batch);
+    batch.sequence = seg.sequence;
     if (r && !batch.post_shaded) post_shade(*r, batch);
+    if (draw.stages_in_shade) stage_batch(draw, batch);
+    if (draw.parallel_backend) {
+        BackendCalls calls(*draw.parallel_backend);
+        calls.begin_draw(draw.state.draw, draw.ordinal);
+        deliver_batch(calls, batch, draw.middle->layout().stride());
+        batch.delivered = true;
+    }
 }
 
 class DrawSink {
   public:
     DrawSink(Backend& backend, const OutputOptions& out)
-        : backend_(backend), out_(out), chain_(backend) {}
+        : backend_(backend), out_(out), calls_(backend), chain_(&calls_) {}
 
     void begin(const PreparedDraw& draw) {
         draw_ = &draw;
         if (out_.rasterizer_discard) return;
         backend_.begin_draw(draw.state.draw, draw.middle->layout());
-        if (draw.raster) chain_.begin(draw, out_.stages);
+        calls_.begin_draw(draw.state.draw, draw.ordinal);
+        chain_open_ = draw.raster && !draw.stages_in_shade;
+        if (chain_open_) chain_.begin(draw, out_.stages);
         held_.clear();
         run_in_pipeline_ = false;
     }
@@ -71,14 +114,16 @@ class DrawSink {
             else
                 counts.generated[r.stream] += drawn_prim_count(r.prim, r.count, r.flags);
         }
-        if (out_.rasterizer_discard) return;
+        if (out_.rasterizer_discard || batch.delivered) return;
+        if (batch.staged) return deliver_batch(calls_, batch, layout.stride());
+        calls_.begin_batch(batch.sequence);
         const RasterPlan* raster = draw_->raster.get();
         if (raster && !raster->parallel) post_shade(*raster, batch);
-        const bool staged = raster && chain_.needed(batch);
+        const bool staged = chain_open_ && chain_.needed(batch);
         // Only stream 0 goes on to rasterization (GL: the other streams are captured only).
         for (const PrimRange& r : batch.prims) {
             if (r.stream != 0) continue;
-            if (raster && r.prim == Prim::quad_strip)
+            if (chain_open_ && r.prim == Prim::quad_strip)
                 quad_strip(batch, r, staged);
             else if (staged)
                 to_chain(batch, r, QuadStripOrder::pipeline);
@@ -89,7 +134,7 @@ class DrawSink {
     }
     void end() {
         if (out_.rasterizer_discard) return;
-        if (draw_->raster) {
+        if (chain_open_) {
             release_held(QuadStripOrder::driver); // a run cut short: none in a valid draw
             close_chain();
             chain_.end();
@@ -104,7 +149,7 @@ class DrawSink {
     // draws it whole, in its own order (QuadStripOrder). Whether a run has a vertex outside is
     // known only at its end, so pieces of a split run are held (copied) until a later piece
     // has one or the run ends; the pieces of a run are always drawn in draw order.
-    void quad_strip(const ShadedBatch& batch, const PrimRange& r, bool staged) {
+    void quad_strip(ShadedBatch& batch, const PrimRange& r, bool staged) {
         if (!(r.flags & SPLIT_BEFORE)) {
             release_held(QuadStripOrder::driver);
             run_in_pipeline_ = draw_->raster->triangles_in_pipeline;
@@ -159,7 +204,7 @@ class DrawSink {
     // Ranges go through the stages one batch at a time: the chain is flushed before another
     // batch's range enters it and before anything goes to the backend directly, so the
     // backend receives every primitive in draw order.
-    void to_chain(const ShadedBatch& batch, const PrimRange& r, QuadStripOrder order) {
+    void to_chain(ShadedBatch& batch, const PrimRange& r, QuadStripOrder order) {
         if (chain_batch_ != &batch) close_chain();
         chain_batch_ = &batch;
         chain_.batch(batch, r, order);
@@ -168,7 +213,7 @@ class DrawSink {
         close_chain();
         const VertexView view{batch.vertices.data(), batch.vertex_count,
                               draw_->middle->layout().stride()};
-        backend_.draw_elements(r.prim, r.flags, view, batch.elts_of(r));
+        calls_(r.prim, r.flags, view, batch.elts_of(r));
     }
     void close_chain() {
         if (chain_batch_) chain_.flush();
@@ -177,11 +222,13 @@ class DrawSink {
 
     Backend& backend_;
     OutputOptions out_;
+    BackendCalls calls_;
     StageChain chain_;
     const PreparedDraw* draw_ = nullptr;
     const ShadedBatch* chain_batch_ = nullptr; // the batch whose ranges the chain holds
     ShadedBatch held_;                         // pieces of a quad strip run not drawn yet
     bool run_in_pipeline_ = false;             // the current quad strip run's path
+    bool chain_open_ = false;                  // this draw's stages run here, in order
 };
 
 } // namespace drawpipe

@@ -25,6 +25,13 @@ struct PreparedDraw {
     // The bound RasterState resolved for it; null when none is bound (or rasterizer discard
     // is on): positions then reach the backend in clip space and no stage runs.
     std::shared_ptr<const RasterPlan> raster;
+    // The pipeline stages run on the shading threads, batch by batch (stages_order_free).
+    bool stages_in_shade = false;
+    // The draw's place among its context's draws (BatchOrder::draw).
+    uint64_t ordinal = 0;
+    // The bound backend when it takes parallel batches and this draw's output needs nothing
+    // ordered: the shading threads then hand it each batch (prepare_delivery).
+    Backend* parallel_backend = nullptr;
 
     // Vertices times instances: how much work the draw is, for queue and token sizing.
     uint64_t work() const { return uint64_t(state.draw.count) * state.draw.instance_count; }

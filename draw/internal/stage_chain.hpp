@@ -15,12 +15,13 @@ namespace drawpipe {
 
 class StageChain {
   public:
-    explicit StageChain(Backend& backend) : emit_(backend) {}
+    // `calls` null: the chain records into each batch (ShadedBatch::staged) instead.
+    explicit StageChain(BackendCalls* calls) : emit_(calls) {}
 
     void begin(const PreparedDraw& draw, std::span<Stage* const> driver_stages);
     // Whether a batch must go through the stages (else its ranges go straight to the backend).
     bool needed(const ShadedBatch& batch) const { return per_primitive_ || batch.clip_or != 0; }
-    void batch(const ShadedBatch& batch, const PrimRange& range,
+    void batch(ShadedBatch& batch, const PrimRange& range,
                QuadStripOrder order = QuadStripOrder::pipeline);
     void flush() { first_->flush(); }
     void end() { first_->end_draw(); }
@@ -38,6 +39,9 @@ class StageChain {
     EmitStage emit_;
     Stage* first_ = nullptr;
     bool per_primitive_ = false;
+    // Only the cull stage works on primitives: triangles of a batch with no vertex outside
+    // are culled in one loop over their elements, straight into emit.
+    bool cull_only_ = false;
     int32_t edge_flag_slot_ = -1;
 };
 

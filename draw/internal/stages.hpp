@@ -3,6 +3,7 @@
 // strings them together per draw.
 #pragma once
 
+#include "draw/internal/backend_calls.hpp"
 #include "draw/internal/raster_plan.hpp"
 #include "drawpipe/backend.hpp"
 #include "drawpipe/stage.hpp"
@@ -10,6 +11,8 @@
 #include <vector>
 
 namespace drawpipe {
+
+class EmitStage;
 
 // A stage that hands on what it does not override: the built-in ones each change one kind.
 class PassStage : public Stage {
@@ -54,6 +57,12 @@ class ClipStage final : public Stage {
     const ShadedBatch* batch_ = nullptr;
 };
 
+// Twice a window-space triangle's signed area, as Mesa's cull stage computes it (edges from
+// v2); y points up, so counter-clockwise is positive.
+inline float window_det(float x0, float y0, float x1, float y1, float x2, float y2) {
+    return (x0 - x2) * (y1 - y2) - (y0 - y2) * (x1 - x2);
+}
+
 // Drops triangles by window-space winding (RasterState::cull, front_face).
 class CullStage final : public PassStage {
   public:
@@ -63,6 +72,13 @@ class CullStage final : public PassStage {
   private:
     const RasterPlan& plan_;
 };
+
+// The cull stage over a whole range of a triangle class primitive whose vertices are all
+// inside the view volume, when no other stage works on primitives: each decomposed triangle
+// the state keeps goes to `emit` by position, in one loop instead of a call per triangle
+// through the chain. Keeps exactly what CullStage keeps.
+void cull_triangles(const RasterState& state, Prim prim, Provoking pv, const VertexView& vertices,
+                    std::span<const uint32_t> elts, EmitStage& emit);
 
 // Polygon offset on window depth (RasterState::offset_*), before unfilled.
 class OffsetStage final : public PassStage {
@@ -146,29 +162,44 @@ class FlatshadeStage final : public PassStage {
     std::vector<uint32_t> flat_dwords_; // record dwords to copy
 };
 
-// The last stage: hands the primitives to the backend as point, line and triangle lists in
-// order, referring to the batch's records and appending the new ones after them.
+// The last stage: gathers the primitives as point, line and triangle lists in order, referring
+// to the batch's records and copying the new ones after them. At the end of a batch it either
+// hands them to the backend (the ordered sink) or leaves them in the batch as its staged
+// ranges (stages run on the shading thread, ShadedBatch::staged).
 class EmitStage final : public Stage {
   public:
-    explicit EmitStage(Backend& backend) : backend_(backend) {}
-    void set_batch(const ShadedBatch& batch) { batch_ = &batch; }
+    // `calls` null: record into the batch.
+    explicit EmitStage(BackendCalls* calls) : calls_(calls) {}
+    void set_batch(ShadedBatch& batch) { batch_ = &batch; }
     void point(const StagePrim& prim) override { add(Prim::points, prim, 1); }
     void line(const StagePrim& prim) override { add(Prim::lines, prim, 2); }
     void triangle(const StagePrim& prim) override { add(Prim::triangles, prim, 3); }
+    // A triangle of the batch's own records, by position (the cull-only path).
+    void batch_triangle(uint32_t a, uint32_t b, uint32_t c) {
+        if (runs_.empty() || runs_.back().prim != Prim::triangles)
+            runs_.push_back({Prim::triangles, uint32_t(elts_.size()), 0});
+        elts_.insert(elts_.end(), {a, b, c});
+        runs_.back().count += 3;
+    }
     void flush() override;
 
   private:
+    // New records the sink's emit holds before handing what it has to the backend mid-batch,
+    // so that a batch whose stages make a vertex per dash or pixel (line stipple, wide lines)
+    // needs bounded memory.
+    static constexpr uint32_t kMaxHeldRecords = 16384;
     void add(Prim prim, const StagePrim& p, uint32_t n);
+    void deliver(const VertexView& view);
     struct Run {
         Prim prim;
         uint32_t first, count;
     };
-    Backend& backend_;
-    const ShadedBatch* batch_ = nullptr;
+    BackendCalls* calls_;
+    ShadedBatch* batch_ = nullptr;
     std::vector<Run> runs_;
     std::vector<uint32_t> elts_;
-    std::vector<uint32_t> extra_; // records of new vertices, after the batch's
-    std::vector<uint32_t> joined_;
+    std::vector<uint32_t> extra_;  // records of new vertices, after the batch's
+    std::vector<uint32_t> joined_; // the batch's records and extra_, for a mid-batch delivery
 };
 
 } // namespace drawpipe

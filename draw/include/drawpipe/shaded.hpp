@@ -55,6 +55,12 @@ struct PrimRange {
 
 // Vertices and elements are Boost vectors so that producers which write every dword they
 // append can grow them without the zero-fill std::vector::resize does (8% of a W7 draw).
+// A primitive list the draw module's pipeline stages made from a batch (ShadedBatch::staged).
+struct StagedRange {
+    Prim prim = Prim::triangles;
+    uint32_t first = 0, count = 0; // into ShadedBatch::staged_elts
+};
+
 struct ShadedBatch {
     boost::container::vector<uint32_t> vertices; // vertex_count * layout stride dwords
     uint32_t vertex_count = 0;
@@ -73,6 +79,17 @@ struct ShadedBatch {
     // block, while the positions are still in registers, and sets `post_shaded`.
     const RasterPlan* post_plan = nullptr;
     bool post_shaded = false;
+    // Written by the draw module when the pipeline stages ran on the shading thread (an
+    // order-free chain): what the backend receives instead of `prims`, in order, as elements
+    // into the first `staged_vertex_count` records (the batch's, then those stages made).
+    bool staged = false;
+    uint32_t staged_vertex_count = 0;
+    std::vector<StagedRange> staged_ranges;
+    std::vector<uint32_t> staged_elts;
+    // The segment's place in its draw (Segment::sequence), and whether the shading thread
+    // already handed the batch to a backend that takes parallel batches.
+    uint64_t sequence = 0;
+    bool delivered = false;
 
     void clear() {
         vertices.clear();
@@ -83,6 +100,12 @@ struct ShadedBatch {
         clip_or = 0;
         post_plan = nullptr;
         post_shaded = false;
+        staged = false;
+        staged_vertex_count = 0;
+        staged_ranges.clear();
+        staged_elts.clear();
+        sequence = 0;
+        delivered = false;
     }
     // The elements of one of the batch's primitive ranges.
     std::span<const uint32_t> elts_of(const PrimRange& r) const {

@@ -3,7 +3,10 @@
 // flatshade, unfilled, stipple, wide line, wide point) built per draw from the state, then
 // the backend. A driver may append its own stage before the backend (Context::add_stage).
 //
-// Stages run on one thread, in draw order. Vertex records are VertexLayout's
+// A driver's stages run on one thread, in draw order. When a draw has none, no stream output
+// and no line stipple, the built-in stages run on the shading threads instead, each thread
+// its own chain over whole batches, and the backend still receives their output in draw
+// order. Vertex records are VertexLayout's
 // (drawpipe/shaded.hpp), positions in window coordinates (drawpipe/raster_state.hpp).
 #pragma once
 
@@ -58,7 +61,7 @@ class Stage {
     // End of a batch: records handed on so far, and those from new_vertex(), go stale.
     virtual void flush() {
         if (next_) next_->flush(); // the later stages may still refer to this one's vertices
-        vertices_.clear();
+        arena_.reset();
     }
     virtual void end_draw() {
         if (next_) next_->end_draw();
@@ -68,19 +71,74 @@ class Stage {
     Stage* next() const { return next_; }
 
   protected:
-    // A record of the layout's stride, a copy of `from` when given; valid until flush().
+    // A record of the layout's stride, a copy of `from` when given; valid until flush() or
+    // until a release() to a mark taken before it. Records come from a per-stage arena whose
+    // blocks are kept from batch to batch, so making a vertex allocates nothing once warm.
     uint32_t* new_vertex(const uint32_t* from = nullptr) {
         const uint32_t stride = draw_.layout->stride();
-        auto& block = vertices_.emplace_back(std::make_unique<uint32_t[]>(stride));
-        if (from) std::copy(from, from + stride, block.get());
-        return block.get();
+        uint32_t* r = arena_.take(stride);
+        if (from)
+            std::copy(from, from + stride, r);
+        else
+            std::fill(r, r + stride, 0u);
+        return r;
     }
+    // Where new_vertex() stands now; release(mark()) after handing a primitive's new vertices
+    // on frees them for the next primitive, as Mesa's stages reuse their temporary vertices.
+    // A stage that keeps a vertex it was handed beyond the call copies it.
+    struct VertexMark {
+        size_t block = 0, used = 0;
+    };
+    VertexMark mark() const { return {arena_.block, arena_.used}; }
+    void release(VertexMark m) {
+        arena_.block = m.block;
+        arena_.used = m.used;
+    }
+    // release(mark()) when the scope ends: the vertices a primitive made, once handed on.
+    class VertexScope {
+      public:
+        explicit VertexScope(Stage& s) : stage_(s), mark_(s.mark()) {}
+        ~VertexScope() { stage_.release(mark_); }
+        VertexScope(const VertexScope&) = delete;
+        VertexScope& operator=(const VertexScope&) = delete;
+
+      private:
+        Stage& stage_;
+        VertexMark mark_;
+    };
 
     StageDraw draw_;
 
   private:
+    // Blocks of records with stable addresses; a record never straddles two blocks.
+    struct VertexArena {
+        std::vector<std::unique_ptr<uint32_t[]>> blocks;
+        std::vector<size_t> sizes;  // dwords per block
+        size_t block = 0, used = 0; // the block being filled and its dwords in use
+
+        uint32_t* take(uint32_t stride) {
+            while (block < blocks.size() && used + stride > sizes[block]) {
+                ++block;
+                used = 0;
+            }
+            if (block == blocks.size()) {
+                // Each block as large as all before it: few blocks, and a stage that makes
+                // no vertex allocates nothing.
+                size_t n = size_t(stride) * 32;
+                for (const size_t s : sizes) n += s;
+                blocks.emplace_back(new uint32_t[n]); // new_vertex writes every dword
+                sizes.push_back(n);
+                used = 0;
+            }
+            uint32_t* r = blocks[block].get() + used;
+            used += stride;
+            return r;
+        }
+        void reset() { block = used = 0; }
+    };
+
     Stage* next_ = nullptr;
-    std::vector<std::unique_ptr<uint32_t[]>> vertices_; // stable addresses until flush()
+    VertexArena arena_;
 };
 
 } // namespace drawpipe

@@ -1,8 +1,14 @@
-// The counting backend: totals of what reached it, and an order-sensitive checksum, for
-// benchmarks and tests that need no text.
+// The counting backend: totals of what reached it, and a checksum, for benchmarks and tests
+// that need no text. Ordered (the default), the checksum follows every primitive in the order
+// received; made with `parallel_batches`, it takes batches from the shading threads
+// (Backend::takes_parallel_batches) and the checksum is a sum over calls keyed by their
+// BatchOrder: the same whatever order they arrive in, for every thread count.
 #pragma once
 
 #include "drawpipe/backend.hpp"
+
+#include <array>
+#include <mutex>
 
 namespace drawpipe {
 
@@ -12,17 +18,29 @@ class CountingBackend final : public Backend {
         uint64_t calls = 0;    // draw_elements calls
         uint64_t elements = 0; // elements received (a shared vertex counts once per use)
         uint64_t points = 0, lines = 0, triangles = 0;
-        uint64_t checksum = 0; // of every decomposed primitive's vertex ids, in order
+        uint64_t checksum = 0; // of every decomposed primitive's vertex ids (see above)
     };
+
+    explicit CountingBackend(bool parallel_batches = false) : parallel_(parallel_batches) {}
 
     void begin_draw(const DrawInfo& draw, const VertexLayout& layout) override;
     void draw_elements(Prim prim, uint8_t flags, const VertexView& vertices,
                        std::span<const uint32_t> elts) override;
-    const Totals& totals() const { return totals_; }
-    void reset() { totals_ = {}; }
+    bool takes_parallel_batches() const override { return parallel_; }
+    void draw_elements_at(const BatchOrder& at, const DrawInfo& draw, Prim prim, uint8_t flags,
+                          const VertexView& vertices, std::span<const uint32_t> elts) override;
+    Totals totals() const;
+    void reset();
 
   private:
-    Totals totals_;
+    static constexpr size_t kSlots = 64;
+    struct alignas(64) Slot {
+        mutable std::mutex mutex;
+        Totals totals;
+    };
+    bool parallel_;
+    Totals totals_;                  // ordered calls
+    std::array<Slot, kSlots> slots_; // parallel calls, by thread
     Provoking provoking_ = Provoking::last;
 };
 
