@@ -5,8 +5,8 @@
 // test and viewport on (the matrix keeps every vertex inside the view volume, so nothing is
 // clipped), and the counting backend.
 //
-//   scaling_bench [--threads 1,2,4,8,16] [--rounds N] [--workloads KEY,KEY,...] [--mesh FILE]
-//                 [--smoke]
+//   scaling_bench [--threads 1,2,4,8,16] [--rounds N] [--reps N] [--workloads KEY,KEY,...]
+//                 [--mesh FILE] [--smoke]
 //
 // Workload keys (all by default; bench/workloads.hpp defines W1-W7):
 //   W1 W3 W7               grid triangles, random triangles, strip with restart (u32)
@@ -20,7 +20,8 @@
 // same indices, each gathering its float4 positions and transforming them by the matrix
 // into a cache-resident block, work that divides perfectly, so its speed-up is what the
 // machine gives T threads at that moment. Workloads and the configurations inside each take
-// a rotating order from round to round. It prints, per workload, the 1-thread median (and
+// a rotating order from round to round; each configuration runs --reps times (default 3)
+// back to back and the round keeps its best. It prints, per workload, the 1-thread median (and
 // best) time, ns per triangle (us per draw for the small draws), the front end's share of
 // the 1-thread time (the serial part), the culled fraction the counting backend saw, and
 // per thread count the median of per-round speed-ups over one thread with, in brackets, the
@@ -93,6 +94,7 @@ void matrix_vs(const ShaderBlock& b) {
 struct Options {
     std::vector<uint32_t> threads{1, 2};
     int rounds = 15;
+    int reps = 3; // runs of each configuration per round, the best kept
     std::vector<std::string> workloads{"W1",     "W3",     "W7",    "W1cull",
                                        "W3cull", "W7cull", "bunny", "small"};
     std::string mesh = kDefaultMesh;
@@ -264,7 +266,7 @@ std::string cpu_model() {
 }
 
 int usage() {
-    std::fprintf(stderr, "usage: scaling_bench [--threads 1,2,4,8,16] [--rounds N] "
+    std::fprintf(stderr, "usage: scaling_bench [--threads 1,2,4,8,16] [--rounds N] [--reps N] "
                          "[--workloads W1,W3,W7,W1cull,W3cull,W7cull,bunny,small] [--mesh FILE] "
                          "[--smoke]\n");
     return 2;
@@ -297,6 +299,9 @@ int main(int argc, char** argv) {
             opt.rounds = std::atoi(value().c_str());
             rounds_given = true;
             if (opt.rounds < 1) return usage();
+        } else if (a == "--reps") {
+            opt.reps = std::atoi(value().c_str());
+            if (opt.reps < 1) return usage();
         } else if (a == "--workloads") {
             opt.workloads = split_list(value());
         } else if (a == "--mesh") {
@@ -309,6 +314,7 @@ int main(int argc, char** argv) {
     opt.threads.erase(std::remove(opt.threads.begin(), opt.threads.end(), 1u), opt.threads.end());
     opt.threads.insert(opt.threads.begin(), 1u);
     if (opt.smoke && !rounds_given) opt.rounds = 1;
+    if (opt.smoke) opt.reps = 1;
     const size_t nt = opt.threads.size();
 
     try {
@@ -402,9 +408,11 @@ int main(int argc, char** argv) {
         std::printf("%s\n%s; %s, %u hardware threads; fetch_shade_simd on %s\n", command.c_str(),
                     date, cpu_model().c_str(), default_thread_count(),
                     std::string(simd_target()).c_str());
-        std::printf("Context, 4x4 matrix VS (ShaderBlock), clip test + viewport (nothing "
-                    "clipped), counting backend; %d rounds after a warm-up round\n",
-                    opt.rounds);
+        std::printf(
+            "Context, 4x4 matrix VS (ShaderBlock), clip test + viewport (nothing "
+            "clipped), counting backend; %d rounds after a warm-up round, best of %d runs per "
+            "configuration and round\n",
+            opt.rounds, opt.reps);
         std::fflush(stdout);
 
         // What one thread delivers, with culling and without: the reference for every
@@ -425,29 +433,37 @@ int main(int argc, char** argv) {
                 const size_t nc = 2 * nt + 1;
                 for (size_t k = 0; k < nc; ++k) {
                     const size_t c = (k + size_t(round)) % nc;
-                    double s = 0;
-                    if (c < nt) {
-                        s = run_draw(*drivers[c], in, in.cull);
-                        const CountingBackend::Totals& t = drivers[c]->backend.totals();
-                        if (t.triangles != in.ref.triangles || t.checksum != in.ref.checksum ||
-                            t.calls != in.ref.calls) {
-                            std::printf("MISMATCH: %s at %u threads: %llu triangles, checksum "
-                                        "%llx; 1 thread: %llu, %llx\n",
-                                        in.label.c_str(), opt.threads[c],
-                                        (unsigned long long)t.triangles,
-                                        (unsigned long long)t.checksum,
-                                        (unsigned long long)in.ref.triangles,
-                                        (unsigned long long)in.ref.checksum);
-                            mismatch = true;
+                    // Each configuration runs `reps` times back to back; the round keeps
+                    // its best (noise only ever adds time).
+                    double s = 1e30;
+                    for (int rep = 0; rep < opt.reps; ++rep) {
+                        if (c < nt) {
+                            s = std::min(s, run_draw(*drivers[c], in, in.cull));
+                            const CountingBackend::Totals& t = drivers[c]->backend.totals();
+                            if (t.triangles != in.ref.triangles || t.checksum != in.ref.checksum ||
+                                t.calls != in.ref.calls) {
+                                std::printf("MISMATCH: %s at %u threads: %llu triangles, "
+                                            "checksum %llx; 1 thread: %llu, %llx\n",
+                                            in.label.c_str(), opt.threads[c],
+                                            (unsigned long long)t.triangles,
+                                            (unsigned long long)t.checksum,
+                                            (unsigned long long)in.ref.triangles,
+                                            (unsigned long long)in.ref.checksum);
+                                mismatch = true;
+                            }
+                        } else if (c < 2 * nt) {
+                            s = std::min(s, run_limit(*arenas[c - nt], *in.src, in.index_count));
+                        } else {
+                            s = std::min(s, run_front(front, storage, in));
                         }
-                        if (round > 0) in.draw_s[c].push_back(s);
-                    } else if (c < 2 * nt) {
-                        s = run_limit(*arenas[c - nt], *in.src, in.index_count);
-                        if (round > 0) in.limit_s[c - nt].push_back(s);
-                    } else {
-                        s = run_front(front, storage, in);
-                        if (round > 0) in.front_s.push_back(s);
                     }
+                    if (round == 0) continue;
+                    if (c < nt)
+                        in.draw_s[c].push_back(s);
+                    else if (c < 2 * nt)
+                        in.limit_s[c - nt].push_back(s);
+                    else
+                        in.front_s.push_back(s);
                 }
             }
             if (!opt.smoke && round > 0 && (round % 5 == 0 || round == opt.rounds)) {
