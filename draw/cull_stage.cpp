@@ -38,18 +38,31 @@ void cull_triangles(const RasterState& state, Prim prim, Provoking pv, const Ver
                               dword_float(pb[1]), dword_float(pc[0]), dword_float(pc[1]));
         return keep_front ? det > 0 : det <= 0;
     };
+    // Every triangle is written and the cursor moves past the kept ones: no branch to
+    // mispredict when facing is random (W3).
     if (prim == Prim::triangles) { // the common case: no decomposition to follow
-        const size_t n = elts.size() / 3 * 3;
-        for (size_t i = 0; i < n; i += 3)
-            if (keeps(elts[i], elts[i + 1], elts[i + 2]))
-                emit.batch_triangle(elts[i], elts[i + 1], elts[i + 2]);
-        return;
+        const uint32_t tris = uint32_t(elts.size() / 3);
+        uint32_t* out = emit.reserve_triangles(tris);
+        uint32_t kept = 0;
+        for (uint32_t t = 0; t < tris; ++t) {
+            const uint32_t a = elts[3 * t], b = elts[3 * t + 1], c = elts[3 * t + 2];
+            uint32_t* o = out + 3 * kept;
+            o[0] = a, o[1] = b, o[2] = c;
+            kept += keeps(a, b, c);
+        }
+        return emit.commit_triangles(tris, kept);
     }
+    const uint32_t most = uint32_t(elts.size()); // decomposed triangles are fewer than elements
+    uint32_t* out = emit.reserve_triangles(most);
+    uint32_t kept = 0;
     for_each_rasterized(prim, pv, uint32_t(elts.size()), [&](uint32_t k, const uint32_t* pos) {
         if (k != 3) return;
         const uint32_t a = elts[pos[0]], b = elts[pos[1]], c = elts[pos[2]];
-        if (keeps(a, b, c)) emit.batch_triangle(a, b, c);
+        uint32_t* o = out + 3 * kept;
+        o[0] = a, o[1] = b, o[2] = c;
+        kept += keeps(a, b, c);
     });
+    emit.commit_triangles(most, kept);
 }
 
 } // namespace drawpipe

@@ -6,16 +6,16 @@ namespace drawpipe {
 
 void EmitStage::add(Prim prim, const StagePrim& p, uint32_t n) {
     if (runs_.empty() || runs_.back().prim != prim)
-        runs_.push_back({prim, uint32_t(elts_.size()), 0});
+        runs_.push_back({prim, uint32_t(out_->size()), 0});
     const uint32_t stride = draw_.layout->stride();
     const uint32_t* base = batch_->vertices.data();
     const uint32_t* end = base + size_t(batch_->vertex_count) * stride;
     for (uint32_t i = 0; i < n; ++i) {
         const uint32_t* v = p.v[i];
         if (v >= base && v < end) {
-            elts_.push_back(uint32_t(size_t(v - base) / stride));
+            out_->push_back(uint32_t(size_t(v - base) / stride));
         } else { // a vertex a stage made: copied after the batch's
-            elts_.push_back(batch_->vertex_count + uint32_t(extra_.size() / stride));
+            out_->push_back(batch_->vertex_count + uint32_t(extra_.size() / stride));
             extra_.insert(extra_.end(), v, v + stride);
         }
     }
@@ -30,7 +30,8 @@ void EmitStage::add(Prim prim, const StagePrim& p, uint32_t n) {
 
 void EmitStage::deliver(const VertexView& view) {
     for (const Run& r : runs_)
-        (*calls_)(r.prim, 0, view, std::span<const uint32_t>(elts_.data() + r.first, r.count));
+        if (r.count > 0) // the cull loop may have kept nothing of its run
+            (*calls_)(r.prim, 0, view, std::span<const uint32_t>(elts_.data() + r.first, r.count));
     runs_.clear();
     elts_.clear();
     extra_.clear();
@@ -50,11 +51,8 @@ void EmitStage::flush() {
             batch_->staged = true;
             batch_->staged_vertex_count = count;
             for (const Run& r : runs_)
-                batch_->staged_ranges.push_back(
-                    {r.prim, uint32_t(batch_->staged_elts.size()) + r.first, r.count});
-            batch_->staged_elts.insert(batch_->staged_elts.end(), elts_.begin(), elts_.end());
+                if (r.count > 0) batch_->staged_ranges.push_back({r.prim, r.first, r.count});
             runs_.clear();
-            elts_.clear();
             extra_.clear();
         }
     }

@@ -170,16 +170,26 @@ class EmitStage final : public Stage {
   public:
     // `calls` null: record into the batch.
     explicit EmitStage(BackendCalls* calls) : calls_(calls) {}
-    void set_batch(ShadedBatch& batch) { batch_ = &batch; }
+    // Recording, elements go straight into the batch's staged list.
+    void set_batch(ShadedBatch& batch) {
+        batch_ = &batch;
+        out_ = calls_ ? &elts_ : &batch.staged_elts;
+    }
     void point(const StagePrim& prim) override { add(Prim::points, prim, 1); }
     void line(const StagePrim& prim) override { add(Prim::lines, prim, 2); }
     void triangle(const StagePrim& prim) override { add(Prim::triangles, prim, 3); }
-    // A triangle of the batch's own records, by position (the cull-only path).
-    void batch_triangle(uint32_t a, uint32_t b, uint32_t c) {
+    // Room for n triangles of the batch's own records, by position (the cull-only path):
+    // write them from the returned pointer, then commit_triangles(those written).
+    uint32_t* reserve_triangles(uint32_t n) {
         if (runs_.empty() || runs_.back().prim != Prim::triangles)
-            runs_.push_back({Prim::triangles, uint32_t(elts_.size()), 0});
-        elts_.insert(elts_.end(), {a, b, c});
-        runs_.back().count += 3;
+            runs_.push_back({Prim::triangles, uint32_t(out_->size()), 0});
+        const size_t at = out_->size();
+        out_->resize(at + size_t(n) * 3, boost::container::default_init);
+        return out_->data() + at;
+    }
+    void commit_triangles(uint32_t reserved, uint32_t written) {
+        out_->erase(out_->end() - std::ptrdiff_t(reserved - written) * 3, out_->end());
+        runs_.back().count += written * 3;
     }
     void flush() override;
 
@@ -197,8 +207,9 @@ class EmitStage final : public Stage {
     BackendCalls* calls_;
     ShadedBatch* batch_ = nullptr;
     std::vector<Run> runs_;
-    std::vector<uint32_t> elts_;
-    std::vector<uint32_t> extra_;  // records of new vertices, after the batch's
+    boost::container::vector<uint32_t> elts_;          // handing on: the elements held
+    boost::container::vector<uint32_t>* out_ = &elts_; // elts_, or the batch's staged list
+    std::vector<uint32_t> extra_;                      // records of new vertices, after the batch's
     std::vector<uint32_t> joined_; // the batch's records and extra_, for a mid-batch delivery
 };
 

@@ -85,7 +85,7 @@ struct ShadedBatch {
     bool staged = false;
     uint32_t staged_vertex_count = 0;
     std::vector<StagedRange> staged_ranges;
-    std::vector<uint32_t> staged_elts;
+    boost::container::vector<uint32_t> staged_elts;
     // The segment's place in its draw (Segment::sequence), and whether the shading thread
     // already handed the batch to a backend that takes parallel batches.
     uint64_t sequence = 0;
