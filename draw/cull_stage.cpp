@@ -1,5 +1,6 @@
 #include "draw/internal/stages.hpp"
 
+#include "draw/internal/simd_cull.hpp"
 #include "drawpipe/prim.hpp"
 
 namespace drawpipe {
@@ -43,8 +44,10 @@ void cull_triangles(const RasterState& state, Prim prim, Provoking pv, const Ver
     if (prim == Prim::triangles) { // the common case: no decomposition to follow
         const uint32_t tris = uint32_t(elts.size() / 3);
         uint32_t* out = emit.reserve_triangles(tris);
-        uint32_t kept = 0;
-        for (uint32_t t = 0; t < tris; ++t) {
+        const CullResult simd =
+            cull_triangle_list({elts.data(), tris, data, uint32_t(stride), sign, keep_front, out});
+        uint32_t kept = simd.kept;
+        for (uint32_t t = simd.done; t < tris; ++t) {
             const uint32_t a = elts[3 * t], b = elts[3 * t + 1], c = elts[3 * t + 2];
             uint32_t* o = out + 3 * kept;
             o[0] = a, o[1] = b, o[2] = c;
