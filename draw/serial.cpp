@@ -28,6 +28,7 @@ void prepare_raster(PreparedDraw& draw, const OutputOptions& out) {
     if (!out.raster || out.rasterizer_discard) return;
     draw.raster = plan_raster(*out.raster, draw.middle->layout(), out.stream_output != nullptr);
     draw.stages_in_shade = stages_order_free(draw, out);
+    if (draw.stages_in_shade) draw.driver_stages = driver_stage_set(out.stages);
 }
 
 DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& backend,

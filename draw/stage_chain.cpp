@@ -5,6 +5,10 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include <atomic>
+#include <memory>
+#include <vector>
+
 namespace drawpipe {
 
 void StageChain::begin(const PreparedDraw& draw, std::span<Stage* const> driver_stages) {
@@ -83,8 +87,19 @@ void StageChain::batch(ShadedBatch& batch, const PrimRange& range, QuadStripOrde
 }
 
 bool stages_order_free(const PreparedDraw& draw, const OutputOptions& out) {
+    for (const Stage* s : out.stages)
+        if (!s->clone()) return false;
     return draw.raster && draw.raster->parallel && !draw.raster->state.line_stipple &&
-           out.stages.empty() && draw.state.draw.prim != Prim::quad_strip;
+           draw.state.draw.prim != Prim::quad_strip;
+}
+
+std::shared_ptr<const PreparedDraw::DriverStages> driver_stage_set(std::span<Stage* const> stages) {
+    if (stages.empty()) return nullptr;
+    static std::atomic<uint64_t> next_id{1};
+    auto set = std::make_shared<PreparedDraw::DriverStages>();
+    set->id = next_id.fetch_add(1, std::memory_order_relaxed);
+    set->stages.assign(stages.begin(), stages.end());
+    return set;
 }
 
 void prepare_delivery(PreparedDraw& draw, const OutputOptions& out, Backend& backend) {
@@ -94,10 +109,29 @@ void prepare_delivery(PreparedDraw& draw, const OutputOptions& out, Backend& bac
 }
 
 void stage_batch(const PreparedDraw& draw, ShadedBatch& batch) {
-    if (!draw.raster->per_primitive && batch.clip_or == 0) return; // straight to the backend
+    if (!draw.raster->per_primitive && !draw.driver_stages && batch.clip_or == 0)
+        return; // straight to the backend
     // One chain per thread, begun per batch: beginning builds no more than a few stage objects.
     thread_local StageChain chain(nullptr);
-    chain.begin(draw, {});
+    // The driver's stages, copied once per thread per set (a set is never seen again once
+    // another replaces it here, so its copies go then).
+    struct Copies {
+        uint64_t id = 0;
+        std::vector<std::unique_ptr<Stage>> owned;
+        std::vector<Stage*> stages;
+    };
+    thread_local Copies copies;
+    const PreparedDraw::DriverStages* set = draw.driver_stages.get();
+    if (set && copies.id != set->id) {
+        copies.owned.clear();
+        copies.stages.clear();
+        for (const Stage* s : set->stages) {
+            copies.owned.push_back(s->clone());
+            copies.stages.push_back(copies.owned.back().get());
+        }
+        copies.id = set->id;
+    }
+    chain.begin(draw, set ? std::span<Stage* const>(copies.stages) : std::span<Stage* const>());
     for (const PrimRange& r : batch.prims)
         if (r.stream == 0) chain.batch(batch, r);
     chain.flush();

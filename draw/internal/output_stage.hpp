@@ -35,9 +35,11 @@ inline DrawOptions capture_options(DrawOptions options, const StreamOutput* so) 
 // Whether a draw's pipeline stages may run on the shading threads, batch by batch: nothing in
 // its chain depends on an earlier batch. Not with stream output (the capture reads the
 // positions first, in order), line stipple (its counter runs on along a strip), a driver's
-// own stages (ordered unless they say otherwise) or quad strips (a run's path depends on its
-// later pieces, DrawSink::quad_strip).
+// stage that cannot be copied (Stage::clone: it runs in order) or quad strips (a run's path
+// depends on its later pieces, DrawSink::quad_strip).
 bool stages_order_free(const PreparedDraw& draw, const OutputOptions& out);
+// The driver's stages of `out` as a set the shading threads clone (PreparedDraw::driver_stages).
+std::shared_ptr<const PreparedDraw::DriverStages> driver_stage_set(std::span<Stage* const> stages);
 
 // Sets PreparedDraw::parallel_backend: `backend` when it takes parallel batches and nothing
 // ordered runs between the shading and it for this draw.

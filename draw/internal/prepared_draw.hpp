@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace drawpipe {
 
@@ -27,6 +28,13 @@ struct PreparedDraw {
     std::shared_ptr<const RasterPlan> raster;
     // The pipeline stages run on the shading threads, batch by batch (stages_order_free).
     bool stages_in_shade = false;
+    // The driver's stages when they run on the shading threads: each thread clones them once
+    // per set (draw/stage_chain.cpp). Null when there are none or they run in order.
+    struct DriverStages {
+        uint64_t id = 0; // unique to this set, never reused
+        std::vector<Stage*> stages;
+    };
+    std::shared_ptr<const DriverStages> driver_stages = nullptr;
     // The draw's place among its context's draws (BatchOrder::draw).
     uint64_t ordinal = 0;
     // The bound backend when it takes parallel batches and this draw's output needs nothing

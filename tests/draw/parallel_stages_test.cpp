@@ -72,6 +72,36 @@ std::vector<std::string> ids(const Recorder& r) {
     return out;
 }
 
+// A driver's stage: drops triangles whose first vertex id is a multiple of 5 and gives every
+// other primitive's vertices a colour made from their ids, in new records. `copyable`: it
+// says it may run on the shading threads (Stage::clone).
+class Tint final : public Stage {
+  public:
+    explicit Tint(bool copyable) : copyable_(copyable) {}
+    std::unique_ptr<Stage> clone() const override {
+        return copyable_ ? std::make_unique<Tint>(true) : nullptr;
+    }
+    void point(const StagePrim& p) override { next()->point(tint(p, 1)); }
+    void line(const StagePrim& p) override { next()->line(tint(p, 2)); }
+    void triangle(const StagePrim& p) override {
+        if (p.v[0][SLOT_VERTEX_ID] % 5 == 0) return;
+        next()->triangle(tint(p, 3));
+    }
+
+  private:
+    StagePrim tint(const StagePrim& p, uint32_t n) {
+        StagePrim out = p;
+        const uint32_t slot = draw_.layout->varying_slot(0);
+        for (uint32_t i = 0; i < n; ++i) {
+            uint32_t* r = new_vertex(p.v[i]);
+            r[slot] = float_dword(float(p.v[i][SLOT_VERTEX_ID] % 7) / 7.0f);
+            out.v[i] = r;
+        }
+        return out;
+    }
+    bool copyable_;
+};
+
 struct Scene {
     Prim prim = Prim::triangles;
     Provoking pv = Provoking::last;
@@ -187,6 +217,27 @@ TEST(ParallelStages, OrderFreeStagesDrawWhatTheOrderedChainDraws) {
                         ASSERT_EQ(other.calls, first.calls) << describe(s);
                     }
                 }
+            }
+        }
+    }
+}
+
+// A driver's stage that can be copied runs on the shading threads, a copy per thread, and
+// draws what the same stage run in order draws.
+TEST(ParallelStages, ACopyableDriverStageDrawsWhatItDrawsInOrder) {
+    std::mt19937 rng(31);
+    for (int p = 0; p < kPrimCount; ++p) {
+        for (int iter = 0; iter < 4; ++iter) {
+            const Scene s = random_scene(rng, Prim(p), 300 + rng() % 400);
+            Tint in_order(false);
+            Recorder ordered;
+            draw(s, {1, 0, &in_order}, ordered);
+            for (const uint32_t threads : {1u, 2u, 4u}) {
+                Tint copyable(true);
+                Recorder other;
+                draw(s, {threads, 32, &copyable}, other);
+                ASSERT_EQ(ids(other), ids(ordered)) << describe(s) << " threads " << threads;
+                ASSERT_EQ(other.prims, ordered.prims) << describe(s) << " threads " << threads;
             }
         }
     }

@@ -3,10 +3,10 @@
 // flatshade, unfilled, stipple, wide line, wide point) built per draw from the state, then
 // the backend. A driver may append its own stage before the backend (Context::add_stage).
 //
-// A driver's stages run on one thread, in draw order. When a draw has none, no stream output
-// and no line stipple, the built-in stages run on the shading threads instead, each thread
-// its own chain over whole batches, and the backend still receives their output in draw
-// order. Vertex records are VertexLayout's
+// When a draw has no stream output and no line stipple, and every driver stage it has can
+// be copied (Stage::clone), the stages run on the shading threads, each thread its own chain
+// over whole batches, and the backend still receives their output in draw order; otherwise
+// they run on one thread, in draw order. Vertex records are VertexLayout's
 // (drawpipe/shaded.hpp), positions in window coordinates (drawpipe/raster_state.hpp).
 #pragma once
 
@@ -66,6 +66,13 @@ class Stage {
     virtual void end_draw() {
         if (next_) next_->end_draw();
     }
+    // A stage whose work on a primitive depends on no earlier primitive may run on the
+    // shading threads: it returns a fresh copy of itself here (its settings, none of its
+    // per-draw state), and each thread runs its own copy over whole batches (begin_draw
+    // before each batch, flush after it), the backend still receiving everything in draw
+    // order. clone() is called from several threads at once. Null (the default): the stage
+    // runs in order, on one thread.
+    virtual std::unique_ptr<Stage> clone() const { return nullptr; }
 
     void set_next(Stage* next) { next_ = next; }
     Stage* next() const { return next_; }
