@@ -50,7 +50,14 @@ template <class T> class SharedPtrField {
     alignas(std::atomic_ref<T*>::required_alignment) mutable T* p_; // only accessed atomically
 };
 
-// One segment, or the end of a draw, inside a token.
+// One segment of a chunk, shaded into its own batch, kept until the sink has consumed it.
+struct Piece {
+    SegmentStorage storage;
+    Segment seg;
+    ShadedBatch batch;
+};
+
+// One segment, one chunk of a large draw, or the end of a draw, inside a token.
 struct Item {
     const PreparedDraw* draw = nullptr;
     bool begins = false;      // the draw's first item: the sink calls begin_draw
@@ -58,6 +65,14 @@ struct Item {
     SegmentStorage storage;
     Segment seg;
     ShadedBatch batch;
+    // A chunk (has_segment too): the shade stage splits it (FrontEnd::begin_chunk) into
+    // piece_count pieces, so the front end of a large draw runs on every thread.
+    bool is_chunk = false;
+    uint32_t pass = 0, chunk = 0;
+    const RestartChunks* restarts = nullptr; // the draw's, when it has primitive restart
+    uint32_t piece_count = 0;
+    std::vector<Piece> pieces;
+    FrontEndStats front; // the chunk's front-end totals, summed by the sink
 };
 
 struct Token {
@@ -69,6 +84,8 @@ struct Token {
 struct ScratchCell {
     bool made = false;
     std::unique_ptr<MiddleEndScratch> scratch;
+    FrontEnd front; // splits chunks on this thread (its tables kept across draws)
+    Segment seg;    // the front end's own segment: closed-form runs rewrite it in place
 };
 
 uint64_t segment_work(const Segment& seg) {
@@ -95,10 +112,18 @@ struct DrawPipeline::Impl {
     bool draw_open = false, open_small = false, begins_pending = false;
     FrontEndStats front_total;
     OrderEdge source_edge;
+    bool in_arena = false; // produce() runs inside the arena: the restart scan may fork
+    // The open draw when it is cut into chunks (FrontEnd::chunk_count > 1): the source hands
+    // out (pass, chunk) descriptions, O(1) each, in draw order.
+    bool chunked = false;
+    uint32_t chunks = 0, passes = 0, next_chunk = 0, next_pass = 0;
+    const RestartChunks* open_restarts = nullptr;
+    std::vector<RestartChunks> restart_tables; // per draw of the flush, reused across flushes
 
     // Sink state (serial stage).
     std::array<uint64_t, kMaxCounters> counter_total{};
     StreamOutputCounts primitive_total;
+    FrontEndStats chunk_front_total; // the chunks' front-end totals
     uint64_t delivered = 0;
     OrderEdge sink_edge;
 
@@ -107,12 +132,29 @@ struct DrawPipeline::Impl {
           token_count(std::max(2u, kTokensPerThread * threads)), tokens(token_count) {}
 
     void open_draw(const PreparedDraw& draw) {
+        const DrawInfo& d = draw.state.draw;
+        chunks = draw.cached ? 1 : FrontEnd::chunk_count(d, draw.split);
+        chunked = chunks > 1;
+        begins_pending = true;
+        draw_open = true;
+        if (chunked) {
+            passes = FrontEnd::chunk_passes(d, draw.split);
+            next_chunk = next_pass = 0;
+            open_restarts = nullptr;
+            if (d.primitive_restart && d.index_type != IndexType::none) {
+                // Found here, once per draw, before any of its chunks is handed out: O(chunks)
+                // serial work after a scan that forks across the arena.
+                RestartChunks& table = restart_tables[cursor];
+                FrontEnd::find_restart_chunks(d, chunks, table, in_arena);
+                open_restarts = &table;
+            }
+            open_small = false;
+            return;
+        }
         source.begin(draw);
         const uint64_t per_segment_instances =
             draw.split.limits.handles_instancing ? std::max(draw.state.draw.instance_count, 1u) : 1;
         open_small = uint64_t(draw.state.draw.count) * per_segment_instances <= kTokenWork;
-        begins_pending = true;
-        draw_open = true;
     }
 
     // The source: fills the next token of the ring, or returns null when the draws are done
@@ -134,11 +176,21 @@ struct DrawPipeline::Impl {
             Item& it = t.items[t.count++];
             it.draw = &draws[cursor];
             it.begins = std::exchange(begins_pending, false);
-            it.has_segment = source.next(it.storage, it.seg);
+            it.is_chunk = chunked && next_pass < passes;
+            if (it.is_chunk) {
+                it.pass = next_pass;
+                it.chunk = next_chunk;
+                it.restarts = open_restarts;
+                if (++next_chunk == chunks) next_chunk = 0, ++next_pass;
+                it.has_segment = true;
+                work += kTokenWork; // a chunk gets a token alone
+                continue;
+            }
+            it.has_segment = !chunked && source.next(it.storage, it.seg);
             if (it.has_segment) {
                 work += segment_work(it.seg);
             } else {
-                front_total += source.stats();
+                if (!chunked) front_total += source.stats();
                 draw_open = false;
                 ++cursor;
             }
@@ -154,22 +206,40 @@ struct DrawPipeline::Impl {
         return &t;
     }
 
-    MiddleEndScratch* local_scratch() {
+    ScratchCell& local_cell() {
         ScratchCell& cell = scratch.local();
         if (!cell.made) {
             cell.scratch = middle->make_scratch();
             cell.made = true;
         }
-        return cell.scratch.get();
+        return cell;
     }
-    // The parallel stage: segments of a token, each into its own batch.
+    // Splits a chunk on this thread, each segment shaded into its own piece.
+    static void shade_chunk(Item& it, ScratchCell& cell) {
+        const PreparedDraw& draw = *it.draw;
+        FrontEnd& front = cell.front;
+        front.begin_chunk(draw.state.draw, draw.split, it.restarts, it.pass, it.chunk);
+        uint32_t n = 0;
+        for (;; ++n) {
+            if (n == it.pieces.size()) it.pieces.emplace_back();
+            Piece& p = it.pieces[n];
+            if (!front.next(p.storage, cell.seg)) break;
+            p.seg = cell.seg;
+            shade_step(draw, p.seg, cell.scratch.get(), p.batch);
+        }
+        it.piece_count = n;
+        it.front = front.stats();
+    }
+    // The parallel stage: segments of a token, each into its own batch, or a chunk.
     void shade(Token& t) {
         t.edge.acquire();
-        MiddleEndScratch* s = local_scratch();
+        ScratchCell& cell = local_cell();
         for (uint32_t i = 0; i < t.count; ++i) {
             Item& it = t.items[i];
-            if (!it.has_segment) continue;
-            shade_step(*it.draw, it.seg, s, it.batch);
+            if (it.is_chunk)
+                shade_chunk(it, cell);
+            else if (it.has_segment)
+                shade_step(*it.draw, it.seg, cell.scratch.get(), it.batch);
         }
         t.edge.release();
     }
@@ -180,7 +250,15 @@ struct DrawPipeline::Impl {
         for (uint32_t i = 0; i < t.count; ++i) {
             Item& it = t.items[i];
             if (it.begins) sink->begin(*it.draw);
-            if (it.has_segment) {
+            if (it.is_chunk) {
+                for (uint32_t p = 0; p < it.piece_count; ++p) {
+                    ShadedBatch& batch = it.pieces[p].batch;
+                    for (uint32_t c = 0; c < kMaxCounters; ++c)
+                        counter_total[c] += batch.counters[c];
+                    sink->batch(batch, primitive_total);
+                }
+                chunk_front_total += it.front;
+            } else if (it.has_segment) {
                 for (uint32_t c = 0; c < kMaxCounters; ++c)
                     counter_total[c] += it.batch.counters[c];
                 sink->batch(it.batch, primitive_total);
@@ -201,6 +279,7 @@ struct DrawPipeline::Impl {
     }
 
     void run_parallel(ContextCounters& counters) {
+        in_arena = true;
         while (cursor < draws.size() || draw_open) {
             source_edge.release();
             arena.execute([&] {
@@ -226,17 +305,21 @@ struct DrawPipeline::Impl {
 
     // Keeps the ring's retained storage under kRetainedItemBytes (between flushes only).
     void trim() {
+        auto held = [](const SegmentStorage& st, const ShadedBatch& b) {
+            return st.fetch.capacity() * sizeof(uint32_t) + st.draw.capacity() * sizeof(uint16_t) +
+                   b.vertices.capacity() * sizeof(uint32_t) + b.elts.capacity() * sizeof(uint32_t) +
+                   b.clip_mask.capacity() * sizeof(uint16_t) +
+                   b.clip_pos.capacity() * sizeof(float) + b.prims.capacity() * sizeof(PrimRange);
+        };
         size_t bytes = 0;
         for (const Token& t : tokens)
-            for (const Item& it : t.items)
-                bytes += it.storage.fetch.capacity() * sizeof(uint32_t) +
-                         it.storage.draw.capacity() * sizeof(uint16_t) +
-                         it.batch.vertices.capacity() * sizeof(uint32_t) +
-                         it.batch.elts.capacity() * sizeof(uint32_t) +
-                         it.batch.clip_mask.capacity() * sizeof(uint16_t) +
-                         it.batch.clip_pos.capacity() * sizeof(float) +
-                         it.batch.prims.capacity() * sizeof(PrimRange);
+            for (const Item& it : t.items) {
+                bytes += held(it.storage, it.batch);
+                for (const Piece& p : it.pieces) bytes += held(p.storage, p.batch);
+            }
         if (bytes <= kRetainedItemBytes) return;
+        // A chunk is always its token's first item: its pieces stay, as a large draw's
+        // segment did, so a flush of large draws after another allocates nothing.
         for (Token& t : tokens)
             for (size_t i = 1; i < t.items.size(); ++i) {
                 t.items[i].storage = {};
@@ -245,6 +328,7 @@ struct DrawPipeline::Impl {
     }
 
     void run_inline() {
+        in_arena = false; // a small flush: its draws' restart scans stay on this thread
         while (Token* t = produce(nullptr)) {
             shade(*t);
             consume(*t);
@@ -274,6 +358,8 @@ DrawStats DrawPipeline::run(std::span<const PreparedDraw> draws, Backend& backen
     m.cursor = 0;
     m.draw_open = false;
     m.front_total = {};
+    m.chunk_front_total = {};
+    if (m.restart_tables.size() < draws.size()) m.restart_tables.resize(draws.size());
     m.counter_total = {};
     m.primitive_total = {};
     m.delivered = 0;
@@ -300,6 +386,7 @@ DrawStats DrawPipeline::run(std::span<const PreparedDraw> draws, Backend& backen
     m.trim();
     DrawStats stats;
     stats.front = m.front_total;
+    stats.front += m.chunk_front_total;
     stats.counters = m.counter_total;
     stats.primitives = m.primitive_total;
     return stats;

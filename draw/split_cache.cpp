@@ -62,6 +62,7 @@ std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOpt
     front.begin(one, fo);
 
     auto entry = std::make_shared<SplitEntry>();
+    entry->chunks = FrontEnd::chunk_count(one, fo);
     struct Offsets {
         size_t fetch, draw;
     };
@@ -102,7 +103,7 @@ SplitReplay::SplitReplay(std::shared_ptr<const SplitEntry> entry, const DrawInfo
                          const MiddleEndLimits& limits)
     : entry_(std::move(entry)), bias_(uint32_t(draw.base_vertex)),
       order_(limits, draw.instance_count) {
-    order_.settle(entry_->segments.size() <= 1);
+    order_.settle(entry_->segments.size() <= 1 && entry_->chunks == 1); // as FrontEnd decides
     if (!entry_->segments.empty()) instance_end_ = order_.passes();
 }
 
@@ -114,7 +115,10 @@ bool SplitReplay::next(Segment& seg) {
     // Base vertex: on the listed fetch elements, or on the start of a linear vertex range.
     seg.fetch_bias = seg.linear_fetch() ? 0 : bias_;
     if (seg.linear_fetch()) seg.fetch_start += bias_;
-    seg.sequence = sequence_++;
+    // The front end's numbering: dense for one chunk, else chunk-major (drawpipe/segment.hpp).
+    seg.sequence = entry_->chunks == 1
+                       ? sequence_++
+                       : seg.sequence + uint64_t(instance_) * entry_->chunks * kChunkPositions;
     stats_.segments++;
     stats_.indices += seg.draw_count;
     stats_.fetched += seg.fetch_count;

@@ -20,7 +20,7 @@ template <class T> class RangeSplitter final : public Splitter {
         : p_(p), indices_(indices), range_(range) {}
 
     uint32_t build(const Run& run, uint32_t k0, SegmentStorage& st, Segment& seg) override {
-        assert(k0 == 0);
+        assert(k0 == 0 && run.stop == run.prims); // the draw is one run of one chunk
         (void)k0;
         if (st.draw.size() < run.count) st.draw.resize(run.count);
         const T* const src = indices_ + run.begin;

@@ -18,12 +18,30 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace drawpipe {
 
 struct FrontEndOptions {
     MiddleEndLimits limits;
     Strategy strategy;
+};
+
+// A draw is cut into chunks of this many index positions (the last one shorter), each split
+// on its own so that any thread can split any chunk. A primitive belongs to the chunk that
+// holds its first position (triangle strips: rounded to an even primitive, for parity). The
+// size is fixed, not a function of the thread count, so every path splits a draw alike; it
+// is the largest segment (kMaxSegmentVertices), so a draw that fits one segment is one chunk.
+inline constexpr uint32_t kChunkPositions = 65536;
+
+// Where the restart runs of a draw with primitive restart cross its chunks, found once per
+// draw (find_restart_chunks) so that a chunk is split without reading the indices before it.
+struct RestartChunks {
+    std::vector<uint32_t> run_begin;    // first position of the run open at the chunk's start
+    std::vector<uint32_t> prim_base;    // GL primitives of the runs before that one
+    std::vector<uint32_t> next_restart; // first restart at or after the chunk's start, or end
+    // Per chunk, filled by the parallel scan: first and last restart, GL primitives between.
+    std::vector<uint32_t> first, last, inner;
 };
 
 class FrontEnd {
@@ -39,6 +57,23 @@ class FrontEnd {
     // buffer's own indices. Allocates nothing once a draw of the same shape has been split
     // (the reorder strategy excepted: it reorders a copy).
     void begin(const DrawInfo& draw, const FrontEndOptions& options);
+    // Prepares to split only chunk `chunk` of instance pass `pass` of a draw of more than one
+    // chunk (chunk_count), exactly as begin() splits it there. `restarts` is the draw's
+    // find_restart_chunks when it has primitive restart, else unused (may be null).
+    void begin_chunk(const DrawInfo& draw, const FrontEndOptions& options,
+                     const RestartChunks* restarts, uint32_t pass, uint32_t chunk);
+    // Chunks per instance pass: 1 for a draw that fits one chunk, for strategies that are
+    // sequential over the whole draw (reorder reorders the whole buffer; vsplit reproduces
+    // Mesa's segments exactly, which chunk boundaries would move), and for non-indexed lists
+    // and strips (their segments are O(1) each in closed form).
+    static uint32_t chunk_count(const DrawInfo& draw, const FrontEndOptions& options);
+    // Instance passes of a draw of more than one chunk (never one segment: InstanceOrder).
+    static uint32_t chunk_passes(const DrawInfo& draw, const FrontEndOptions& options);
+    // Fills `out` for a draw of `chunks` chunks with primitive restart: each chunk's restarts
+    // scanned independently (with tbb::parallel_for when `parallel`, from inside the caller's
+    // arena), then an O(chunks) prefix. The result does not depend on `parallel`.
+    static void find_restart_chunks(const DrawInfo& draw, uint32_t chunks, RestartChunks& out,
+                                    bool parallel);
     // Writes the next segment, in draw order, with its lists in `storage` (grown as needed
     // on first use only). Returns false when the draw is done. Pass the same `seg` unchanged
     // from call to call, or another object: a run's closed-form segments rewrite only the
@@ -80,7 +115,8 @@ class FrontEnd {
         uint32_t cut = 0;             // pmax, made even for strip parity
         uint32_t step = 0, extra = 0; // fetch_count = primitives * step + extra
         // The open run's, set when its first segment is out:
-        uint32_t k = 0, prims = 0; // next primitive of the run, primitives in the run
+        uint32_t k = 0, prims = 0;         // next primitive of the run, where the chunk's part ends
+        uint8_t last_flags = SPLIT_BEFORE; // of the last segment: SPLIT_AFTER when the run goes on
         uint32_t begin = 0, prim_id_base = 0, instance_first = 0, instance_count = 1;
         uint64_t sequence = 0;
         const Segment* written = nullptr; // holds every field but those that move along a run
@@ -123,7 +159,7 @@ class FrontEnd {
             uint8_t flags = SPLIT_BEFORE | SPLIT_AFTER;
             if (prims - k0 <= pmax) {
                 k1 = prims;
-                flags = SPLIT_BEFORE;
+                flags = last_flags;
                 active = false;
             }
             if (&seg != written) [[unlikely]]
@@ -145,12 +181,13 @@ class FrontEnd {
             k = prims;
             sequence = seq + 1;
             active = false;
-            form.write_moving(seg, k0, prims, SPLIT_BEFORE, seq);
+            form.write_moving(seg, k0, prims, last_flags, seq);
             consume(static_cast<const Segment&>(seg));
         }
     };
 
     bool next_split(SegmentStorage& storage, Segment& seg);
+    void setup(const DrawInfo& draw, const FrontEndOptions& options);
 
     struct Impl;
     std::unique_ptr<Impl> impl_;

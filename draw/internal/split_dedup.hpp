@@ -91,7 +91,7 @@ class DedupSplitter final : public Splitter {
                       st.draw.data(),
                       run.begin,
                       fetch_cap - reserve,
-                      std::min(run.prims, k0 + prims_fitting(S, p_.ps, draw_cap - reserve))};
+                      std::min(run.stop, k0 + prims_fitting(S, p_.ps, draw_cap - reserve))};
         size_t n = 0; // fetched so far
         uint32_t nd = 0;
         seg.prim = p_.out_prim;

@@ -20,7 +20,7 @@ class LinearSplitter final : public Splitter {
     // a few ns each, so the virtual call and the spills around it were most of their cost).
     [[gnu::always_inline]] uint32_t build(const Run& run, uint32_t k0, SegmentStorage& st,
                                           Segment& seg) override {
-        uint32_t k1 = std::min(run.prims, k0 + pmax_);
+        uint32_t k1 = std::min(run.stop, k0 + pmax_);
         if (has_strip_parity(p_.prim) && k1 < run.prims && ((k1 - k0) & 1)) --k1;
         seg.prim = p_.prim;
         seg.fetch_elts = {};

@@ -39,6 +39,10 @@ struct Run {
     uint32_t count = 0; // trimmed to whole primitives
     uint32_t prims = 0; // primitives the splitter steps over (a loop's lines, GS inputs...)
     uint32_t gl_prims = 0;
+    // Primitives end here at the latest: `prims`, or where the draw's chunk being split ends
+    // (a segment never crosses a chunk; flags, strip parity and a loop's closing line still
+    // look at `prims`, the run's real end).
+    uint32_t stop = 0;
 };
 
 // Per-draw constants the splitters read.
@@ -63,7 +67,7 @@ inline uint32_t prims_fitting(Shape shape, PrimShape ps, uint32_t cap) {
 class Splitter {
   public:
     virtual ~Splitter() = default;
-    // Fills seg's lists and prim for primitives [k0, k1) of run; returns k1 > k0.
+    // Fills seg's lists and prim for primitives [k0, k1) of run, k1 <= run.stop; returns k1 > k0.
     virtual uint32_t build(const Run& run, uint32_t k0, SegmentStorage& st, Segment& seg) = 0;
     // Asked once the draw's first segment `seg` is built: this splitter, or another that then
     // splits the whole draw, that segment again first (split_dedup.hpp: the default strategy's
