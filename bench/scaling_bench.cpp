@@ -6,7 +6,10 @@
 // clipped), and the counting backend.
 //
 //   scaling_bench [--threads 1,2,4,8,16] [--rounds N] [--reps N] [--workloads KEY,KEY,...]
-//                 [--mesh FILE] [--smoke]
+//                 [--mesh FILE] [--parallel-backend] [--smoke]
+//
+// --parallel-backend: the counting backend takes batches from the shading threads
+// (Backend::takes_parallel_batches), as a binning rasterizer would; default: ordered.
 //
 // Workload keys (all by default; bench/workloads.hpp defines W1-W7):
 //   W1 W3 W7               grid triangles, random triangles, strip with restart (u32)
@@ -99,6 +102,7 @@ struct Options {
                                        "W3cull", "W7cull", "bunny", "small"};
     std::string mesh = kDefaultMesh;
     bool smoke = false;
+    bool parallel_backend = false; // the counting backend takes batches from the shading threads
 };
 
 std::vector<std::string> split_list(const std::string& s) {
@@ -177,7 +181,8 @@ double run_limit(tbb::task_arena& arena, const Source& src, size_t count) {
 
 // One thread count's context, set up as a driver would.
 struct Driver {
-    explicit Driver(uint32_t threads) : ctx(make_options(threads)) {
+    Driver(uint32_t threads, bool parallel_backend)
+        : ctx(make_options(threads)), backend(parallel_backend) {
         ctx.bind_middle_end("fetch_shade_simd");
         ctx.bind_backend(backend);
         ctx.bind_vertex_shader(VertexShader{{}, matrix_vs});
@@ -268,7 +273,7 @@ std::string cpu_model() {
 int usage() {
     std::fprintf(stderr, "usage: scaling_bench [--threads 1,2,4,8,16] [--rounds N] [--reps N] "
                          "[--workloads W1,W3,W7,W1cull,W3cull,W7cull,bunny,small] [--mesh FILE] "
-                         "[--smoke]\n");
+                         "[--parallel-backend] [--smoke]\n");
     return 2;
 }
 
@@ -304,6 +309,8 @@ int main(int argc, char** argv) {
             if (opt.reps < 1) return usage();
         } else if (a == "--workloads") {
             opt.workloads = split_list(value());
+        } else if (a == "--parallel-backend") {
+            opt.parallel_backend = true;
         } else if (a == "--mesh") {
             opt.mesh = value();
         } else {
@@ -396,7 +403,7 @@ int main(int argc, char** argv) {
         std::vector<std::unique_ptr<Driver>> drivers;
         std::vector<std::unique_ptr<tbb::task_arena>> arenas;
         for (uint32_t t : opt.threads) {
-            drivers.push_back(std::make_unique<Driver>(t));
+            drivers.push_back(std::make_unique<Driver>(t, opt.parallel_backend));
             arenas.push_back(std::make_unique<tbb::task_arena>(int(t)));
         }
         FrontEnd front;
@@ -410,9 +417,9 @@ int main(int argc, char** argv) {
                     std::string(simd_target()).c_str());
         std::printf(
             "Context, 4x4 matrix VS (ShaderBlock), clip test + viewport (nothing "
-            "clipped), counting backend; %d rounds after a warm-up round, best of %d runs per "
-            "configuration and round\n",
-            opt.rounds, opt.reps);
+            "clipped), counting backend (%s); %d rounds after a warm-up round, best of %d runs "
+            "per configuration and round\n",
+            opt.parallel_backend ? "parallel batches" : "ordered", opt.rounds, opt.reps);
         std::fflush(stdout);
 
         // What one thread delivers, with culling and without: the reference for every
