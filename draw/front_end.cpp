@@ -41,6 +41,7 @@ struct FrontEnd::Impl {
     DrawInfo draw;
     detail::SplitParams params{};
     detail::Splitter* splitter = nullptr;     // from `splitters`
+    detail::Splitter* primary = nullptr;      // `splitter` before after_first_segment
     detail::LinearSplitter* linear = nullptr; // `splitter` when the draw is non-indexed
     detail::SplitterPool splitters;           // kept across draws
     detail::DedupArena arena;                 // kept across draws
@@ -101,17 +102,19 @@ struct FrontEnd::Impl {
         linear = nullptr;
         // Mesa's fast path when an indexed draw qualifies (never for GS assembly, nor for
         // `none`, which promises a fetch per index), else the strategy's dedup table.
-        if (indexed && !assembled && s.kind != Strategy::Kind::none)
+        if (indexed && !assembled && s.kind != Strategy::Kind::none && chunks == 1)
             splitter = detail::range_splitter(splitters, p, draw);
         if (!splitter)
             splitter = indexed || assembled ? &detail::dedup_splitter(splitters, p, s, draw, arena)
                                             : &detail::linear_splitter(splitters, p);
         if (!indexed && !assembled) linear = static_cast<detail::LinearSplitter*>(splitter);
+        primary = splitter;
     }
 
     void open_chunk() {
-        chunk_begin = draw.start + chunk * kChunkPositions;
-        chunk_stop = chunks == 1 ? end : std::min(end, chunk_begin + kChunkPositions);
+        const uint32_t size = options.chunk_positions;
+        chunk_begin = draw.start + chunk * size;
+        chunk_stop = chunks == 1 ? end : std::min(end, chunk_begin + size);
         if (chunks == 1) chunk_begin = draw.start;
         run_cursor = draw.start;
         prim_id_base = 0;
@@ -130,8 +133,11 @@ struct FrontEnd::Impl {
         carry.set = false;
         first_run = true;
         if (chunks > 1) { // chunk-major numbering (segment.hpp), the splitter afresh
-            sequence = (uint64_t(instance) * chunks + chunk) * kChunkPositions;
-            if (!splitter_fresh) choose_splitter();
+            sequence = (uint64_t(instance) * chunks + chunk) * size;
+            if (!splitter_fresh) { // begin(): the draw's splitter, as begin_chunk() makes it
+                splitter = primary;
+                splitter->restart();
+            }
             first_segment = true;
         }
         splitter_fresh = false;
@@ -208,16 +214,15 @@ uint32_t run_gl_prims(Prim prim, uint32_t n) {
 
 uint32_t FrontEnd::chunk_count(const DrawInfo& draw, const FrontEndOptions& options) {
     const Strategy::Kind s = options.strategy.kind;
-    if (draw.count <= kChunkPositions || s == Strategy::Kind::reorder ||
-        s == Strategy::Kind::vsplit)
-        return 1;
+    const uint32_t size = options.chunk_positions;
+    if (draw.count <= size || s == Strategy::Kind::reorder || s == Strategy::Kind::vsplit) return 1;
     // Non-indexed lists and strips: every segment is O(1) in closed form, so the serial
     // source is no bottleneck, and chunk cuts would only add segments (Mesa's W6 counts).
     const Shape shape = detail::shape_of(draw.prim, false);
     if (draw.index_type == IndexType::none && !options.limits.assemble_as &&
         (shape == Shape::list || shape == Shape::strip))
         return 1;
-    return uint32_t((uint64_t(draw.count) + kChunkPositions - 1) / kChunkPositions);
+    return uint32_t((uint64_t(draw.count) + size - 1) / size);
 }
 
 uint32_t FrontEnd::chunk_passes(const DrawInfo& draw, const FrontEndOptions& options) {
@@ -226,15 +231,16 @@ uint32_t FrontEnd::chunk_passes(const DrawInfo& draw, const FrontEndOptions& opt
     return draw.count == 0 ? 0 : order.passes();
 }
 
-void FrontEnd::find_restart_chunks(const DrawInfo& draw, uint32_t chunks, RestartChunks& out,
-                                   bool parallel) {
+void FrontEnd::find_restart_chunks(const DrawInfo& draw, const FrontEndOptions& options,
+                                   uint32_t chunks, RestartChunks& out, bool parallel) {
+    const uint32_t size = options.chunk_positions;
     out.first.resize(chunks);
     out.last.resize(chunks);
     out.inner.resize(chunks);
     const uint32_t end = draw.start + draw.count;
     // One chunk's restarts: first, last, and the GL primitives of the runs between them.
     auto scan = [&](uint32_t c) {
-        const uint32_t b = draw.start + c * kChunkPositions, e = std::min(end, b + kChunkPositions);
+        const uint32_t b = draw.start + c * size, e = std::min(end, b + size);
         with_indices(draw, [&](const auto* idx) {
             uint32_t r = find_restart(idx, b, e, draw.restart_index);
             out.first[c] = out.last[c] = r;
@@ -268,7 +274,7 @@ void FrontEnd::find_restart_chunks(const DrawInfo& draw, uint32_t chunks, Restar
     for (uint32_t c = 0; c < chunks; ++c) {
         out.run_begin[c] = begin;
         out.prim_base[c] = base;
-        const uint32_t e = std::min(end, draw.start + (c + 1) * kChunkPositions);
+        const uint32_t e = std::min<uint64_t>(end, draw.start + uint64_t(c + 1) * size);
         if (out.first[c] < e) {
             base += run_gl_prims(draw.prim, out.first[c] - begin) + out.inner[c];
             begin = out.last[c] + 1;
@@ -276,7 +282,7 @@ void FrontEnd::find_restart_chunks(const DrawInfo& draw, uint32_t chunks, Restar
     }
     uint32_t next = end;
     for (uint32_t c = chunks; c-- > 0;) {
-        const uint32_t e = std::min(end, draw.start + (c + 1) * kChunkPositions);
+        const uint32_t e = std::min<uint64_t>(end, draw.start + uint64_t(c + 1) * size);
         if (out.first[c] < e) next = out.first[c];
         out.next_restart[c] = next;
     }
@@ -335,6 +341,7 @@ void FrontEnd::setup(const DrawInfo& input, const FrontEndOptions& input_options
     else
         p.index_cap = std::clamp(limit * 8, limit, kMaxSegmentVertices);
     p.index_cap = std::max(p.index_cap, min_segment_vertices(out_prim));
+    m.chunks = chunk_count(draw, options);
     m.choose_splitter();
     m.splitter_fresh = true;
     // Non-indexed lists and strips hand a run's later segments to the closed form, which
@@ -354,7 +361,6 @@ void FrontEnd::setup(const DrawInfo& input, const FrontEndOptions& input_options
     m.even = p.shape == Shape::strip && has_strip_parity(p.prim);
 
     m.restart = draw.primitive_restart && draw.index_type != IndexType::none;
-    m.chunks = chunk_count(draw, options);
     m.order = InstanceOrder(lim, draw.instance_count);
     if (m.chunks > 1) m.order.settle(false); // never one segment
     m.end = draw.start + draw.count;

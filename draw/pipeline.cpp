@@ -145,7 +145,7 @@ struct DrawPipeline::Impl {
                 // Found here, once per draw, before any of its chunks is handed out: O(chunks)
                 // serial work after a scan that forks across the arena.
                 RestartChunks& table = restart_tables[cursor];
-                FrontEnd::find_restart_chunks(d, chunks, table, in_arena);
+                FrontEnd::find_restart_chunks(d, draw.split, chunks, table, in_arena);
                 open_restarts = &table;
             }
             open_small = false;

@@ -18,7 +18,7 @@ namespace {
 struct SplitKey {
     uint64_t buffer = 0;
     uint64_t version = 0;
-    uint32_t start = 0, count = 0, restart_index = 0, limit = 0, strategy_entries = 0;
+    uint32_t start = 0, count = 0, restart_index = 0, limit = 0, strategy_entries = 0, chunk = 0;
     uint8_t index_type = 0, prim = 0, restart = 0, strategy = 0, assemble = 0xFF, provoking = 0;
     auto operator<=>(const SplitKey&) const = default;
 };
@@ -32,6 +32,7 @@ SplitKey make_key(const DrawInfo& d, uint64_t version, const FrontEndOptions& o)
     k.restart = d.primitive_restart;
     k.restart_index = d.primitive_restart ? d.restart_index : 0;
     k.limit = o.limits.max_vertices;
+    k.chunk = o.chunk_positions;
     k.strategy = uint8_t(o.strategy.kind);
     k.strategy_entries = o.strategy.entries;
     k.index_type = uint8_t(d.index_type);
@@ -63,6 +64,7 @@ std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOpt
 
     auto entry = std::make_shared<SplitEntry>();
     entry->chunks = FrontEnd::chunk_count(one, fo);
+    entry->chunk_positions = fo.chunk_positions;
     struct Offsets {
         size_t fetch, draw;
     };
@@ -116,9 +118,9 @@ bool SplitReplay::next(Segment& seg) {
     seg.fetch_bias = seg.linear_fetch() ? 0 : bias_;
     if (seg.linear_fetch()) seg.fetch_start += bias_;
     // The front end's numbering: dense for one chunk, else chunk-major (drawpipe/segment.hpp).
-    seg.sequence = entry_->chunks == 1
-                       ? sequence_++
-                       : seg.sequence + uint64_t(instance_) * entry_->chunks * kChunkPositions;
+    seg.sequence = entry_->chunks == 1 ? sequence_++
+                                       : seg.sequence + uint64_t(instance_) * entry_->chunks *
+                                                            entry_->chunk_positions;
     stats_.segments++;
     stats_.indices += seg.draw_count;
     stats_.fetched += seg.fetch_count;

@@ -22,17 +22,24 @@
 
 namespace drawpipe {
 
+// Index positions per chunk of a draw, by default (see kChunkPositions below).
+inline constexpr uint32_t kChunkPositions = uint32_t(1) << 19;
+
 struct FrontEndOptions {
     MiddleEndLimits limits;
     Strategy strategy;
+    // The chunk size: kChunkPositions but in tests, which cut small draws into many chunks.
+    uint32_t chunk_positions = kChunkPositions;
 };
 
-// A draw is cut into chunks of this many index positions (the last one shorter), each split
-// on its own so that any thread can split any chunk. A primitive belongs to the chunk that
-// holds its first position (triangle strips: rounded to an even primitive, for parity). The
-// size is fixed, not a function of the thread count, so every path splits a draw alike; it
-// is the largest segment (kMaxSegmentVertices), so a draw that fits one segment is one chunk.
-inline constexpr uint32_t kChunkPositions = 65536;
+// A draw is cut into chunks of kChunkPositions index positions (the last one shorter), each
+// split on its own so that any thread can split any chunk. A primitive belongs to the chunk
+// that holds its first position (triangle strips: rounded to an even primitive, for parity).
+// The size is fixed, not a function of the thread count, so every path splits a draw alike.
+// It is 8 of the largest segments (kMaxSegmentVertices): the default strategy's lookup bypass
+// (7 segments after one that found no reuse) then runs as unchunked (at 65536 positions W3
+// looked up every segment, +50 %), a chunk cut adds at most one short segment per 8, and a
+// draw that fits one segment is one chunk.
 
 // Where the restart runs of a draw with primitive restart cross its chunks, found once per
 // draw (find_restart_chunks) so that a chunk is split without reading the indices before it.
@@ -72,8 +79,8 @@ class FrontEnd {
     // Fills `out` for a draw of `chunks` chunks with primitive restart: each chunk's restarts
     // scanned independently (with tbb::parallel_for when `parallel`, from inside the caller's
     // arena), then an O(chunks) prefix. The result does not depend on `parallel`.
-    static void find_restart_chunks(const DrawInfo& draw, uint32_t chunks, RestartChunks& out,
-                                    bool parallel);
+    static void find_restart_chunks(const DrawInfo& draw, const FrontEndOptions& options,
+                                    uint32_t chunks, RestartChunks& out, bool parallel);
     // Writes the next segment, in draw order, with its lists in `storage` (grown as needed
     // on first use only). Returns false when the draw is done. Pass the same `seg` unchanged
     // from call to call, or another object: a run's closed-form segments rewrite only the

@@ -132,6 +132,10 @@ class DedupSplitter final : public Splitter {
     // small meshes 8 %); beyond one in kCollisionShare of those, the draw is split by
     // `spread` instead, the same splitter through a Fibonacci-hashed table.
     void set_spread(Splitter* spread) { spread_ = spread; }
+    void restart() override {
+        bypass_left_ = 0;
+        if (spread_) spread_->restart();
+    }
     Splitter* after_first_segment(const Segment& seg) override {
         if constexpr (Table::kDirect) {
             const std::span<const uint32_t> fetch = seg.fetch_elts;

@@ -19,7 +19,8 @@ struct SplitEntry {
     std::vector<uint32_t> fetch;
     std::vector<uint16_t> draw;
     std::optional<IndexRange> range; // raw index bounds (restart excluded), for base vertex checks
-    uint32_t chunks = 1; // FrontEnd::chunk_count: sequence numbers are chunk-major past 1
+    // FrontEnd::chunk_count and the chunk size: sequence numbers are chunk-major past 1 chunk.
+    uint32_t chunks = 1, chunk_positions = kChunkPositions;
     size_t bytes = 0;
 };
 

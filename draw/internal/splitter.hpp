@@ -73,6 +73,10 @@ class Splitter {
     // splits the whole draw, that segment again first (split_dedup.hpp: the default strategy's
     // fallback).
     virtual Splitter* after_first_segment([[maybe_unused]] const Segment& seg) { return this; }
+    // A new chunk of the draw begins: forget what decides the lists (the lookup bypass), keep
+    // what only decides speed (the triangle loops' timings), so a chunk is split as a freshly
+    // made splitter splits it on another thread, without paying to make one (10 % of W1).
+    virtual void restart() {}
 };
 
 // The splitters of one front end, one object per concrete type, kept across draws: a draw

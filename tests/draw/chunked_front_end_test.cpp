@@ -1,8 +1,9 @@
-// The chunked front end (draw/internal/front_end.hpp, kChunkPositions): draws of several
-// chunks, split by one front end in order or chunk by chunk on any thread, give the same
-// segments; split flags and primitive ids stay right across chunk cuts; the split cache
-// replays exactly those segments; the trace equals the GL oracle's; and the pipeline at 1, 2,
-// 3 and 8 threads hands the backend the bytes draw_serial does.
+// The chunked front end (draw/internal/front_end.hpp, kChunkPositions, lowered here through
+// the chunk size option so that small draws make many chunks): draws of several chunks, split by
+// one front end in order or chunk by chunk on any thread, give the same segments; split flags and
+// primitive ids stay right across chunk cuts; the split cache replays exactly those segments; the
+// trace equals the GL oracle's; and the pipeline at 1, 2, 3 and 8 threads hands the backend the
+// bytes draw_serial does.
 #include "draw/internal/front_end.hpp"
 #include "draw/internal/split_replay.hpp"
 #include "draw/internal/validate.hpp"
@@ -27,15 +28,15 @@ namespace {
 
 const tbb::global_control g_threads(tbb::global_control::max_allowed_parallelism, 8);
 
-constexpr uint32_t C = kChunkPositions;
+constexpr uint32_t C = 4096; // the chunk size the tests split with
 
 uint32_t type_max(IndexType type) {
     return type == IndexType::u8 ? 0xFF : type == IndexType::u16 ? 0xFFFF : 0xFFFFFFFFu;
 }
 
-// A draw of several chunks. With restart: restarts now and then in [0, 20000), then one run
-// over chunks 0 to 2 ending just before chunk 3, a restart exactly at chunk 3's first
-// position, and chunk 3 made of restarts only.
+// A draw of several chunks. With restart: restarts now and then in chunk 0's first third,
+// then one run over chunks 0 to 4 ending just before chunk 5, chunk 5 made of restarts only,
+// and a restart just after chunk 6 begins.
 DrawDesc chunked_draw(Prim prim, IndexType type, bool restart, uint32_t seed) {
     std::mt19937 rng(seed);
     DrawDesc d;
@@ -43,7 +44,7 @@ DrawDesc chunked_draw(Prim prim, IndexType type, bool restart, uint32_t seed) {
     d.index_type = type;
     d.provoking = seed % 2 ? Provoking::first : Provoking::last;
     d.attrib_divisors = {0};
-    d.count = restart ? 3 * C + 3000 : 2 * C + 777 + seed % 5;
+    d.count = restart ? 6 * C + 1000 : 4 * C + 777 + seed % 5;
     d.count_given = true;
     if (type == IndexType::none) {
         d.start = seed % 7;
@@ -58,12 +59,12 @@ DrawDesc chunked_draw(Prim prim, IndexType type, bool restart, uint32_t seed) {
     if (restart) {
         d.restart = true;
         d.restart_index = type_max(type);
-        for (uint32_t i = 0; i < 20000; ++i)
-            if (rng() % 700 == 0) d.indices[i] = d.restart_index;
-        d.indices[20001 + seed % 4] = d.restart_index;
-        d.indices[d.start + 3 * C - 1] = d.restart_index;
-        for (uint32_t i = d.start + 3 * C; i < d.indices.size(); ++i)
-            d.indices[i] = d.restart_index;
+        for (uint32_t i = 0; i < C / 3; ++i)
+            if (rng() % 97 == 0) d.indices[i] = d.restart_index;
+        d.indices[C / 3 + 1 + seed % 4] = d.restart_index;
+        d.indices[d.start + 5 * C - 1] = d.restart_index;
+        for (uint32_t i = d.start + 5 * C; i < d.start + 6 * C; ++i) d.indices[i] = d.restart_index;
+        d.indices[d.start + 6 * C + 1] = d.restart_index;
     }
     return d;
 }
@@ -88,7 +89,7 @@ FrontEndOptions options_for(uint32_t limit, const char* strategy, bool instancin
     MiddleEndLimits lim;
     lim.max_vertices = limit;
     lim.handles_instancing = instancing;
-    return {lim, *Strategy::parse(strategy)};
+    return {lim, *Strategy::parse(strategy), C};
 }
 
 // The whole draw through one front end, in order, with next() or drain().
@@ -115,8 +116,8 @@ std::vector<Rec> split_by_chunks(const DrawInfo& info, const FrontEndOptions& o)
     RestartChunks table, serial_table;
     const bool restart = info.primitive_restart && info.index_type != IndexType::none;
     if (restart) {
-        FrontEnd::find_restart_chunks(info, chunks, table, true);
-        FrontEnd::find_restart_chunks(info, chunks, serial_table, false);
+        FrontEnd::find_restart_chunks(info, o, chunks, table, true);
+        FrontEnd::find_restart_chunks(info, o, chunks, serial_table, false);
         EXPECT_EQ(table.run_begin, serial_table.run_begin);
         EXPECT_EQ(table.prim_base, serial_table.prim_base);
         EXPECT_EQ(table.next_restart, serial_table.next_restart);
@@ -200,6 +201,16 @@ void check_runs(const DrawInfo& info, const std::vector<Rec>& segs) {
 
 const char* kStrategies[] = {"distinct", "direct-16", "exact", "none"};
 
+// The trace through draw_serial, cut into chunks of C.
+std::string trace_chunked(const DrawDesc& d, uint32_t limit, const char* strategy) {
+    const auto bound = bind_draw(d);
+    FetchShade middle(65536);
+    TraceBackend trace;
+    draw_serial({bound->info, bound->input(), nullptr, nullptr}, middle, trace,
+                {*Strategy::parse(strategy), limit, nullptr, C});
+    return trace.take();
+}
+
 class ChunkedSplit : public ::testing::TestWithParam<int> {};
 
 // For every index type, restart, strategy and limit: next(), drain(), the chunks one by one
@@ -258,7 +269,7 @@ TEST_P(ChunkedSplit, TraceEqualsOracle) {
         const uint32_t min_limit = min_segment_vertices(prim);
         const char* strategy = kStrategies[seed % 4];
         for (uint32_t limit : {min_limit + seed % 5, 4096u}) {
-            const std::string got = test::trace_of(d, limit, *Strategy::parse(strategy));
+            const std::string got = trace_chunked(d, limit, strategy);
             if (got == expected) continue;
             const auto at = std::mismatch(got.begin(), got.end(), expected.begin(), expected.end());
             FAIL() << prim_name(prim) << " " << index_type_name(type) << " " << strategy
@@ -318,12 +329,13 @@ TEST(ChunkedPipeline, EveryThreadCountGivesDrawSerialBytes) {
             HashBackend expected;
             for (const auto& b : bound)
                 draw_serial({b->info, b->input(), nullptr, nullptr}, middle, expected,
-                            {*Strategy::parse(strategy), 0});
+                            {*Strategy::parse(strategy), 0, nullptr, C});
             ASSERT_GT(expected.calls, bound.size());
             for (uint32_t threads : {1u, 2u, 3u, 8u}) {
                 ContextOptions o;
                 o.threads = threads;
                 o.draw.strategy = *Strategy::parse(strategy);
+                o.draw.chunk_positions = C;
                 o.inline_below = 0;
                 Context ctx(o);
                 ctx.bind_middle_end(std::make_shared<FetchShade>(limit));

@@ -33,9 +33,9 @@ struct Segment {
     uint32_t draw_count = 0;
     std::span<const uint16_t> draw_elts;
     // Position in draw order, unique and increasing within a draw: 0, 1, 2... for a draw of
-    // one chunk; for a draw the front end cuts into chunks (65536 index positions each, so
-    // that threads split them independently), (pass * chunks + chunk) * 65536 + the
-    // segment's number within its chunk, which is below 65536 (each owns a position).
+    // one chunk; for a draw the front end cuts into chunks (of 2^19 index positions, so
+    // that threads split them independently), (pass * chunks + chunk) * 2^19 + the
+    // segment's number within its chunk, which is below 2^19 (each owns a position).
     uint64_t sequence = 0;
     // Added (mod 2^32) to every listed fetch element: the base vertex when the list is a u32
     // index buffer's own indices, handed on uncopied; a cached split recorded without base

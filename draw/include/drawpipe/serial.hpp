@@ -23,6 +23,9 @@ struct DrawOptions {
     // When set, indexed draws whose DrawInfo::index_buffer_id is registered there replay
     // cached splits instead of splitting again.
     SplitCache* split_cache = nullptr;
+    // Index positions per front-end chunk when nonzero (else 2^19): tests cut small draws
+    // into many chunks with it. Every path splits a draw with the same value alike.
+    uint32_t chunk_positions = 0;
 };
 
 // What follows the middle end, in draw order, besides the backend.
