@@ -112,7 +112,7 @@ struct FrontEnd::Impl {
     }
 
     void open_chunk() {
-        const uint32_t size = options.chunk_positions;
+        const uint32_t size = chunk_size(options);
         chunk_begin = draw.start + chunk * size;
         chunk_stop = chunks == 1 ? end : std::min(end, chunk_begin + size);
         if (chunks == 1) chunk_begin = draw.start;
@@ -214,7 +214,7 @@ uint32_t run_gl_prims(Prim prim, uint32_t n) {
 
 uint32_t FrontEnd::chunk_count(const DrawInfo& draw, const FrontEndOptions& options) {
     const Strategy::Kind s = options.strategy.kind;
-    const uint32_t size = options.chunk_positions;
+    const uint32_t size = chunk_size(options);
     if (draw.count <= size || s == Strategy::Kind::reorder || s == Strategy::Kind::vsplit) return 1;
     // Non-indexed lists and strips: every segment is O(1) in closed form, so the serial
     // source is no bottleneck, and chunk cuts would only add segments (Mesa's W6 counts).
@@ -233,7 +233,7 @@ uint32_t FrontEnd::chunk_passes(const DrawInfo& draw, const FrontEndOptions& opt
 
 void FrontEnd::find_restart_chunks(const DrawInfo& draw, const FrontEndOptions& options,
                                    uint32_t chunks, RestartChunks& out, bool parallel) {
-    const uint32_t size = options.chunk_positions;
+    const uint32_t size = chunk_size(options);
     out.first.resize(chunks);
     out.last.resize(chunks);
     out.inner.resize(chunks);

@@ -17,7 +17,6 @@ namespace {
 FrontEndOptions split_options(const MiddleEndLimits& limits, const DrawOptions& options,
                               std::string_view middle) {
     FrontEndOptions fo{limits, options.strategy};
-    if (options.chunk_positions != 0) fo.chunk_positions = options.chunk_positions;
     if (options.max_vertices != 0) {
         if (options.max_vertices > limits.max_vertices)
             throw Error(ErrorCode::invalid_value,
@@ -27,6 +26,7 @@ FrontEndOptions split_options(const MiddleEndLimits& limits, const DrawOptions& 
                             "' accepts for this draw");
         fo.limits.max_vertices = options.max_vertices;
     }
+    fo.chunk_positions = options.chunk_positions; // 0: by the limits (default_chunk_positions)
     return fo;
 }
 

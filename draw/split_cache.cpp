@@ -32,7 +32,7 @@ SplitKey make_key(const DrawInfo& d, uint64_t version, const FrontEndOptions& o)
     k.restart = d.primitive_restart;
     k.restart_index = d.primitive_restart ? d.restart_index : 0;
     k.limit = o.limits.max_vertices;
-    k.chunk = o.chunk_positions;
+    k.chunk = chunk_size(o);
     k.strategy = uint8_t(o.strategy.kind);
     k.strategy_entries = o.strategy.entries;
     k.index_type = uint8_t(d.index_type);
@@ -64,7 +64,7 @@ std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOpt
 
     auto entry = std::make_shared<SplitEntry>();
     entry->chunks = FrontEnd::chunk_count(one, fo);
-    entry->chunk_positions = fo.chunk_positions;
+    entry->chunk_positions = chunk_size(fo);
     struct Offsets {
         size_t fetch, draw;
     };

@@ -14,6 +14,7 @@
 #include "drawpipe/strategy.hpp"
 #include "drawpipe/types.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,24 +23,39 @@
 
 namespace drawpipe {
 
-// Index positions per chunk of a draw, by default (see kChunkPositions below).
+// Index positions per chunk of a draw, at most (see kChunkPositions below).
 inline constexpr uint32_t kChunkPositions = uint32_t(1) << 19;
+// The chunk size a draw gets: 16 segments' worth of the middle end's vertex limit, between
+// 2^16 positions (a 6M-index draw is then ~96 chunks, enough for every core of a large
+// machine) and kChunkPositions (at a limit of 65536: the bypass then runs as unchunked). It
+// depends on the limits only, never on the thread count.
+inline uint32_t default_chunk_positions(const MiddleEndLimits& limits) {
+    const uint64_t sixteen = uint64_t(std::min(limits.max_vertices, kMaxSegmentVertices)) * 16;
+    return uint32_t(std::clamp<uint64_t>(sixteen, uint64_t(1) << 16, kChunkPositions));
+}
 
 struct FrontEndOptions {
     MiddleEndLimits limits;
     Strategy strategy;
-    // The chunk size: kChunkPositions but in tests, which cut small draws into many chunks.
-    uint32_t chunk_positions = kChunkPositions;
+    // The chunk size; 0: default_chunk_positions(limits). Tests cut small draws into many.
+    uint32_t chunk_positions = 0;
 };
+
+// The chunk size a draw with `options` is cut with.
+inline uint32_t chunk_size(const FrontEndOptions& options) {
+    return options.chunk_positions != 0 ? options.chunk_positions
+                                        : default_chunk_positions(options.limits);
+}
 
 // A draw is cut into chunks of kChunkPositions index positions (the last one shorter), each
 // split on its own so that any thread can split any chunk. A primitive belongs to the chunk
 // that holds its first position (triangle strips: rounded to an even primitive, for parity).
 // The size is fixed, not a function of the thread count, so every path splits a draw alike.
-// It is 8 of the largest segments (kMaxSegmentVertices): the default strategy's lookup bypass
-// (7 segments after one that found no reuse) then runs as unchunked (at 65536 positions W3
-// looked up every segment, +50 %), a chunk cut adds at most one short segment per 8, and a
-// draw that fits one segment is one chunk.
+// It is 16 segments at the draw's limit (default_chunk_positions), at most 8 of the largest
+// segments (kMaxSegmentVertices): the default strategy's lookup bypass (7 segments after one
+// that found no reuse) then runs nearly as unchunked (with one segment per chunk, at 65536
+// positions and limit 65536, W3 looked up every segment: +50 %), a chunk cut adds at most one
+// short segment per 8, and a draw that fits one segment is one chunk.
 
 // Where the restart runs of a draw with primitive restart cross its chunks, found once per
 // draw (find_restart_chunks) so that a chunk is split without reading the indices before it.
