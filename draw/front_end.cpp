@@ -255,11 +255,19 @@ void FrontEnd::find_restart_chunks(const DrawInfo& draw, const FrontEndOptions& 
             out.inner[c] = inner;
         });
     };
+#if defined(__SANITIZE_THREAD__)
+    // Under ThreadSanitizer the scan runs on this thread: libtbb's parallel_for hands its
+    // ranges over with synchronisation TSan cannot see (Debian's libtbb is not instrumented),
+    // and the result is the same either way; the chunks it feeds are still split in parallel.
+    parallel = false;
+#endif
     if (parallel && chunks > 1) {
         // The scan's writes, restated as release/acquire for ThreadSanitizer (libtbb's join
         // is invisible to it, as in draw/pipeline.cpp).
-        std::atomic<uint32_t> done{0};
+        std::atomic<uint32_t> done{0}, sized{0};
+        sized.store(1, std::memory_order_release); // the vectors above, sized on this thread
         tbb::parallel_for(uint32_t(0), chunks, [&](uint32_t c) {
+            (void)sized.load(std::memory_order_acquire);
             scan(c);
             done.fetch_add(1, std::memory_order_release);
         });
