@@ -14,6 +14,7 @@
 // `--crossover ROUNDS` the measurements behind kInlineDrawWork; `--single` runs one
 // configuration alone (for valgrind).
 #include "bench/bench_main.hpp"
+#include "bench/matrix_shader.hpp"
 #include "bench/rounds.hpp"
 #include "bench/workloads.hpp"
 #include "draw/internal/front_end.hpp"
@@ -49,28 +50,11 @@ std::vector<float> g_positions;   // kGrid x kGrid float4 grid positions
 VertexBuffer g_buffer;
 const VertexAttrib g_attrib{0, 0, Format::float32x4, 0};
 
-// The vertex shader: position = M * attribute 0, M a fixed perspective-like 4x4 matrix,
-// written as a driver's SIMD shader would be: plain loops over the block's lanes, the rows as
-// non-aliasing pointers and the lanes in chunks of 8 so the compiler vectorises them (GCC's
-// -O2 cost model only vectorises a loop whose trip count is known), then a lane at a time.
+// The vertex shader (bench/matrix_shader.hpp) with M a fixed perspective-like 4x4 matrix.
 constexpr float kMatrix[16] = {1.2f, 0.0f, 0.1f,  0.0f,  0.0f, 1.6f, 0.2f,  0.0f,
                                0.0f, 0.0f, -1.0f, -0.2f, 0.0f, 0.0f, -1.0f, 1.0f};
-template <uint32_t kChunk>
-inline void matrix_lanes(const float* __restrict x, const float* __restrict y,
-                         const float* __restrict z, const float* __restrict w,
-                         float* __restrict out, const float* m) {
-    for (uint32_t l = 0; l < kChunk; ++l)
-        out[l] = m[0] * x[l] + m[1] * y[l] + m[2] * z[l] + m[3] * w[l];
-}
 void matrix_vs(const ShaderBlock& b) {
-    const float *x = b.in[0], *y = b.in[1], *z = b.in[2], *w = b.in[3];
-    for (int r = 0; r < 4; ++r) {
-        uint32_t l = 0;
-        for (; l + 8 <= b.count; l += 8)
-            matrix_lanes<8>(x + l, y + l, z + l, w + l, b.out[r] + l, kMatrix + 4 * r);
-        for (; l < b.count; ++l)
-            matrix_lanes<1>(x + l, y + l, z + l, w + l, b.out[r] + l, kMatrix + 4 * r);
-    }
+    matrix_block(b, kMatrix);
 }
 const VertexShader g_vs{{}, matrix_vs};
 

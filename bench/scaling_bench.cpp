@@ -32,6 +32,7 @@
 // 0.95). Then the cost of culling at one thread and of one small draw. Every thread count
 // must deliver the same primitives (counting backend totals and checksum): a mismatch is
 // printed and the exit status is 1. Round 0 warms up and is not counted.
+#include "bench/matrix_shader.hpp"
 #include "bench/measure.hpp"
 #include "bench/mesh.hpp"
 #include "bench/rounds.hpp"
@@ -74,24 +75,9 @@ constexpr uint32_t kLimitChunk = 4096;
 float g_matrix[16] = {1.2f, 0.0f, 0.1f,  -0.6f, 0.0f, 1.5f, 0.2f,  -0.75f,
                       0.0f, 0.0f, -1.0f, -0.2f, 0.0f, 0.0f, -0.2f, 1.0f};
 
-// The vertex shader as a driver's SIMD shader would be written (pipeline_bench's matrix_vs):
-// rows as non-aliasing pointers, lanes in chunks of 8 that the compiler vectorises.
-template <uint32_t kChunk>
-inline void matrix_lanes(const float* __restrict x, const float* __restrict y,
-                         const float* __restrict z, const float* __restrict w,
-                         float* __restrict out, const float* m) {
-    for (uint32_t l = 0; l < kChunk; ++l)
-        out[l] = m[0] * x[l] + m[1] * y[l] + m[2] * z[l] + m[3] * w[l];
-}
+// The vertex shader as a driver's SIMD shader would be written (bench/matrix_shader.hpp).
 void matrix_vs(const ShaderBlock& b) {
-    const float *x = b.in[0], *y = b.in[1], *z = b.in[2], *w = b.in[3];
-    for (int r = 0; r < 4; ++r) {
-        uint32_t l = 0;
-        for (; l + 8 <= b.count; l += 8)
-            matrix_lanes<8>(x + l, y + l, z + l, w + l, b.out[r] + l, g_matrix + 4 * r);
-        for (; l < b.count; ++l)
-            matrix_lanes<1>(x + l, y + l, z + l, w + l, b.out[r] + l, g_matrix + 4 * r);
-    }
+    matrix_block(b, g_matrix);
 }
 
 struct Options {
