@@ -64,7 +64,8 @@ struct FrontEnd::Impl {
         uint32_t begin = 0, base = 0, end = 0;
         bool end_known = false, set = false;
     } carry;
-    uint32_t first_end = 0; // where the chunk's first run ends, when first_end_known
+    uint32_t carry_chunk = 0; // the chunk `carry` opens (asserted by begin_chunk)
+    uint32_t first_end = 0;   // where the chunk's first run ends, when first_end_known
     bool first_end_known = false;
     uint32_t step = 1;           // positions between primitives' first positions
     bool even = false;           // chunk cuts at even primitives (strip parity)
@@ -156,6 +157,7 @@ struct FrontEnd::Impl {
             const uint32_t b = run_cursor;
             if (b >= chunk_stop || b >= end) { // the chunk's runs are done
                 if (!carry.set) carry = {b, prim_id_base, 0, false, true};
+                carry_chunk = chunk + 1;
                 chunk_open = false;
                 ++chunk;
                 continue;
@@ -389,7 +391,8 @@ void FrontEnd::begin_chunk(const DrawInfo& input, const FrontEndOptions& input_o
                            const RestartChunks* restarts, uint32_t pass, uint32_t chunk) {
     setup(input, input_options);
     Impl& m = *impl_;
-    assert(m.chunks > 1 && chunk < m.chunks && (restarts || !m.restart));
+    assert(m.chunks > 1 && chunk < m.chunks);
+    assert(restarts || !m.restart || chunk == 0 || (m.carry.set && m.carry_chunk == chunk));
     m.table = restarts;
     m.instance = pass;
     m.instance_end = pass + 1;

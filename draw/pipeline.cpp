@@ -11,8 +11,10 @@
 #include <array>
 #include <atomic>
 #include <cassert>
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -141,7 +143,9 @@ struct DrawPipeline::Impl {
             passes = FrontEnd::chunk_passes(d, draw.split);
             next_chunk = next_pass = 0;
             open_restarts = nullptr;
-            if (d.primitive_restart && d.index_type != IndexType::none) {
+            // Inline, one thread splits the chunks in order and carries the open run from
+            // chunk to chunk (begin_chunk without a table), reading each index once.
+            if (d.primitive_restart && d.index_type != IndexType::none && in_arena) {
                 // Found here, once per draw, before any of its chunks is handed out: O(chunks)
                 // serial work after a scan that forks across the arena.
                 RestartChunks& table = restart_tables[cursor];
@@ -214,20 +218,25 @@ struct DrawPipeline::Impl {
         }
         return cell;
     }
-    // Splits a chunk on this thread, each segment shaded into its own piece.
-    static void shade_chunk(Item& it, ScratchCell& cell) {
+    // Splits a chunk on this thread, each segment shaded into its own piece, or (`each`
+    // given) each piece handed to `each` as soon as it is shaded, all in one piece.
+    template <class Each = std::nullptr_t>
+    static void shade_chunk(Item& it, ScratchCell& cell, Each each = nullptr) {
         const PreparedDraw& draw = *it.draw;
         FrontEnd& front = cell.front;
         front.begin_chunk(draw.state.draw, draw.split, it.restarts, it.pass, it.chunk);
+        constexpr bool kEach = !std::is_same_v<Each, std::nullptr_t>;
         uint32_t n = 0;
         for (;; ++n) {
-            if (n == it.pieces.size()) it.pieces.emplace_back();
-            Piece& p = it.pieces[n];
+            const uint32_t at = kEach ? 0 : n;
+            if (at == it.pieces.size()) it.pieces.emplace_back();
+            Piece& p = it.pieces[at];
             if (!front.next(p.storage, cell.seg)) break;
             p.seg = cell.seg;
             shade_step(draw, p.seg, cell.scratch.get(), p.batch);
+            if constexpr (kEach) each(p.batch);
         }
-        it.piece_count = n;
+        it.piece_count = kEach ? 0 : n;
         it.front = front.stats();
     }
     // The parallel stage: segments of a token, each into its own batch, or a chunk.
@@ -244,6 +253,11 @@ struct DrawPipeline::Impl {
         t.edge.release();
     }
 
+    void sink_batch(ShadedBatch& batch) {
+        for (uint32_t c = 0; c < kMaxCounters; ++c) counter_total[c] += batch.counters[c];
+        sink->batch(batch, primitive_total);
+    }
+
     void consume(Token& t) {
         sink_edge.acquire();
         t.edge.acquire();
@@ -251,17 +265,10 @@ struct DrawPipeline::Impl {
             Item& it = t.items[i];
             if (it.begins) sink->begin(*it.draw);
             if (it.is_chunk) {
-                for (uint32_t p = 0; p < it.piece_count; ++p) {
-                    ShadedBatch& batch = it.pieces[p].batch;
-                    for (uint32_t c = 0; c < kMaxCounters; ++c)
-                        counter_total[c] += batch.counters[c];
-                    sink->batch(batch, primitive_total);
-                }
+                for (uint32_t p = 0; p < it.piece_count; ++p) sink_batch(it.pieces[p].batch);
                 chunk_front_total += it.front;
             } else if (it.has_segment) {
-                for (uint32_t c = 0; c < kMaxCounters; ++c)
-                    counter_total[c] += it.batch.counters[c];
-                sink->batch(it.batch, primitive_total);
+                sink_batch(it.batch);
             } else {
                 sink->end();
                 ++delivered;
@@ -328,8 +335,19 @@ struct DrawPipeline::Impl {
     }
 
     void run_inline() {
-        in_arena = false; // a small flush: its draws' restart scans stay on this thread
+        in_arena = false; // a small flush or one thread: chunks are split in order here
         while (Token* t = produce(nullptr)) {
+            Item& first = t->items[0];
+            if (first.is_chunk) {
+                // A chunk is its token's only item. Each piece goes to the sink as soon as it
+                // is shaded, while its vertices are still in this core's cache (a chunk's 16
+                // batches are megabytes: W3 read them back from memory, +10 %).
+                assert(t->count == 1);
+                if (first.begins) sink->begin(*first.draw);
+                shade_chunk(first, local_cell(), [this](ShadedBatch& b) { sink_batch(b); });
+                chunk_front_total += first.front;
+                continue;
+            }
             shade(*t);
             consume(*t);
         }

@@ -26,12 +26,17 @@ namespace drawpipe {
 // Index positions per chunk of a draw, at most (see kChunkPositions below).
 inline constexpr uint32_t kChunkPositions = uint32_t(1) << 19;
 // The chunk size a draw gets: 16 segments' worth of the middle end's vertex limit, between
-// 2^16 positions (a 6M-index draw is then ~96 chunks, enough for every core of a large
+// about 2^16 positions (a 6M-index draw is then ~96 chunks, enough for every core of a large
 // machine) and kChunkPositions (at a limit of 65536: the bypass then runs as unchunked). It
 // depends on the limits only, never on the thread count.
+// The per-segment share is rounded down to a multiple of 12 (every list's vertices per
+// primitive divides it), so that a chunk of a list without reuse is 16 whole segments and
+// no short 17th (W3 at limit 4096: 16 x 4095 indices fit 65472 positions, not 65536).
 inline uint32_t default_chunk_positions(const MiddleEndLimits& limits) {
-    const uint64_t sixteen = uint64_t(std::min(limits.max_vertices, kMaxSegmentVertices)) * 16;
-    return uint32_t(std::clamp<uint64_t>(sixteen, uint64_t(1) << 16, kChunkPositions));
+    uint32_t per = std::clamp<uint32_t>(limits.max_vertices, kChunkPositions / 128,
+                                        std::min(kMaxSegmentVertices, kChunkPositions / 16));
+    per -= per % 12;
+    return per * 16;
 }
 
 struct FrontEndOptions {
@@ -82,7 +87,9 @@ class FrontEnd {
     void begin(const DrawInfo& draw, const FrontEndOptions& options);
     // Prepares to split only chunk `chunk` of instance pass `pass` of a draw of more than one
     // chunk (chunk_count), exactly as begin() splits it there. `restarts` is the draw's
-    // find_restart_chunks when it has primitive restart, else unused (may be null).
+    // find_restart_chunks when it has primitive restart, else unused (may be null). With
+    // restart and no table, this front end must have split chunk `chunk - 1` of the same
+    // pass to its end just before: it carries the run open across the cut, as begin() does.
     void begin_chunk(const DrawInfo& draw, const FrontEndOptions& options,
                      const RestartChunks* restarts, uint32_t pass, uint32_t chunk);
     // Chunks per instance pass: 1 for a draw that fits one chunk, for strategies that are

@@ -136,6 +136,23 @@ std::vector<Rec> split_by_chunks(const DrawInfo& info, const FrontEndOptions& o)
     return out;
 }
 
+// Chunk by chunk in order through one front end and no restart table, as the pipeline splits
+// on one thread: each chunk carries the run left open by the one before it.
+std::vector<Rec> split_chunks_in_order(const DrawInfo& info, const FrontEndOptions& o) {
+    const uint32_t chunks = FrontEnd::chunk_count(info, o);
+    const uint32_t passes = FrontEnd::chunk_passes(info, o);
+    FrontEnd fe;
+    SegmentStorage st;
+    Segment seg;
+    std::vector<Rec> out;
+    for (uint32_t pass = 0; pass < passes; ++pass)
+        for (uint32_t c = 0; c < chunks; ++c) {
+            fe.begin_chunk(info, o, nullptr, pass, c);
+            while (fe.next(st, seg)) out.push_back(record(seg));
+        }
+    return out;
+}
+
 // Split flags and primitive ids against the runs found independently, pass by pass.
 void check_runs(const DrawInfo& info, const std::vector<Rec>& segs) {
     std::vector<uint32_t> run_prims; // GL primitives of each run that draws any
@@ -242,6 +259,7 @@ TEST_P(ChunkedSplit, ChunksAgreeAndKeepFlagsAndPrimitiveIds) {
                     }
                     if (chunks > 1) {
                         ASSERT_EQ(split_by_chunks(info, o), serial);
+                        ASSERT_EQ(split_chunks_in_order(info, o), serial);
                     }
                     check_runs(info, serial);
                     if (type != IndexType::none && !instancing) {
