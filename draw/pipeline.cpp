@@ -70,6 +70,9 @@ struct Item {
     // A chunk (has_segment too): the shade stage splits it (FrontEnd::begin_chunk) into
     // piece_count pieces, so the front end of a large draw runs on every thread.
     bool is_chunk = false;
+    // A small draw whole (has_segment too): split into pieces where it is shaded, so that
+    // a queue of small draws is not split one by one in the source.
+    bool is_whole = false;
     uint32_t pass = 0, chunk = 0;
     const RestartChunks* restarts = nullptr; // the draw's, when it has primitive restart
     uint32_t piece_count = 0;
@@ -86,8 +89,9 @@ struct Token {
 struct ScratchCell {
     bool made = false;
     std::unique_ptr<MiddleEndScratch> scratch;
-    FrontEnd front; // splits chunks on this thread (its tables kept across draws)
-    Segment seg;    // the front end's own segment: closed-form runs rewrite it in place
+    FrontEnd front;       // splits chunks on this thread (its tables kept across draws)
+    SegmentSource source; // splits small draws on this thread
+    Segment seg;          // the front end's own segment: closed-form runs rewrite it in place
 };
 
 uint64_t segment_work(const Segment& seg) {
@@ -111,7 +115,8 @@ struct DrawPipeline::Impl {
     std::optional<DrawSink> sink;
     size_t cursor = 0;      // next draw of `draws` to begin
     uint64_t token_seq = 0; // tokens emitted (numbers the ring)
-    bool draw_open = false, open_small = false, begins_pending = false;
+    bool draw_open = false, open_small = false, open_whole = false, begins_pending = false;
+    uint64_t open_work = 0; // the open draw's vertices times instances a segment shades
     FrontEndStats front_total;
     OrderEdge source_edge;
     bool in_arena = false; // produce() runs inside the arena: the restart scan may fork
@@ -152,13 +157,18 @@ struct DrawPipeline::Impl {
                 FrontEnd::find_restart_chunks(d, draw.split, chunks, table, in_arena);
                 open_restarts = &table;
             }
-            open_small = false;
+            open_small = open_whole = false;
             return;
         }
-        source.begin(draw);
         const uint64_t per_segment_instances =
             draw.split.limits.handles_instancing ? std::max(draw.state.draw.instance_count, 1u) : 1;
-        open_small = uint64_t(draw.state.draw.count) * per_segment_instances <= kTokenWork;
+        open_work = uint64_t(draw.state.draw.count) * per_segment_instances;
+        open_small = open_work <= kTokenWork;
+        // Whole only when it is about one segment (and instance): the segments of a small
+        // draw at a small limit, or of many instances, still go out one by one, to run side
+        // by side.
+        open_whole = draw.work() <= kTokenWork && d.count <= draw.split.limits.max_vertices;
+        if (!open_whole) source.begin(draw);
     }
 
     // The source: fills the next token of the ring, or returns null when the draws are done
@@ -188,6 +198,14 @@ struct DrawPipeline::Impl {
                 if (++next_chunk == chunks) next_chunk = 0, ++next_pass;
                 it.has_segment = true;
                 work += kTokenWork; // a chunk gets a token alone
+                continue;
+            }
+            it.is_whole = open_whole;
+            if (it.is_whole) {
+                it.has_segment = true;
+                work += std::max<uint64_t>(open_work, 1);
+                draw_open = false;
+                ++cursor;
                 continue;
             }
             it.has_segment = !chunked && source.next(it.storage, it.seg);
@@ -239,7 +257,23 @@ struct DrawPipeline::Impl {
         it.piece_count = kEach ? 0 : n;
         it.front = front.stats();
     }
-    // The parallel stage: segments of a token, each into its own batch, or a chunk.
+    // Splits a small draw on this thread, each segment shaded into its own piece.
+    static void shade_whole(Item& it, ScratchCell& cell) {
+        const PreparedDraw& draw = *it.draw;
+        cell.source.begin(draw);
+        uint32_t n = 0;
+        for (;; ++n) {
+            if (n == it.pieces.size()) it.pieces.emplace_back();
+            Piece& p = it.pieces[n];
+            if (!cell.source.next(p.storage, cell.seg)) break;
+            p.seg = cell.seg;
+            shade_step(draw, p.seg, cell.scratch.get(), p.batch);
+        }
+        it.piece_count = n;
+        it.front = cell.source.stats();
+    }
+    // The parallel stage: segments of a token, each into its own batch, a chunk, or small
+    // draws whole.
     void shade(Token& t) {
         t.edge.acquire();
         ScratchCell& cell = local_cell();
@@ -247,6 +281,8 @@ struct DrawPipeline::Impl {
             Item& it = t.items[i];
             if (it.is_chunk)
                 shade_chunk(it, cell);
+            else if (it.is_whole)
+                shade_whole(it, cell);
             else if (it.has_segment)
                 shade_step(*it.draw, it.seg, cell.scratch.get(), it.batch);
         }
@@ -267,6 +303,11 @@ struct DrawPipeline::Impl {
             if (it.is_chunk) {
                 for (uint32_t p = 0; p < it.piece_count; ++p) sink_batch(it.pieces[p].batch);
                 chunk_front_total += it.front;
+            } else if (it.is_whole) {
+                for (uint32_t p = 0; p < it.piece_count; ++p) sink_batch(it.pieces[p].batch);
+                front_total += it.front;
+                sink->end();
+                ++delivered;
             } else if (it.has_segment) {
                 sink_batch(it.batch);
             } else {
@@ -331,6 +372,7 @@ struct DrawPipeline::Impl {
             for (size_t i = 1; i < t.items.size(); ++i) {
                 t.items[i].storage = {};
                 t.items[i].batch = {};
+                t.items[i].pieces = {};
             }
     }
 
