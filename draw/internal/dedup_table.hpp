@@ -139,6 +139,12 @@ template <class Hash> class DirectDedup {
     void reset() {}
     // The fetch-list position the table holds for v (stale or another vertex's if evicted).
     size_t position_of(uint32_t v) const { return table_[hash_(v)]; }
+    // The same after a segment of triangles_keyed, whose entries the table above never saw:
+    // v's position this segment, or SIZE_MAX when its entry holds another vertex.
+    size_t keyed_position_of(uint32_t v) const {
+        const uint64_t t = keyed_[hash_(v)] ^ (uint64_t(v) << 32 | epoch_);
+        return t < 0x10000 ? size_t(t) : SIZE_MAX;
+    }
     // Position of vertex v in fetch[0, n), appending it (n grows) when it is not in the table.
     [[gnu::always_inline]] size_t lookup(uint32_t v, uint32_t* fetch, size_t& n) const {
         uint16_t* const e = table_ + hash_(v);

@@ -75,6 +75,7 @@ class DedupSplitter final : public Splitter {
         // One element of slack: packed triangle stores write a u16 past the last one.
         if (st.draw.size() < draw_cap + 1) st.draw.resize(draw_cap + 1);
         table_.reset();
+        segment_loop_ = TriangleLoop::plain; // the sparse-set table, unless split_triangles says
         if constexpr (S == Shape::list && First == 3 && Index::kBuffer && Table::kDirect)
             if (bypass_left_ == 0) {
                 // The keyed and filtered loops' per-segment set-up is part of their time.
@@ -140,9 +141,14 @@ class DedupSplitter final : public Splitter {
         if constexpr (Table::kDirect) {
             const std::span<const uint32_t> fetch = seg.fetch_elts;
             if (!spread_ || fetch.empty()) return this;
+            // Asked of the entries the segment's loop wrote: which loop ran depends on this
+            // front end's timings, the answer must not (it moves every later split).
+            const bool keyed = segment_loop_ == TriangleLoop::unpredictable;
             uint32_t evicted = 0, checked = 0;
-            for (uint32_t i = 0; i < fetch.size(); i += kCollisionSample, ++checked)
-                evicted += table_.position_of(fetch[i] - p_.base_vertex) != i;
+            for (uint32_t i = 0; i < fetch.size(); i += kCollisionSample, ++checked) {
+                const uint32_t v = fetch[i] - p_.base_vertex;
+                evicted += (keyed ? table_.keyed_position_of(v) : table_.position_of(v)) != i;
+            }
             if (evicted * kCollisionShare > checked) return spread_;
         }
         return this;
@@ -227,6 +233,7 @@ class DedupSplitter final : public Splitter {
         const auto* const base = l.index.data + l.begin;
         uint32_t k = k0;
         const auto loop = loop_;
+        segment_loop_ = loop;
         const uint64_t t0 = loop_start_;
         for (uint32_t stop; (stop = chunk_end(l, n, k, 3)) > k; k = stop) {
             const size_t tris = stop - k;
@@ -373,6 +380,7 @@ class DedupSplitter final : public Splitter {
     bool linear_draw_ = false;           // the segment just built draws its fetch list in order
     const uint32_t* borrowed_ = nullptr; // the segment just built fetches these indices
     Splitter* spread_ = nullptr;         // see after_first_segment
+    TriangleLoop segment_loop_ = TriangleLoop::plain; // the last segment's triangle loop
     static constexpr uint32_t kCollisionShare = 64, kCollisionSample = 8;
 };
 
