@@ -2,7 +2,9 @@
 
 #include "drawpipe/decompose.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <functional>
 #include <thread>
 
@@ -20,6 +22,21 @@ uint64_t vertex_key(const VertexView& vertices, uint32_t e) {
 // A primitive's key: its vertices' keys told apart by position.
 uint64_t tri(uint64_t k0, uint64_t k1, uint64_t k2) {
     return k0 + std::rotl(k1, 21) + std::rotl(k2, 42);
+}
+
+// base^e modulo 2^64.
+uint64_t power(uint64_t base, uint64_t e) {
+    uint64_t r = 1;
+    for (; e; e >>= 1, base *= base)
+        if (e & 1) r *= base;
+    return r;
+}
+
+// kPrime^draw, remembered per thread for the draw it last saw (calls come a batch at a time).
+uint64_t prime_power(uint64_t draw) {
+    thread_local uint64_t last_draw = 0, last_power = 1;
+    if (draw != last_draw) last_draw = draw, last_power = power(kPrime, draw);
+    return last_power;
 }
 
 // One call's counts into `totals` (calls, elements, primitives) and its four hash chains
@@ -114,10 +131,13 @@ void CountingBackend::draw_elements_at(const BatchOrder& at, const DrawInfo& dra
     uint64_t lane[4] = {0, 0, 0, 0};
     count_call(prim, draw.provoking, vertices, elts, t, lane);
     // The call's own checksum, keyed by its place and summed: the total does not depend on
-    // the order calls arrive in, and does on what each place received.
-    uint64_t c = (at.draw * kPrime ^ at.segment) * kPrime ^ at.part;
+    // the order calls arrive in, and does on what each place received. The draw's place
+    // weighs it by kPrime^draw, which totals() divides out for the first draw since reset():
+    // the context numbers draws over its life, and a redraw must sum the same.
+    uint64_t c = at.segment * kPrime ^ at.part;
     for (const uint64_t l : lane) c = (c ^ l) * kPrime;
     c ^= c >> 29;
+    c *= prime_power(at.draw);
     // Threads add into slots by thread, so that shading threads rarely meet on one lock.
     const size_t slot = std::hash<std::thread::id>{}(std::this_thread::get_id()) % kSlots;
     Slot& s = slots_[slot];
@@ -128,19 +148,27 @@ void CountingBackend::draw_elements_at(const BatchOrder& at, const DrawInfo& dra
     s.totals.lines += t.lines;
     s.totals.triangles += t.triangles;
     s.totals.checksum += c;
+    s.first_draw = std::min(s.first_draw, at.draw);
 }
 
 CountingBackend::Totals CountingBackend::totals() const {
     Totals sum = totals_;
+    uint64_t first = UINT64_MAX, parallel_sum = 0;
     for (const Slot& s : slots_) {
         std::lock_guard lock(s.mutex);
+        first = std::min(first, s.first_draw);
+        parallel_sum += s.totals.checksum;
         sum.calls += s.totals.calls;
         sum.elements += s.totals.elements;
         sum.points += s.totals.points;
         sum.lines += s.totals.lines;
         sum.triangles += s.totals.triangles;
-        sum.checksum += s.totals.checksum;
     }
+    // kPrime is odd, so it has an inverse modulo 2^64 (Newton's iteration doubles the
+    // correct low bits, from the 3 that x = a gets right).
+    uint64_t inverse = kPrime;
+    for (int i = 0; i < 5; ++i) inverse *= 2 - kPrime * inverse;
+    if (first != UINT64_MAX) sum.checksum += parallel_sum * power(inverse, first);
     return sum;
 }
 
@@ -149,6 +177,7 @@ void CountingBackend::reset() {
     for (Slot& s : slots_) {
         std::lock_guard lock(s.mutex);
         s.totals = {};
+        s.first_draw = UINT64_MAX;
     }
 }
 

@@ -2,7 +2,8 @@
 // that need no text. Ordered (the default), the checksum follows every primitive in the order
 // received; made with `parallel_batches`, it takes batches from the shading threads
 // (Backend::takes_parallel_batches) and the checksum is a sum over calls keyed by their
-// BatchOrder: the same whatever order they arrive in, for every thread count.
+// BatchOrder, counted from the first draw since reset(): the same whatever order they arrive
+// in, for every thread count, and for the same draws drawn again.
 #pragma once
 
 #include "drawpipe/backend.hpp"
@@ -37,6 +38,7 @@ class CountingBackend final : public Backend {
     struct alignas(64) Slot {
         mutable std::mutex mutex;
         Totals totals;
+        uint64_t first_draw = UINT64_MAX; // the lowest BatchOrder::draw of its calls
     };
     bool parallel_;
     Totals totals_;                  // ordered calls
