@@ -78,6 +78,10 @@ struct Item {
     uint32_t piece_count = 0;
     std::vector<Piece> pieces;
     FrontEndStats front; // the chunk's front-end totals, summed by the sink
+    // A chunk whose batches went to a parallel backend as they were shaded (its pieces
+    // are not kept): their counters and primitive counts, summed by the sink.
+    std::array<uint64_t, kMaxCounters> counters{};
+    StreamOutputCounts primitives;
 };
 
 struct Token {
@@ -279,7 +283,18 @@ struct DrawPipeline::Impl {
         ScratchCell& cell = local_cell();
         for (uint32_t i = 0; i < t.count; ++i) {
             Item& it = t.items[i];
-            if (it.is_chunk)
+            if (it.is_chunk && it.draw->parallel_backend) {
+                // Delivered from here: one piece, reused, so a chunk's batches stay in this
+                // core's cache; only their counts go on to the sink.
+                it.counters = {};
+                it.primitives = {};
+                shade_chunk(it, cell, [&it](const ShadedBatch& b) {
+                    for (uint32_t c = 0; c < kMaxCounters; ++c) it.counters[c] += b.counters[c];
+                    for (const PrimRange& r : b.prims)
+                        it.primitives.generated[r.stream] +=
+                            drawn_prim_count(r.prim, r.count, r.flags);
+                });
+            } else if (it.is_chunk)
                 shade_chunk(it, cell);
             else if (it.is_whole)
                 shade_whole(it, cell);
@@ -302,6 +317,10 @@ struct DrawPipeline::Impl {
             if (it.begins) sink->begin(*it.draw);
             if (it.is_chunk) {
                 for (uint32_t p = 0; p < it.piece_count; ++p) sink_batch(it.pieces[p].batch);
+                if (it.draw->parallel_backend) {
+                    for (uint32_t c = 0; c < kMaxCounters; ++c) counter_total[c] += it.counters[c];
+                    primitive_total += it.primitives;
+                }
                 chunk_front_total += it.front;
             } else if (it.is_whole) {
                 for (uint32_t p = 0; p < it.piece_count; ++p) sink_batch(it.pieces[p].batch);

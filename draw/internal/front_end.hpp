@@ -25,18 +25,23 @@ namespace drawpipe {
 
 // Index positions per chunk of a draw, at most (see kChunkPositions below).
 inline constexpr uint32_t kChunkPositions = uint32_t(1) << 19;
-// The chunk size a draw gets: 16 segments' worth of the middle end's vertex limit, between
-// about 2^16 positions (a 6M-index draw is then ~96 chunks, enough for every core of a large
-// machine) and kChunkPositions (at a limit of 65536: the bypass then runs as unchunked). It
-// depends on the limits only, never on the thread count.
+// Segments' worth of positions per chunk. 8 is the default strategy's lookup bypass period
+// (one segment that looks up, 7 that need not), so chunking keeps its ratio exactly, and
+// gives W1 and W3 at limit 4096 ~190 chunks, W7 64: enough for 16 threads to share evenly
+// (16 per chunk left 16 threads idle at the end of W7's 32 chunks).
+inline constexpr uint32_t kSegmentsPerChunk = 8;
+// The chunk size a draw gets: kSegmentsPerChunk segments' worth of the middle end's vertex
+// limit, at least 4092 positions per segment (limits below that still cut chunks of about
+// 2^15) and at most kChunkPositions. It depends on the limits only, never on the thread count.
 // The per-segment share is rounded down to a multiple of 12 (every list's vertices per
-// primitive divides it), so that a chunk of a list without reuse is 16 whole segments and
-// no short 17th (W3 at limit 4096: 16 x 4095 indices fit 65472 positions, not 65536).
+// primitive divides it), so that a chunk of a list without reuse is whole segments and no
+// short extra one (W3 at limit 4096: 8 x 4095 indices fit 32736 positions, not 32768).
 inline uint32_t default_chunk_positions(const MiddleEndLimits& limits) {
-    uint32_t per = std::clamp<uint32_t>(limits.max_vertices, kChunkPositions / 128,
-                                        std::min(kMaxSegmentVertices, kChunkPositions / 16));
+    uint32_t per =
+        std::clamp<uint32_t>(limits.max_vertices, 4096,
+                             std::min(kMaxSegmentVertices, kChunkPositions / kSegmentsPerChunk));
     per -= per % 12;
-    return per * 16;
+    return per * kSegmentsPerChunk;
 }
 
 struct FrontEndOptions {
@@ -56,11 +61,11 @@ inline uint32_t chunk_size(const FrontEndOptions& options) {
 // split on its own so that any thread can split any chunk. A primitive belongs to the chunk
 // that holds its first position (triangle strips: rounded to an even primitive, for parity).
 // The size is fixed, not a function of the thread count, so every path splits a draw alike.
-// It is 16 segments at the draw's limit (default_chunk_positions), at most 8 of the largest
-// segments (kMaxSegmentVertices): the default strategy's lookup bypass (7 segments after one
-// that found no reuse) then runs nearly as unchunked (with one segment per chunk, at 65536
-// positions and limit 65536, W3 looked up every segment: +50 %), a chunk cut adds at most one
-// short segment per 8, and a draw that fits one segment is one chunk.
+// It is kSegmentsPerChunk segments at the draw's limit (default_chunk_positions), never fewer
+// than 8: the default strategy's lookup bypass (7 segments after one that found no reuse)
+// then runs as unchunked (with one segment per chunk, at 65536 positions and limit 65536, W3
+// looked up every segment: +50 %), a chunk cut adds at most one short segment per 8, and a
+// draw that fits one segment is one chunk.
 
 // Where the restart runs of a draw with primitive restart cross its chunks, found once per
 // draw (find_restart_chunks) so that a chunk is split without reading the indices before it.
