@@ -59,8 +59,9 @@ void check_split(const DrawInfo& draw, const FrontEndOptions& options) {
     if (limit < min_segment_vertices(out_prim))
         fail(ErrorCode::limit_too_small,
              "max_vertices: " + std::to_string(limit) + " is below the " +
-                 std::to_string(min_segment_vertices(out_prim)) + " vertices " +
-                 std::string(prim_name(out_prim)) + " needs per segment");
+                 std::to_string(min_segment_vertices(out_prim)) +
+                 (min_segment_vertices(out_prim) == 1 ? " vertex" : " vertices") +
+                 " a segment of " + std::string(prim_name(out_prim)) + " needs");
 }
 
 void check_indices(const DrawInfo& draw, const std::optional<IndexRange>& known) {

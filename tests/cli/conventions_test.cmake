@@ -85,7 +85,7 @@ expect(2 "--min-time: -1.000000 is negative" bench W1 --min-time -1)
 expect(2 "--reps: Value -1 not in range" bench W1 --reps -1)
 # bench checks every limit before it times anything: below a primitive type's minimum, above
 # what the front end's 16-bit draw elements reach, above fetch_shade's with --threads.
-expect(2 "^drawpipe: error \\(limit_too_small\\): max_vertices: 2 is below the 3 vertices triangles needs per segment"
+expect(2 "^drawpipe: error \\(limit_too_small\\): max_vertices: 2 is below the 3 vertices a segment of triangles needs"
        bench W2 --max-vertices 4096 2 --reps 1 --min-time 0 --no-progress)
 expect(2 "^drawpipe: error \\(invalid_value\\): --max-vertices: 70000 is above the 65536 vertices per segment the front end accepts"
        bench W2 --max-vertices 70000 --reps 1 --min-time 0 --no-progress)
