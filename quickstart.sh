@@ -13,7 +13,7 @@ PACKAGES=(cmake ninja-build g++ pkg-config libboost-dev libtbb-dev libgtest-dev 
           libbenchmark-dev libcli11-dev libmeshoptimizer-dev libhwy-dev libassimp-dev libfmt-dev
           nlohmann-json3-dev libstb-dev glmark2-data
           python3 libegl-dev libgl-dev libopengl-dev libegl-mesa0 libgl1-mesa-dri
-          clang libclang-rt-14-dev librsvg2-bin)
+          clang libclang-rt-14-dev librsvg2-bin meson)
 
 ensure_packages() {
     local missing=()

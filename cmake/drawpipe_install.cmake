@@ -8,11 +8,17 @@ set(_drawpipe_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/drawpipe)
 set_target_properties(drawpipe_draw PROPERTIES EXPORT_NAME draw)
 set_target_properties(drawpipe_middle_ends PROPERTIES EXPORT_NAME middle_ends)
 set_target_properties(drawpipe_backends PROPERTIES EXPORT_NAME backends)
-install(TARGETS drawpipe_draw drawpipe_middle_ends drawpipe_backends EXPORT drawpipeTargets
+set_target_properties(drawpipe_c PROPERTIES EXPORT_NAME c)
+# The public headers include Boost.Container (drawpipe/shaded.hpp): every consumer needs its
+# include path, so the core's interface carries it (and the package finds Boost).
+target_link_libraries(drawpipe_draw INTERFACE Boost::headers)
+install(TARGETS drawpipe_draw drawpipe_middle_ends drawpipe_backends drawpipe_c EXPORT drawpipeTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(TARGETS drawpipe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(DIRECTORY draw/include/ backends/include/ middle_ends/include/
+if(TARGET drawpipe) # the CLI, when the tools are built
+  install(TARGETS drawpipe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+install(DIRECTORY draw/include/ backends/include/ middle_ends/include/ capi/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # The examples tour, buildable on its own against the installed package (its CMakeLists.txt).
 install(DIRECTORY examples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/drawpipe/examples)
@@ -24,3 +30,21 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/drawpipeConfigVersion.cma
                                  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/drawpipeConfig.cmake ${PROJECT_BINARY_DIR}/drawpipeConfigVersion.cmake
         DESTINATION ${_drawpipe_cmake_dir})
+
+# pkg-config (drawpipe.pc, beside the CMake package), for meson and make: one package with
+# every library, C++ or C. The libraries are static archives of C++ code, so a C program
+# linked through it also needs the C++ runtime; tbb and libhwy come through their own .pc
+# files. The prefix is found from the .pc file's own place, so an installed tree can move.
+file(RELATIVE_PATH _drawpipe_pc_to_prefix /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+set(DRAWPIPE_PC_LIBS_EXTRA "")
+if(DRAWPIPE_WITH_REORDER)
+  string(APPEND DRAWPIPE_PC_LIBS_EXTRA " -lmeshoptimizer")
+endif()
+set(DRAWPIPE_PC_CFLAGS_EXTRA "")
+foreach(dir ${Boost_INCLUDE_DIRS}) # a system Boost (/usr/include) needs no -I
+  if(NOT dir IN_LIST CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES)
+    string(APPEND DRAWPIPE_PC_CFLAGS_EXTRA " -I${dir}")
+  endif()
+endforeach()
+configure_file(cmake/drawpipe.pc.in ${PROJECT_BINARY_DIR}/drawpipe.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/drawpipe.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

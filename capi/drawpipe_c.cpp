@@ -1,0 +1,710 @@
+// The C interface (<drawpipe/drawpipe.h>) over the C++ API: each call converts its C structs,
+// calls the context and turns any exception into a status and this thread's error text, so
+// nothing is thrown across the C boundary.
+#include "drawpipe/drawpipe.h"
+
+#include <drawpipe/drawpipe.hpp>
+#include <drawpipe/gs.hpp>
+#include <drawpipe/middle_ends.hpp>
+#include <drawpipe/raster_state.hpp>
+
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+using namespace drawpipe;
+
+namespace {
+
+// The C enumerators are the C++ values, so conversions are casts once the range is checked.
+// clang-format off
+static_assert(DRAWPIPE_FORMAT_FLOAT32X1 == int(Format::float32x1));
+static_assert(DRAWPIPE_FORMAT_FLOAT32X2 == int(Format::float32x2));
+static_assert(DRAWPIPE_FORMAT_FLOAT32X3 == int(Format::float32x3));
+static_assert(DRAWPIPE_FORMAT_FLOAT32X4 == int(Format::float32x4));
+static_assert(DRAWPIPE_FORMAT_UINT32X1 == int(Format::uint32x1));
+static_assert(DRAWPIPE_FORMAT_UINT32X2 == int(Format::uint32x2));
+static_assert(DRAWPIPE_FORMAT_UINT32X3 == int(Format::uint32x3));
+static_assert(DRAWPIPE_FORMAT_UINT32X4 == int(Format::uint32x4));
+static_assert(DRAWPIPE_FORMAT_SINT32X1 == int(Format::sint32x1));
+static_assert(DRAWPIPE_FORMAT_SINT32X2 == int(Format::sint32x2));
+static_assert(DRAWPIPE_FORMAT_SINT32X3 == int(Format::sint32x3));
+static_assert(DRAWPIPE_FORMAT_SINT32X4 == int(Format::sint32x4));
+static_assert(DRAWPIPE_FORMAT_FLOAT16X1 == int(Format::float16x1));
+static_assert(DRAWPIPE_FORMAT_FLOAT16X2 == int(Format::float16x2));
+static_assert(DRAWPIPE_FORMAT_FLOAT16X3 == int(Format::float16x3));
+static_assert(DRAWPIPE_FORMAT_FLOAT16X4 == int(Format::float16x4));
+static_assert(DRAWPIPE_FORMAT_FLOAT64X1 == int(Format::float64x1));
+static_assert(DRAWPIPE_FORMAT_FLOAT64X2 == int(Format::float64x2));
+static_assert(DRAWPIPE_FORMAT_FLOAT64X3 == int(Format::float64x3));
+static_assert(DRAWPIPE_FORMAT_FLOAT64X4 == int(Format::float64x4));
+static_assert(DRAWPIPE_FORMAT_FIXED32X1 == int(Format::fixed32x1));
+static_assert(DRAWPIPE_FORMAT_FIXED32X2 == int(Format::fixed32x2));
+static_assert(DRAWPIPE_FORMAT_FIXED32X3 == int(Format::fixed32x3));
+static_assert(DRAWPIPE_FORMAT_FIXED32X4 == int(Format::fixed32x4));
+static_assert(DRAWPIPE_FORMAT_UNORM8X1 == int(Format::unorm8x1));
+static_assert(DRAWPIPE_FORMAT_UNORM8X2 == int(Format::unorm8x2));
+static_assert(DRAWPIPE_FORMAT_UNORM8X3 == int(Format::unorm8x3));
+static_assert(DRAWPIPE_FORMAT_UNORM8X4 == int(Format::unorm8x4));
+static_assert(DRAWPIPE_FORMAT_UNORM16X1 == int(Format::unorm16x1));
+static_assert(DRAWPIPE_FORMAT_UNORM16X2 == int(Format::unorm16x2));
+static_assert(DRAWPIPE_FORMAT_UNORM16X3 == int(Format::unorm16x3));
+static_assert(DRAWPIPE_FORMAT_UNORM16X4 == int(Format::unorm16x4));
+static_assert(DRAWPIPE_FORMAT_UNORM32X1 == int(Format::unorm32x1));
+static_assert(DRAWPIPE_FORMAT_UNORM32X2 == int(Format::unorm32x2));
+static_assert(DRAWPIPE_FORMAT_UNORM32X3 == int(Format::unorm32x3));
+static_assert(DRAWPIPE_FORMAT_UNORM32X4 == int(Format::unorm32x4));
+static_assert(DRAWPIPE_FORMAT_SNORM8X1 == int(Format::snorm8x1));
+static_assert(DRAWPIPE_FORMAT_SNORM8X2 == int(Format::snorm8x2));
+static_assert(DRAWPIPE_FORMAT_SNORM8X3 == int(Format::snorm8x3));
+static_assert(DRAWPIPE_FORMAT_SNORM8X4 == int(Format::snorm8x4));
+static_assert(DRAWPIPE_FORMAT_SNORM16X1 == int(Format::snorm16x1));
+static_assert(DRAWPIPE_FORMAT_SNORM16X2 == int(Format::snorm16x2));
+static_assert(DRAWPIPE_FORMAT_SNORM16X3 == int(Format::snorm16x3));
+static_assert(DRAWPIPE_FORMAT_SNORM16X4 == int(Format::snorm16x4));
+static_assert(DRAWPIPE_FORMAT_SNORM32X1 == int(Format::snorm32x1));
+static_assert(DRAWPIPE_FORMAT_SNORM32X2 == int(Format::snorm32x2));
+static_assert(DRAWPIPE_FORMAT_SNORM32X3 == int(Format::snorm32x3));
+static_assert(DRAWPIPE_FORMAT_SNORM32X4 == int(Format::snorm32x4));
+static_assert(DRAWPIPE_FORMAT_USCALED8X1 == int(Format::uscaled8x1));
+static_assert(DRAWPIPE_FORMAT_USCALED8X2 == int(Format::uscaled8x2));
+static_assert(DRAWPIPE_FORMAT_USCALED8X3 == int(Format::uscaled8x3));
+static_assert(DRAWPIPE_FORMAT_USCALED8X4 == int(Format::uscaled8x4));
+static_assert(DRAWPIPE_FORMAT_USCALED16X1 == int(Format::uscaled16x1));
+static_assert(DRAWPIPE_FORMAT_USCALED16X2 == int(Format::uscaled16x2));
+static_assert(DRAWPIPE_FORMAT_USCALED16X3 == int(Format::uscaled16x3));
+static_assert(DRAWPIPE_FORMAT_USCALED16X4 == int(Format::uscaled16x4));
+static_assert(DRAWPIPE_FORMAT_USCALED32X1 == int(Format::uscaled32x1));
+static_assert(DRAWPIPE_FORMAT_USCALED32X2 == int(Format::uscaled32x2));
+static_assert(DRAWPIPE_FORMAT_USCALED32X3 == int(Format::uscaled32x3));
+static_assert(DRAWPIPE_FORMAT_USCALED32X4 == int(Format::uscaled32x4));
+static_assert(DRAWPIPE_FORMAT_SSCALED8X1 == int(Format::sscaled8x1));
+static_assert(DRAWPIPE_FORMAT_SSCALED8X2 == int(Format::sscaled8x2));
+static_assert(DRAWPIPE_FORMAT_SSCALED8X3 == int(Format::sscaled8x3));
+static_assert(DRAWPIPE_FORMAT_SSCALED8X4 == int(Format::sscaled8x4));
+static_assert(DRAWPIPE_FORMAT_SSCALED16X1 == int(Format::sscaled16x1));
+static_assert(DRAWPIPE_FORMAT_SSCALED16X2 == int(Format::sscaled16x2));
+static_assert(DRAWPIPE_FORMAT_SSCALED16X3 == int(Format::sscaled16x3));
+static_assert(DRAWPIPE_FORMAT_SSCALED16X4 == int(Format::sscaled16x4));
+static_assert(DRAWPIPE_FORMAT_SSCALED32X1 == int(Format::sscaled32x1));
+static_assert(DRAWPIPE_FORMAT_SSCALED32X2 == int(Format::sscaled32x2));
+static_assert(DRAWPIPE_FORMAT_SSCALED32X3 == int(Format::sscaled32x3));
+static_assert(DRAWPIPE_FORMAT_SSCALED32X4 == int(Format::sscaled32x4));
+static_assert(DRAWPIPE_FORMAT_UINT8X1 == int(Format::uint8x1));
+static_assert(DRAWPIPE_FORMAT_UINT8X2 == int(Format::uint8x2));
+static_assert(DRAWPIPE_FORMAT_UINT8X3 == int(Format::uint8x3));
+static_assert(DRAWPIPE_FORMAT_UINT8X4 == int(Format::uint8x4));
+static_assert(DRAWPIPE_FORMAT_UINT16X1 == int(Format::uint16x1));
+static_assert(DRAWPIPE_FORMAT_UINT16X2 == int(Format::uint16x2));
+static_assert(DRAWPIPE_FORMAT_UINT16X3 == int(Format::uint16x3));
+static_assert(DRAWPIPE_FORMAT_UINT16X4 == int(Format::uint16x4));
+static_assert(DRAWPIPE_FORMAT_SINT8X1 == int(Format::sint8x1));
+static_assert(DRAWPIPE_FORMAT_SINT8X2 == int(Format::sint8x2));
+static_assert(DRAWPIPE_FORMAT_SINT8X3 == int(Format::sint8x3));
+static_assert(DRAWPIPE_FORMAT_SINT8X4 == int(Format::sint8x4));
+static_assert(DRAWPIPE_FORMAT_SINT16X1 == int(Format::sint16x1));
+static_assert(DRAWPIPE_FORMAT_SINT16X2 == int(Format::sint16x2));
+static_assert(DRAWPIPE_FORMAT_SINT16X3 == int(Format::sint16x3));
+static_assert(DRAWPIPE_FORMAT_SINT16X4 == int(Format::sint16x4));
+static_assert(DRAWPIPE_FORMAT_UNORM10_10_10_2 == int(Format::unorm10_10_10_2));
+static_assert(DRAWPIPE_FORMAT_SNORM10_10_10_2 == int(Format::snorm10_10_10_2));
+static_assert(DRAWPIPE_FORMAT_USCALED10_10_10_2 == int(Format::uscaled10_10_10_2));
+static_assert(DRAWPIPE_FORMAT_SSCALED10_10_10_2 == int(Format::sscaled10_10_10_2));
+static_assert(DRAWPIPE_FORMAT_UFLOAT11_11_10 == int(Format::ufloat11_11_10));
+static_assert(DRAWPIPE_FORMAT_BGRA_UNORM8X4 == int(Format::bgra_unorm8x4));
+static_assert(DRAWPIPE_FORMAT_BGRA_UNORM10_10_10_2 == int(Format::bgra_unorm10_10_10_2));
+static_assert(DRAWPIPE_FORMAT_BGRA_SNORM10_10_10_2 == int(Format::bgra_snorm10_10_10_2));
+// clang-format on
+static_assert(DRAWPIPE_FORMAT_BGRA_SNORM10_10_10_2 + 1 == kFormatCount);
+static_assert(DRAWPIPE_PRIM_TRIANGLE_STRIP_ADJACENCY + 1 == kPrimCount);
+static_assert(DRAWPIPE_PRIM_QUAD_STRIP == int(Prim::quad_strip));
+static_assert(DRAWPIPE_INDEX_U32 == int(IndexType::u32));
+static_assert(DRAWPIPE_PROVOKING_LAST == int(Provoking::last));
+static_assert(DRAWPIPE_VALUE_UINT32 == int(ValueType::uint32));
+static_assert(DRAWPIPE_INTERP_NOPERSPECTIVE == int(Interp::noperspective));
+static_assert(DRAWPIPE_POLYGON_POINT == int(PolygonMode::point));
+static_assert(DRAWPIPE_CULL_FRONT_AND_BACK == int(CullFace::front_and_back));
+static_assert(DRAWPIPE_FRONT_CW == int(FrontFace::cw));
+static_assert(DRAWPIPE_CAPTURE_GS_ID == int(CaptureSource::gs_id));
+static_assert(DRAWPIPE_CAPTURE_SEPARATE == int(CaptureMode::separate));
+static_assert(DRAWPIPE_MAX_VARYINGS == kMaxVaryings);
+static_assert(DRAWPIPE_MAX_CLIP_DISTANCES == kMaxClipDistances);
+static_assert(DRAWPIPE_SHADER_LANES == kShaderLanes);
+static_assert(DRAWPIPE_VERTEX_HEADER_DWORDS == kVertexHeaderDwords);
+static_assert(DRAWPIPE_SLOT_POSITION == SLOT_POSITION && DRAWPIPE_SLOT_GS_ID == SLOT_GS_ID);
+static_assert(sizeof(drawpipe_draw_stats::counters) / sizeof(uint64_t) == kMaxCounters);
+static_assert(sizeof(drawpipe_stream_output_state::buffers) /
+                  sizeof(drawpipe_stream_output_buffer) ==
+              kMaxStreamOutputBuffers);
+static_assert(kMaxVertexStreams == 4);
+
+thread_local std::string t_last_error;
+
+drawpipe_status status_of(ErrorCode code) {
+    switch (code) {
+    case ErrorCode::invalid_value:
+        return DRAWPIPE_ERROR_INVALID_VALUE;
+    case ErrorCode::index_buffer_overrun:
+        return DRAWPIPE_ERROR_INDEX_BUFFER_OVERRUN;
+    case ErrorCode::count_overflow:
+        return DRAWPIPE_ERROR_COUNT_OVERFLOW;
+    case ErrorCode::base_vertex_overflow:
+        return DRAWPIPE_ERROR_BASE_VERTEX_OVERFLOW;
+    case ErrorCode::limit_too_small:
+        return DRAWPIPE_ERROR_LIMIT_TOO_SMALL;
+    case ErrorCode::index_range_mismatch:
+        return DRAWPIPE_ERROR_INDEX_RANGE_MISMATCH;
+    case ErrorCode::middle_end_failure:
+        return DRAWPIPE_ERROR_MIDDLE_END_FAILURE;
+    case ErrorCode::unsupported:
+        return DRAWPIPE_ERROR_UNSUPPORTED;
+    case ErrorCode::parse_error:
+        return DRAWPIPE_ERROR_PARSE;
+    case ErrorCode::not_found:
+        return DRAWPIPE_ERROR_NOT_FOUND;
+    case ErrorCode::invalid_operation:
+        return DRAWPIPE_ERROR_INVALID_OPERATION;
+    case ErrorCode::io_error:
+        return DRAWPIPE_ERROR_IO;
+    }
+    return DRAWPIPE_ERROR_INTERNAL;
+}
+
+drawpipe_status fail(const char* function, drawpipe_status status, const char* what) {
+    try {
+        t_last_error = std::string(function) + ": " + what;
+    } catch (...) { // no memory for the text: keep the status, drop the words
+        t_last_error.clear();
+    }
+    return status;
+}
+
+// Runs `body`, turning whatever it throws into a status; `function` prefixes the text.
+template <class Body> drawpipe_status guarded(const char* function, Body&& body) noexcept {
+    try {
+        body();
+        return DRAWPIPE_OK;
+    } catch (const Error& e) {
+        return fail(function, status_of(e.code()), e.what());
+    } catch (const std::bad_alloc&) {
+        return fail(function, DRAWPIPE_ERROR_OUT_OF_MEMORY, "out of memory");
+    } catch (const std::exception& e) {
+        return fail(function, DRAWPIPE_ERROR_INTERNAL, e.what());
+    } catch (...) {
+        return fail(function, DRAWPIPE_ERROR_INTERNAL, "unknown exception");
+    }
+}
+
+void need(const void* pointer, const char* what) {
+    if (!pointer) throw Error(ErrorCode::invalid_value, std::string(what) + " is NULL");
+}
+
+// A C enum may hold any int: one past the C++ enum's range must not wrap into it.
+template <class E> E checked_enum(int value, int count, const char* what) {
+    if (value < 0 || value >= count)
+        throw Error(ErrorCode::invalid_value,
+                    std::string(what) + ": " + std::to_string(value) + " is not a valid value");
+    return E(value);
+}
+
+Prim to_prim(drawpipe_prim p, const char* what) {
+    return checked_enum<Prim>(p, kPrimCount, what);
+}
+
+DrawInfo to_draw(const drawpipe_draw_info& c) {
+    DrawInfo d;
+    d.prim = to_prim(c.prim, "draw.prim");
+    d.index_type = checked_enum<IndexType>(c.index_type, 4, "draw.index_type");
+    d.indices = c.indices;
+    d.index_buffer_count = c.index_buffer_count;
+    d.start = c.start;
+    d.count = c.count;
+    d.base_vertex = c.base_vertex;
+    d.primitive_restart = c.primitive_restart;
+    d.restart_index = c.restart_index;
+    d.instance_count = c.instance_count;
+    d.base_instance = c.base_instance;
+    d.provoking = checked_enum<Provoking>(c.provoking, 2, "draw.provoking");
+    if (c.has_index_range) d.index_range = IndexRange{c.index_min, c.index_max};
+    return d;
+}
+
+drawpipe_draw_info from_draw(const DrawInfo& d) {
+    drawpipe_draw_info c{};
+    c.prim = drawpipe_prim(d.prim);
+    c.index_type = drawpipe_index_type(d.index_type);
+    c.indices = d.indices;
+    c.index_buffer_count = d.index_buffer_count;
+    c.start = d.start;
+    c.count = d.count;
+    c.base_vertex = d.base_vertex;
+    c.primitive_restart = d.primitive_restart;
+    c.restart_index = d.restart_index;
+    c.instance_count = d.instance_count;
+    c.base_instance = d.base_instance;
+    c.provoking = drawpipe_provoking(d.provoking);
+    c.has_index_range = d.index_range.has_value();
+    if (d.index_range) c.index_min = d.index_range->min, c.index_max = d.index_range->max;
+    return c;
+}
+
+ShaderOutputs to_outputs(const drawpipe_shader_outputs& c, const char* what) {
+    if (c.varying_count > kMaxVaryings)
+        throw Error(ErrorCode::invalid_value,
+                    std::string(what) + ".varying_count: " + std::to_string(c.varying_count) +
+                        " exceeds " + std::to_string(kMaxVaryings));
+    ShaderOutputs o;
+    for (uint32_t i = 0; i < c.varying_count; ++i) {
+        const drawpipe_varying& v = c.varyings[i];
+        if (v.components > 4)
+            throw Error(ErrorCode::invalid_value,
+                        std::string(what) + ".varyings[" + std::to_string(i) +
+                            "].components: " + std::to_string(v.components) + " exceeds 4");
+        o.add_varying({checked_enum<ValueType>(v.type, 3, "varying type"),
+                       checked_enum<Interp>(v.interp, 3, "varying interp"),
+                       uint8_t(v.components ? v.components : 4)});
+    }
+    o.point_size = c.point_size;
+    o.clip_distances = c.clip_distances;
+    o.layer = c.layer;
+    o.viewport_index = c.viewport_index;
+    validate_outputs(o);
+    return o;
+}
+
+drawpipe_shader_outputs from_outputs(const ShaderOutputs& o) {
+    drawpipe_shader_outputs c{};
+    c.varying_count = o.varying_count;
+    for (uint32_t i = 0; i < o.varying_count; ++i)
+        c.varyings[i] = {drawpipe_value_type(o.varyings[i].type),
+                         drawpipe_interp(o.varyings[i].interp), o.varyings[i].components};
+    c.point_size = o.point_size;
+    c.clip_distances = o.clip_distances;
+    c.layer = o.layer;
+    c.viewport_index = o.viewport_index;
+    return c;
+}
+
+// The driver's callback table as a drawpipe::Backend.
+class CBackend final : public Backend {
+  public:
+    drawpipe_backend table{};
+
+    void begin_draw(const DrawInfo& draw, const VertexLayout& layout) override {
+        const drawpipe_draw_info c_draw = from_draw(draw);
+        drawpipe_vertex_layout c_layout{};
+        c_layout.outputs = from_outputs(layout.outputs);
+        c_layout.gs_output = layout.gs_output;
+        c_layout.stride = layout.stride();
+        c_layout.point_size_slot = layout.point_size_slot();
+        c_layout.clip_distance_slot = layout.clip_distance_slot();
+        c_layout.layer_slot = layout.layer_slot();
+        c_layout.viewport_slot = layout.viewport_slot();
+        if (table.begin_draw) table.begin_draw(table.user, &c_draw, &c_layout);
+    }
+    void draw_elements(Prim prim, uint8_t flags, const VertexView& vertices,
+                       std::span<const uint32_t> elts) override {
+        const drawpipe_vertex_view view{vertices.data, vertices.count, vertices.stride};
+        table.draw_elements(table.user, drawpipe_prim(prim), flags, &view, elts.data(),
+                            uint32_t(elts.size()));
+    }
+    void end_draw() override {
+        if (table.end_draw) table.end_draw(table.user);
+    }
+};
+
+} // namespace
+
+// The handle: the context and what the C side handed it, which the context only points at.
+// The context is the last member so that it is destroyed first, while its backend and
+// geometry shader still exist (its destructor delivers the queued draws).
+struct drawpipe_context {
+    CBackend backend;
+    std::unique_ptr<GeometryShader> gs;
+    std::vector<std::string> counter_names;
+    Context ctx;
+
+    explicit drawpipe_context(const ContextOptions& options) : ctx(options) {}
+
+    void bind_middle_end(const char* name) {
+        std::shared_ptr<const MiddleEnd> middle = MiddleEndRegistry::global().find(name);
+        std::vector<std::string> names;
+        for (std::string_view n : middle->counters()) names.emplace_back(n);
+        ctx.bind_middle_end(std::move(middle));
+        counter_names = std::move(names);
+    }
+};
+
+// The GS callbacks get the executor's GsContext behind the opaque handle.
+struct drawpipe_gs_context {};
+
+namespace {
+
+GsContext& gs_of(drawpipe_gs_context* gs) {
+    return *reinterpret_cast<GsContext*>(gs);
+}
+const GsContext& gs_of(const drawpipe_gs_context* gs) {
+    return *reinterpret_cast<const GsContext*>(gs);
+}
+
+} // namespace
+
+extern "C" {
+
+const char* drawpipe_last_error(void) {
+    return t_last_error.c_str();
+}
+
+const char* drawpipe_status_name(drawpipe_status status) {
+    switch (status) {
+    case DRAWPIPE_OK:
+        return "ok";
+    case DRAWPIPE_ERROR_OUT_OF_MEMORY:
+        return "out_of_memory";
+    case DRAWPIPE_ERROR_INTERNAL:
+        return "internal";
+    default:
+        break;
+    }
+    if (status > DRAWPIPE_OK && status <= DRAWPIPE_ERROR_IO)
+        return error_code_name(ErrorCode(int(status) - 1));
+    return "unknown";
+}
+static_assert(DRAWPIPE_ERROR_INVALID_VALUE - 1 == int(ErrorCode::invalid_value));
+static_assert(DRAWPIPE_ERROR_IO - 1 == int(ErrorCode::io_error));
+
+void drawpipe_draw_info_init(drawpipe_draw_info* info) {
+    if (info) *info = from_draw(DrawInfo{});
+}
+
+void drawpipe_raster_state_init(drawpipe_raster_state* state) {
+    if (!state) return;
+    const RasterState d;
+    *state = drawpipe_raster_state{};
+    state->viewport_x = d.viewport.x;
+    state->viewport_y = d.viewport.y;
+    state->viewport_width = d.viewport.width;
+    state->viewport_height = d.viewport.height;
+    state->depth_near = d.viewport.near;
+    state->depth_far = d.viewport.far;
+    state->stipple_factor = d.stipple_factor;
+    state->stipple_pattern = d.stipple_pattern;
+    state->line_width = d.line_width;
+    state->wide_line_threshold = d.wide_line_threshold;
+    state->point_size = d.point_size;
+    state->sprite_coord_varying = d.sprite_coord_varying;
+    state->edge_flag_varying = d.edge_flag_varying;
+}
+
+uint32_t drawpipe_gs_vertex_count(const drawpipe_gs_context* gs) {
+    return gs_of(gs).vertex_count();
+}
+uint32_t drawpipe_gs_load(drawpipe_gs_context* gs, uint32_t vertex, uint32_t slot) {
+    return gs_of(gs).load(vertex, slot);
+}
+uint32_t drawpipe_gs_primitive_id(const drawpipe_gs_context* gs) {
+    return gs_of(gs).primitive_id_in();
+}
+uint32_t drawpipe_gs_invocation_id(const drawpipe_gs_context* gs) {
+    return gs_of(gs).invocation_id();
+}
+void drawpipe_gs_emit(drawpipe_gs_context* gs, uint32_t stream, const drawpipe_gs_output* out) {
+    GsOutput o;
+    o.id = out->id;
+    o.layer = out->layer;
+    o.viewport = out->viewport;
+    for (int c = 0; c < 4; ++c) o.position[c] = out->position[c];
+    o.point_size = out->point_size;
+    for (uint32_t i = 0; i < kMaxClipDistances; ++i) o.clip_distance[i] = out->clip_distance[i];
+    for (uint32_t i = 0; i < kMaxVaryings; ++i)
+        for (int c = 0; c < 4; ++c) o.varyings[i][c] = out->varyings[i][c];
+    gs_of(gs).emit_stream_vertex(stream, o);
+}
+void drawpipe_gs_end_primitive(drawpipe_gs_context* gs, uint32_t stream) {
+    gs_of(gs).end_stream_primitive(stream);
+}
+
+drawpipe_status drawpipe_context_create(const drawpipe_context_options* options,
+                                        drawpipe_context** out) {
+    return guarded("drawpipe_context_create", [&] {
+        need(out, "out");
+        *out = nullptr;
+        ContextOptions o;
+        if (options) {
+            o.threads = options->threads;
+            o.draw.max_vertices = options->max_vertices;
+            if (options->strategy) {
+                const std::optional<Strategy> s = Strategy::parse(options->strategy);
+                if (!s)
+                    throw Error(ErrorCode::not_found,
+                                std::string("strategy: unknown name '") + options->strategy + "'");
+                o.draw.strategy = *s;
+            }
+        }
+        register_builtin_middle_ends();
+        auto ctx = std::make_unique<drawpipe_context>(o);
+        ctx->bind_middle_end("fetch_shade");
+        *out = ctx.release();
+    });
+}
+
+drawpipe_status drawpipe_context_destroy(drawpipe_context* ctx) {
+    if (!ctx) return DRAWPIPE_OK; // as free(NULL)
+    const drawpipe_status status =
+        guarded("drawpipe_context_destroy", [&] { (void)ctx->ctx.flush(); });
+    delete ctx; // nothing is queued any more: the destructor delivers nothing, throws nothing
+    return status;
+}
+
+drawpipe_status drawpipe_context_threads(const drawpipe_context* ctx, uint32_t* threads) {
+    return guarded("drawpipe_context_threads", [&] {
+        need(ctx, "ctx"), need(threads, "threads");
+        *threads = ctx->ctx.threads();
+    });
+}
+
+drawpipe_status drawpipe_set_vertex_buffers(drawpipe_context* ctx,
+                                            const drawpipe_vertex_buffer* buffers, uint32_t count) {
+    return guarded("drawpipe_set_vertex_buffers", [&] {
+        need(ctx, "ctx");
+        if (count) need(buffers, "buffers");
+        std::vector<VertexBuffer> b(count);
+        for (uint32_t i = 0; i < count; ++i)
+            b[i] = {buffers[i].data, buffers[i].size, buffers[i].stride, buffers[i].offset};
+        ctx->ctx.set_vertex_buffers(b);
+    });
+}
+
+drawpipe_status drawpipe_set_vertex_attribs(drawpipe_context* ctx,
+                                            const drawpipe_vertex_attrib* attribs, uint32_t count) {
+    return guarded("drawpipe_set_vertex_attribs", [&] {
+        need(ctx, "ctx");
+        if (count) need(attribs, "attribs");
+        std::vector<VertexAttrib> a(count);
+        for (uint32_t i = 0; i < count; ++i) {
+            const drawpipe_vertex_attrib& c = attribs[i];
+            a[i].buffer = c.buffer;
+            a[i].offset = c.offset;
+            a[i].format = checked_enum<Format>(c.format, kFormatCount, "attrib format");
+            a[i].divisor = c.divisor;
+            a[i].enabled = !c.disabled;
+            a[i].current_type = checked_enum<ValueType>(c.current_type, 3, "attrib current_type");
+            for (int k = 0; k < 4; ++k) a[i].current[k] = c.current[k];
+        }
+        ctx->ctx.set_vertex_attribs(a);
+    });
+}
+
+drawpipe_status drawpipe_bind_vertex_shader(drawpipe_context* ctx,
+                                            const drawpipe_shader_outputs* outputs,
+                                            drawpipe_vs_fn run, void* user) {
+    return guarded("drawpipe_bind_vertex_shader", [&] {
+        need(ctx, "ctx");
+        if (!run) return ctx->ctx.bind_vertex_shader({});
+        need(outputs, "outputs");
+        VertexShader vs;
+        vs.outputs = to_outputs(*outputs, "outputs");
+        // The block is the C++ one field by field: copying it costs nothing per vertex.
+        vs.run = [run, user](const ShaderBlock& b) {
+            const drawpipe_shader_block c{b.count,       b.in_count, b.out_count, b.vertex_id,
+                                          b.instance_id, b.in,       b.out};
+            run(user, &c);
+        };
+        ctx->ctx.bind_vertex_shader(std::move(vs));
+    });
+}
+
+drawpipe_status drawpipe_bind_geometry_shader(drawpipe_context* ctx,
+                                              const drawpipe_geometry_shader* gs) {
+    return guarded("drawpipe_bind_geometry_shader", [&] {
+        need(ctx, "ctx");
+        if (!gs) {
+            ctx->ctx.bind_geometry_shader(nullptr);
+            ctx->gs.reset();
+            return;
+        }
+        need(reinterpret_cast<const void*>(gs->main), "gs->main");
+        auto g = std::make_unique<GeometryShader>();
+        g->name = gs->name ? gs->name : "c_geometry_shader";
+        g->input = to_prim(gs->input, "gs->input");
+        g->output = to_prim(gs->output, "gs->output");
+        g->max_vertices = gs->max_vertices;
+        g->invocations = gs->invocations;
+        g->streams = gs->streams;
+        g->outputs = to_outputs(gs->outputs, "gs->outputs");
+        g->input_varyings = gs->input_varyings;
+        g->independent_vertices = gs->independent_vertices;
+        g->uses_end_primitive = gs->uses_end_primitive;
+        g->main = [main = gs->main, user = gs->user](GsContext& c) {
+            main(user, reinterpret_cast<drawpipe_gs_context*>(&c));
+        };
+        validate_gs(*g);
+        // Binding delivers the draws queued with the old shader first; only then may it go.
+        ctx->ctx.bind_geometry_shader(g.get());
+        ctx->gs = std::move(g);
+    });
+}
+
+drawpipe_status drawpipe_bind_middle_end(drawpipe_context* ctx, const char* name) {
+    return guarded("drawpipe_bind_middle_end", [&] {
+        need(ctx, "ctx"), need(name, "name");
+        ctx->bind_middle_end(name);
+    });
+}
+
+const char* drawpipe_counter_name(const drawpipe_context* ctx, uint32_t index) {
+    if (!ctx || index >= ctx->counter_names.size()) return nullptr;
+    return ctx->counter_names[index].c_str();
+}
+
+drawpipe_status drawpipe_bind_backend(drawpipe_context* ctx, const drawpipe_backend* backend) {
+    return guarded("drawpipe_bind_backend", [&] {
+        need(ctx, "ctx"), need(backend, "backend");
+        need(reinterpret_cast<const void*>(backend->draw_elements), "backend->draw_elements");
+        ctx->ctx.bind_backend(ctx->backend); // delivers the queue to the old table first
+        ctx->backend.table = *backend;
+    });
+}
+
+drawpipe_status drawpipe_set_raster_state(drawpipe_context* ctx,
+                                          const drawpipe_raster_state* state) {
+    return guarded("drawpipe_set_raster_state", [&] {
+        need(ctx, "ctx");
+        if (!state) return ctx->ctx.clear_raster_state();
+        const drawpipe_raster_state& c = *state;
+        RasterState r;
+        r.viewport = {c.viewport_x,      c.viewport_y, c.viewport_width,
+                      c.viewport_height, c.depth_near, c.depth_far};
+        r.front_face = checked_enum<FrontFace>(c.front_face, 2, "raster.front_face");
+        r.cull = checked_enum<CullFace>(c.cull, 4, "raster.cull");
+        r.front_mode = checked_enum<PolygonMode>(c.front_mode, 3, "raster.front_mode");
+        r.back_mode = checked_enum<PolygonMode>(c.back_mode, 3, "raster.back_mode");
+        r.flatshade = c.flatshade;
+        r.line_stipple = c.line_stipple;
+        r.stipple_factor = c.stipple_factor;
+        r.stipple_pattern = c.stipple_pattern;
+        r.line_width = c.line_width;
+        r.wide_line_threshold = c.wide_line_threshold;
+        r.point_size = c.point_size;
+        r.sprite_coord_varying = c.sprite_coord_varying;
+        r.sprite_origin_lower_left = c.sprite_origin_lower_left;
+        r.offset_factor = c.offset_factor;
+        r.offset_units = c.offset_units;
+        r.offset_fill = c.offset_fill;
+        r.offset_line = c.offset_line;
+        r.offset_point = c.offset_point;
+        r.clip_plane_enable = c.clip_plane_enable;
+        for (uint32_t i = 0; i < kMaxClipDistances; ++i)
+            for (int k = 0; k < 4; ++k) r.clip_planes[i][k] = c.clip_planes[i][k];
+        r.edge_flag_varying = c.edge_flag_varying;
+        ctx->ctx.set_raster_state(r);
+    });
+}
+
+drawpipe_status drawpipe_set_stream_output(drawpipe_context* ctx,
+                                           const drawpipe_stream_output_state* state) {
+    return guarded("drawpipe_set_stream_output", [&] {
+        need(ctx, "ctx");
+        if (!state) return ctx->ctx.clear_stream_output();
+        if (state->output_count) need(state->outputs, "state->outputs");
+        StreamOutputState s;
+        s.mode = checked_enum<CaptureMode>(state->mode, 2, "stream output mode");
+        for (uint32_t i = 0; i < state->output_count; ++i) {
+            const drawpipe_captured_output& o = state->outputs[i];
+            s.outputs.push_back({checked_enum<CaptureSource>(o.source, 9, "output source"), o.index,
+                                 o.first_component, o.components, o.buffer, o.offset, o.stream});
+        }
+        for (uint32_t b = 0; b < kMaxStreamOutputBuffers; ++b) {
+            const drawpipe_stream_output_buffer& c = state->buffers[b];
+            s.buffers[b] = {c.data, c.offset, c.size, c.stride};
+        }
+        ctx->ctx.set_stream_output(s);
+    });
+}
+
+drawpipe_status drawpipe_begin_stream_output(drawpipe_context* ctx) {
+    return guarded("drawpipe_begin_stream_output", [&] {
+        need(ctx, "ctx");
+        ctx->ctx.begin_stream_output();
+    });
+}
+
+drawpipe_status drawpipe_pause_stream_output(drawpipe_context* ctx) {
+    return guarded("drawpipe_pause_stream_output", [&] {
+        need(ctx, "ctx");
+        ctx->ctx.pause_stream_output();
+    });
+}
+
+drawpipe_status drawpipe_resume_stream_output(drawpipe_context* ctx) {
+    return guarded("drawpipe_resume_stream_output", [&] {
+        need(ctx, "ctx");
+        ctx->ctx.resume_stream_output();
+    });
+}
+
+static void copy_counts(const StreamOutputCounts& from, drawpipe_stream_output_counts& to) {
+    for (uint32_t s = 0; s < kMaxVertexStreams; ++s) {
+        to.generated[s] = from.generated[s];
+        to.written[s] = from.written[s];
+    }
+}
+
+drawpipe_status drawpipe_end_stream_output(drawpipe_context* ctx,
+                                           drawpipe_stream_output_counts* counts) {
+    return guarded("drawpipe_end_stream_output", [&] {
+        need(ctx, "ctx");
+        const StreamOutputCounts n = ctx->ctx.end_stream_output();
+        if (counts) copy_counts(n, *counts);
+    });
+}
+
+drawpipe_status drawpipe_stream_output_written_bytes(drawpipe_context* ctx, uint32_t buffer,
+                                                     size_t* bytes) {
+    return guarded("drawpipe_stream_output_written_bytes", [&] {
+        need(ctx, "ctx"), need(bytes, "bytes");
+        if (buffer >= kMaxStreamOutputBuffers)
+            throw Error(ErrorCode::invalid_value,
+                        "buffer: " + std::to_string(buffer) + " is past the last (3)");
+        *bytes = ctx->ctx.stream_output_written_bytes(buffer);
+    });
+}
+
+drawpipe_status drawpipe_set_rasterizer_discard(drawpipe_context* ctx, bool discard) {
+    return guarded("drawpipe_set_rasterizer_discard", [&] {
+        need(ctx, "ctx");
+        ctx->ctx.set_rasterizer_discard(discard);
+    });
+}
+
+drawpipe_status drawpipe_draw(drawpipe_context* ctx, const drawpipe_draw_info* draw) {
+    return guarded("drawpipe_draw", [&] {
+        need(ctx, "ctx"), need(draw, "draw");
+        ctx->ctx.draw(to_draw(*draw));
+    });
+}
+
+drawpipe_status drawpipe_draw_stream_output(drawpipe_context* ctx, const drawpipe_draw_info* draw,
+                                            uint32_t stream) {
+    return guarded("drawpipe_draw_stream_output", [&] {
+        need(ctx, "ctx"), need(draw, "draw");
+        ctx->ctx.draw_stream_output(to_draw(*draw), stream);
+    });
+}
+
+drawpipe_status drawpipe_flush(drawpipe_context* ctx, drawpipe_draw_stats* stats) {
+    return guarded("drawpipe_flush", [&] {
+        need(ctx, "ctx");
+        const DrawStats s = ctx->ctx.flush();
+        if (!stats) return;
+        *stats = drawpipe_draw_stats{};
+        stats->segments = s.front.segments;
+        stats->indices = s.front.indices;
+        stats->fetched = s.front.fetched;
+        for (uint32_t i = 0; i < kMaxCounters; ++i) stats->counters[i] = s.counters[i];
+        copy_counts(s.primitives, stats->primitives);
+    });
+}
+
+} // extern "C"

@@ -1,0 +1,447 @@
+/* drawpipe's C interface (C11): a draw module for software GPU drivers written in C.
+ *
+ * It mirrors the C++ API of <drawpipe/drawpipe.hpp> (docs/c-interface.md maps one to the
+ * other): a context with its threads, vertex buffers and attributes, a batched vertex shader
+ * and a geometry shader as callbacks, raster state, stream output, draws and flush, a backend
+ * as a table of callbacks shaped like Gallium's vbuf_render, middle ends by registered name,
+ * and statistics. Handles are opaque. No exception crosses it: every call that can fail
+ * returns a drawpipe_status, and drawpipe_last_error() says what went wrong.
+ *
+ * Buffers are described, not copied: vertex, index and stream-output memory must stay valid
+ * until the draws using it are flushed. One thread at a time drives a context (its pipeline
+ * uses the others); callbacks run on the context's threads as described at each typedef. */
+#ifndef DRAWPIPE_DRAWPIPE_H
+#define DRAWPIPE_DRAWPIPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Errors ---- */
+
+typedef enum drawpipe_status {
+    DRAWPIPE_OK = 0,
+    DRAWPIPE_ERROR_INVALID_VALUE,        /* a field outside its domain (the text names it) */
+    DRAWPIPE_ERROR_INDEX_BUFFER_OVERRUN, /* start + count reaches past the index buffer */
+    DRAWPIPE_ERROR_COUNT_OVERFLOW,       /* start + count overflows 32 bits */
+    DRAWPIPE_ERROR_BASE_VERTEX_OVERFLOW, /* index + base vertex leaves [0, 2^32) */
+    DRAWPIPE_ERROR_LIMIT_TOO_SMALL,      /* the middle end's limit is below the primitive's */
+    DRAWPIPE_ERROR_INDEX_RANGE_MISMATCH, /* a given index range does not bound the indices */
+    DRAWPIPE_ERROR_MIDDLE_END_FAILURE,   /* a middle end broke its contract */
+    DRAWPIPE_ERROR_UNSUPPORTED,          /* legal, but not handled by this component */
+    DRAWPIPE_ERROR_PARSE,                /* malformed text (a strategy name) */
+    DRAWPIPE_ERROR_NOT_FOUND,            /* unknown middle end or strategy */
+    DRAWPIPE_ERROR_INVALID_OPERATION,    /* not allowed in the current state, as in GL */
+    DRAWPIPE_ERROR_IO,                   /* a file could not be written */
+    DRAWPIPE_ERROR_OUT_OF_MEMORY,        /* an allocation failed */
+    DRAWPIPE_ERROR_INTERNAL              /* anything else; a bug in drawpipe */
+} drawpipe_status;
+
+/* The message of the last call on this thread that failed ("" if none); valid until the next
+ * failing call. */
+const char* drawpipe_last_error(void);
+/* The enumerator's name without its prefix ("invalid_value"). */
+const char* drawpipe_status_name(drawpipe_status status);
+
+/* ---- Draws and vertex input (<drawpipe/types.hpp>) ---- */
+
+/* clang-format off */
+typedef enum drawpipe_prim {
+    DRAWPIPE_PRIM_POINTS, DRAWPIPE_PRIM_LINES, DRAWPIPE_PRIM_LINE_LOOP, DRAWPIPE_PRIM_LINE_STRIP,
+    DRAWPIPE_PRIM_TRIANGLES, DRAWPIPE_PRIM_TRIANGLE_STRIP, DRAWPIPE_PRIM_TRIANGLE_FAN,
+    DRAWPIPE_PRIM_QUADS, DRAWPIPE_PRIM_QUAD_STRIP, DRAWPIPE_PRIM_POLYGON,
+    DRAWPIPE_PRIM_LINES_ADJACENCY, DRAWPIPE_PRIM_LINE_STRIP_ADJACENCY,
+    DRAWPIPE_PRIM_TRIANGLES_ADJACENCY, DRAWPIPE_PRIM_TRIANGLE_STRIP_ADJACENCY
+} drawpipe_prim;
+/* clang-format on */
+
+/* clang-format off */
+typedef enum drawpipe_index_type {
+    DRAWPIPE_INDEX_NONE, DRAWPIPE_INDEX_U8, DRAWPIPE_INDEX_U16, DRAWPIPE_INDEX_U32
+} drawpipe_index_type;
+/* clang-format on */
+
+/* Which vertex of a flat-shaded primitive provides its attributes (GL's default: last). */
+/* clang-format off */
+typedef enum drawpipe_provoking {
+    DRAWPIPE_PROVOKING_FIRST, DRAWPIPE_PROVOKING_LAST
+} drawpipe_provoking;
+/* clang-format on */
+
+/* Every GL vertex format, in C++'s drawpipe::Format order (docs/vertex-formats.md). */
+/* clang-format off */
+typedef enum drawpipe_format {
+    DRAWPIPE_FORMAT_FLOAT32X1, DRAWPIPE_FORMAT_FLOAT32X2, DRAWPIPE_FORMAT_FLOAT32X3,
+    DRAWPIPE_FORMAT_FLOAT32X4, DRAWPIPE_FORMAT_UINT32X1, DRAWPIPE_FORMAT_UINT32X2,
+    DRAWPIPE_FORMAT_UINT32X3, DRAWPIPE_FORMAT_UINT32X4, DRAWPIPE_FORMAT_SINT32X1,
+    DRAWPIPE_FORMAT_SINT32X2, DRAWPIPE_FORMAT_SINT32X3, DRAWPIPE_FORMAT_SINT32X4,
+    DRAWPIPE_FORMAT_FLOAT16X1, DRAWPIPE_FORMAT_FLOAT16X2, DRAWPIPE_FORMAT_FLOAT16X3,
+    DRAWPIPE_FORMAT_FLOAT16X4, DRAWPIPE_FORMAT_FLOAT64X1, DRAWPIPE_FORMAT_FLOAT64X2,
+    DRAWPIPE_FORMAT_FLOAT64X3, DRAWPIPE_FORMAT_FLOAT64X4, DRAWPIPE_FORMAT_FIXED32X1,
+    DRAWPIPE_FORMAT_FIXED32X2, DRAWPIPE_FORMAT_FIXED32X3, DRAWPIPE_FORMAT_FIXED32X4,
+    DRAWPIPE_FORMAT_UNORM8X1, DRAWPIPE_FORMAT_UNORM8X2, DRAWPIPE_FORMAT_UNORM8X3,
+    DRAWPIPE_FORMAT_UNORM8X4, DRAWPIPE_FORMAT_UNORM16X1, DRAWPIPE_FORMAT_UNORM16X2,
+    DRAWPIPE_FORMAT_UNORM16X3, DRAWPIPE_FORMAT_UNORM16X4, DRAWPIPE_FORMAT_UNORM32X1,
+    DRAWPIPE_FORMAT_UNORM32X2, DRAWPIPE_FORMAT_UNORM32X3, DRAWPIPE_FORMAT_UNORM32X4,
+    DRAWPIPE_FORMAT_SNORM8X1, DRAWPIPE_FORMAT_SNORM8X2, DRAWPIPE_FORMAT_SNORM8X3,
+    DRAWPIPE_FORMAT_SNORM8X4, DRAWPIPE_FORMAT_SNORM16X1, DRAWPIPE_FORMAT_SNORM16X2,
+    DRAWPIPE_FORMAT_SNORM16X3, DRAWPIPE_FORMAT_SNORM16X4, DRAWPIPE_FORMAT_SNORM32X1,
+    DRAWPIPE_FORMAT_SNORM32X2, DRAWPIPE_FORMAT_SNORM32X3, DRAWPIPE_FORMAT_SNORM32X4,
+    DRAWPIPE_FORMAT_USCALED8X1, DRAWPIPE_FORMAT_USCALED8X2, DRAWPIPE_FORMAT_USCALED8X3,
+    DRAWPIPE_FORMAT_USCALED8X4, DRAWPIPE_FORMAT_USCALED16X1, DRAWPIPE_FORMAT_USCALED16X2,
+    DRAWPIPE_FORMAT_USCALED16X3, DRAWPIPE_FORMAT_USCALED16X4, DRAWPIPE_FORMAT_USCALED32X1,
+    DRAWPIPE_FORMAT_USCALED32X2, DRAWPIPE_FORMAT_USCALED32X3, DRAWPIPE_FORMAT_USCALED32X4,
+    DRAWPIPE_FORMAT_SSCALED8X1, DRAWPIPE_FORMAT_SSCALED8X2, DRAWPIPE_FORMAT_SSCALED8X3,
+    DRAWPIPE_FORMAT_SSCALED8X4, DRAWPIPE_FORMAT_SSCALED16X1, DRAWPIPE_FORMAT_SSCALED16X2,
+    DRAWPIPE_FORMAT_SSCALED16X3, DRAWPIPE_FORMAT_SSCALED16X4, DRAWPIPE_FORMAT_SSCALED32X1,
+    DRAWPIPE_FORMAT_SSCALED32X2, DRAWPIPE_FORMAT_SSCALED32X3, DRAWPIPE_FORMAT_SSCALED32X4,
+    DRAWPIPE_FORMAT_UINT8X1, DRAWPIPE_FORMAT_UINT8X2, DRAWPIPE_FORMAT_UINT8X3,
+    DRAWPIPE_FORMAT_UINT8X4, DRAWPIPE_FORMAT_UINT16X1, DRAWPIPE_FORMAT_UINT16X2,
+    DRAWPIPE_FORMAT_UINT16X3, DRAWPIPE_FORMAT_UINT16X4, DRAWPIPE_FORMAT_SINT8X1,
+    DRAWPIPE_FORMAT_SINT8X2, DRAWPIPE_FORMAT_SINT8X3, DRAWPIPE_FORMAT_SINT8X4,
+    DRAWPIPE_FORMAT_SINT16X1, DRAWPIPE_FORMAT_SINT16X2, DRAWPIPE_FORMAT_SINT16X3,
+    DRAWPIPE_FORMAT_SINT16X4, DRAWPIPE_FORMAT_UNORM10_10_10_2, DRAWPIPE_FORMAT_SNORM10_10_10_2,
+    DRAWPIPE_FORMAT_USCALED10_10_10_2, DRAWPIPE_FORMAT_SSCALED10_10_10_2,
+    DRAWPIPE_FORMAT_UFLOAT11_11_10, DRAWPIPE_FORMAT_BGRA_UNORM8X4,
+    DRAWPIPE_FORMAT_BGRA_UNORM10_10_10_2, DRAWPIPE_FORMAT_BGRA_SNORM10_10_10_2,
+} drawpipe_format;
+/* clang-format on */
+
+/* How a 32-bit component reads: float bits or integer bits. */
+/* clang-format off */
+typedef enum drawpipe_value_type {
+    DRAWPIPE_VALUE_FLOAT32, DRAWPIPE_VALUE_SINT32, DRAWPIPE_VALUE_UINT32
+} drawpipe_value_type;
+/* clang-format on */
+
+typedef struct drawpipe_vertex_buffer {
+    const void* data;
+    size_t size;     /* bytes readable from data */
+    uint32_t stride; /* bytes between elements; 0 is legal */
+    uint32_t offset; /* bytes from data to element 0 */
+} drawpipe_vertex_buffer;
+
+typedef struct drawpipe_vertex_attrib {
+    uint32_t buffer; /* index into the bound vertex buffers */
+    uint32_t offset; /* bytes added to the buffer's offset */
+    drawpipe_format format;
+    uint32_t divisor; /* 0: per vertex; d: one element per d instances */
+    /* A disabled array (glDisableVertexAttribArray): every vertex reads `current`, as
+     * `current_type`; the fields above are ignored. Zero-initialised: an enabled array. */
+    bool disabled;
+    drawpipe_value_type current_type;
+    uint32_t current[4];
+} drawpipe_vertex_attrib;
+
+typedef struct drawpipe_draw_info {
+    drawpipe_prim prim;
+    drawpipe_index_type index_type;
+    const void* indices;         /* when index_type != DRAWPIPE_INDEX_NONE */
+    uint32_t index_buffer_count; /* indices readable from `indices` */
+    uint32_t start;              /* first index (first vertex when not indexed) */
+    uint32_t count;
+    int32_t base_vertex;
+    bool primitive_restart;
+    uint32_t restart_index;
+    uint32_t instance_count; /* 0 draws nothing, as GL does: drawpipe_draw_info_init sets 1 */
+    uint32_t base_instance;
+    drawpipe_provoking provoking;
+    bool has_index_range; /* index_min..index_max (raw, inclusive) bound the indices */
+    uint32_t index_min, index_max;
+} drawpipe_draw_info;
+
+/* Fills `info` with C++'s defaults: triangles, not indexed, one instance, provoking last. */
+void drawpipe_draw_info_init(drawpipe_draw_info* info);
+
+/* ---- Shaders (<drawpipe/shader.hpp>, <drawpipe/gs.hpp>) ---- */
+
+#define DRAWPIPE_MAX_VARYINGS 32
+#define DRAWPIPE_MAX_CLIP_DISTANCES 8
+#define DRAWPIPE_SHADER_LANES 32        /* most vertices per vertex-shader call */
+#define DRAWPIPE_VERTEX_HEADER_DWORDS 8 /* before the varyings: 4 system values, the position */
+#define DRAWPIPE_SLOT_VERTEX_ID 0
+#define DRAWPIPE_SLOT_INSTANCE_ID 1
+#define DRAWPIPE_SLOT_GS_ID 2
+#define DRAWPIPE_SLOT_POSITION 4
+
+/* clang-format off */
+typedef enum drawpipe_interp {
+    DRAWPIPE_INTERP_SMOOTH, DRAWPIPE_INTERP_FLAT, DRAWPIPE_INTERP_NOPERSPECTIVE
+} drawpipe_interp;
+/* clang-format on */
+
+typedef struct drawpipe_varying {
+    drawpipe_value_type type;
+    drawpipe_interp interp;
+    uint32_t components; /* 1-4 meaningful (0 reads as 4); four dwords are always stored */
+} drawpipe_varying;
+
+/* What a shader stage writes besides the position. */
+typedef struct drawpipe_shader_outputs {
+    uint32_t varying_count;
+    drawpipe_varying varyings[DRAWPIPE_MAX_VARYINGS];
+    bool point_size;
+    uint32_t clip_distances;
+    bool layer;
+    bool viewport_index;
+} drawpipe_shader_outputs;
+
+/* One block of vertices as arrays of lanes: in[4 * attrib + component][lane], out[dword after
+ * the header][lane], preset to position (0, 0, 0, 1), varyings (0, 0, 0, 1), others 0. */
+typedef struct drawpipe_shader_block {
+    uint32_t count;     /* lanes in use, 1 .. DRAWPIPE_SHADER_LANES */
+    uint32_t in_count;  /* rows of in */
+    uint32_t out_count; /* rows of out */
+    const uint32_t* vertex_id;
+    const uint32_t* instance_id;
+    const float* const* in;
+    float* const* out;
+} drawpipe_shader_block;
+
+/* A vertex shader over one block; called from several threads at once. */
+typedef void (*drawpipe_vs_fn)(void* user, const drawpipe_shader_block* block);
+
+/* One output vertex of a geometry shader (C++ GsOutput). */
+typedef struct drawpipe_gs_output {
+    uint32_t id, layer, viewport;
+    float position[4];
+    float point_size;
+    float clip_distance[DRAWPIPE_MAX_CLIP_DISTANCES];
+    uint32_t varyings[DRAWPIPE_MAX_VARYINGS][4]; /* dwords: float or integer bits */
+} drawpipe_gs_output;
+
+/* One input primitive and invocation of a geometry shader; valid during the callback only. */
+typedef struct drawpipe_gs_context drawpipe_gs_context;
+
+/* A geometry shader over one input primitive and invocation; called from several threads. */
+typedef void (*drawpipe_gs_fn)(void* user, drawpipe_gs_context* gs);
+
+typedef struct drawpipe_geometry_shader {
+    const char* name;      /* for messages; may be NULL */
+    drawpipe_prim input;   /* points, lines, lines_adjacency, triangles(_adjacency) */
+    drawpipe_prim output;  /* points, line_strip, triangle_strip */
+    uint32_t max_vertices; /* per invocation, all streams together */
+    uint32_t invocations;  /* at least 1 */
+    uint32_t streams;      /* at least 1; only stream 0 reaches the backend */
+    drawpipe_shader_outputs outputs;
+    uint32_t input_varyings;   /* varyings of the vertex stage it reads */
+    bool independent_vertices; /* each vertex depends only on its own index */
+    bool uses_end_primitive;   /* it calls drawpipe_gs_end_primitive (true is always safe) */
+    drawpipe_gs_fn main;
+    void* user;
+} drawpipe_geometry_shader;
+
+/* Input vertices of the primitive: 1, 2, 3, 4 or 6. */
+uint32_t drawpipe_gs_vertex_count(const drawpipe_gs_context* gs);
+/* Dword `slot` of input vertex `vertex`'s record (DRAWPIPE_SLOT_*, varying i at 8 + 4i). */
+uint32_t drawpipe_gs_load(drawpipe_gs_context* gs, uint32_t vertex, uint32_t slot);
+/* gl_PrimitiveIDIn: from 0 per instance. */
+uint32_t drawpipe_gs_primitive_id(const drawpipe_gs_context* gs);
+/* gl_InvocationID. */
+uint32_t drawpipe_gs_invocation_id(const drawpipe_gs_context* gs);
+/* EmitStreamVertex: appends a vertex to the current strip of `stream`. */
+void drawpipe_gs_emit(drawpipe_gs_context* gs, uint32_t stream, const drawpipe_gs_output* out);
+/* EndStreamPrimitive: closes the current strip of `stream`. */
+void drawpipe_gs_end_primitive(drawpipe_gs_context* gs, uint32_t stream);
+
+/* ---- Raster state (<drawpipe/raster_state.hpp>) ---- */
+
+/* clang-format off */
+typedef enum drawpipe_polygon_mode {
+    DRAWPIPE_POLYGON_FILL, DRAWPIPE_POLYGON_LINE, DRAWPIPE_POLYGON_POINT
+} drawpipe_polygon_mode;
+/* clang-format on */
+/* clang-format off */
+typedef enum drawpipe_cull_face {
+    DRAWPIPE_CULL_NONE, DRAWPIPE_CULL_FRONT, DRAWPIPE_CULL_BACK, DRAWPIPE_CULL_FRONT_AND_BACK
+} drawpipe_cull_face;
+/* clang-format on */
+/* clang-format off */
+typedef enum drawpipe_front_face { DRAWPIPE_FRONT_CCW, DRAWPIPE_FRONT_CW } drawpipe_front_face;
+/* clang-format on */
+
+/* GL's viewport, clipping, culling, polygon modes, stipple, widths and offset. */
+typedef struct drawpipe_raster_state {
+    float viewport_x, viewport_y, viewport_width, viewport_height; /* glViewport */
+    float depth_near, depth_far;                                   /* glDepthRange */
+    drawpipe_front_face front_face;
+    drawpipe_cull_face cull;
+    drawpipe_polygon_mode front_mode, back_mode;
+    bool flatshade; /* glShadeModel(GL_FLAT) */
+    bool line_stipple;
+    uint32_t stipple_factor; /* 1-256 */
+    uint16_t stipple_pattern;
+    float line_width;
+    float wide_line_threshold; /* lines up to this width reach the backend whole */
+    float point_size;
+    int32_t sprite_coord_varying; /* -1: no point sprites */
+    bool sprite_origin_lower_left;
+    float offset_factor, offset_units;
+    bool offset_fill, offset_line, offset_point;
+    uint32_t clip_plane_enable; /* bit i: clip distance / user plane i */
+    float clip_planes[DRAWPIPE_MAX_CLIP_DISTANCES][4];
+    int32_t edge_flag_varying; /* -1: every edge is a boundary edge */
+} drawpipe_raster_state;
+
+/* Fills `state` with C++'s defaults (depth 0..1, widths and sizes 1, stipple 1/0xFFFF, -1s). */
+void drawpipe_raster_state_init(drawpipe_raster_state* state);
+
+/* ---- Stream output (<drawpipe/stream_output.hpp>) ---- */
+
+/* clang-format off */
+typedef enum drawpipe_capture_source {
+    DRAWPIPE_CAPTURE_POSITION, DRAWPIPE_CAPTURE_VARYING, DRAWPIPE_CAPTURE_POINT_SIZE,
+    DRAWPIPE_CAPTURE_CLIP_DISTANCE, DRAWPIPE_CAPTURE_LAYER, DRAWPIPE_CAPTURE_VIEWPORT_INDEX,
+    DRAWPIPE_CAPTURE_VERTEX_ID, DRAWPIPE_CAPTURE_INSTANCE_ID, DRAWPIPE_CAPTURE_GS_ID
+} drawpipe_capture_source;
+/* clang-format on */
+
+/* clang-format off */
+typedef enum drawpipe_capture_mode {
+    DRAWPIPE_CAPTURE_INTERLEAVED, DRAWPIPE_CAPTURE_SEPARATE
+} drawpipe_capture_mode;
+/* clang-format on */
+
+/* Components [first_component, + components) of the source, at dword `offset` in `buffer`. */
+typedef struct drawpipe_captured_output {
+    drawpipe_capture_source source;
+    uint32_t index; /* the varying, for DRAWPIPE_CAPTURE_VARYING */
+    uint32_t first_component, components, buffer, offset, stream;
+} drawpipe_captured_output;
+
+typedef struct drawpipe_stream_output_buffer {
+    void* data;
+    size_t offset; /* where a session starts writing */
+    size_t size;   /* bytes that may be written from offset */
+    uint32_t stride;
+} drawpipe_stream_output_buffer;
+
+typedef struct drawpipe_stream_output_state {
+    drawpipe_capture_mode mode;
+    uint32_t output_count;
+    const drawpipe_captured_output* outputs; /* copied by drawpipe_set_stream_output */
+    drawpipe_stream_output_buffer buffers[4];
+} drawpipe_stream_output_state;
+
+/* GL's primitives generated and written, per vertex stream. */
+typedef struct drawpipe_stream_output_counts {
+    uint64_t generated[4];
+    uint64_t written[4];
+} drawpipe_stream_output_counts;
+
+/* ---- Backend: Gallium's vbuf_render shape (<drawpipe/backend.hpp>) ---- */
+
+typedef struct drawpipe_vertex_view {
+    const uint32_t* data; /* vertex i is data + i * stride */
+    uint32_t count;
+    uint32_t stride; /* dwords */
+} drawpipe_vertex_view;
+
+/* Where each output lives in a vertex record of `stride` dwords. */
+typedef struct drawpipe_vertex_layout {
+    drawpipe_shader_outputs outputs;
+    bool gs_output; /* the vertices come from a geometry shader */
+    uint32_t stride;
+    uint32_t point_size_slot, clip_distance_slot, layer_slot, viewport_slot;
+} drawpipe_vertex_layout;
+
+/* Called from one thread at a time, in draw order; the pointers are valid during the call. */
+typedef struct drawpipe_backend {
+    void* user;
+    /* A draw starts: its primitive and provoking vertex, and the records' layout. */
+    void (*begin_draw)(void* user, const drawpipe_draw_info* draw,
+                       const drawpipe_vertex_layout* layout);
+    /* `count` elements of `prim` into `vertices`; flags are the segment's split flags. */
+    void (*draw_elements)(void* user, drawpipe_prim prim, uint8_t flags,
+                          const drawpipe_vertex_view* vertices, const uint32_t* elts,
+                          uint32_t count);
+    /* The draw ends; may be NULL. */
+    void (*end_draw)(void* user);
+} drawpipe_backend;
+
+/* ---- Statistics (<drawpipe/stats.hpp>) ---- */
+
+typedef struct drawpipe_draw_stats {
+    uint64_t segments;
+    uint64_t indices;     /* draw elements handed on */
+    uint64_t fetched;     /* vertices the middle end fetched and shaded */
+    uint64_t counters[8]; /* the middle end's own, named by drawpipe_counter_name */
+    drawpipe_stream_output_counts primitives;
+} drawpipe_draw_stats;
+
+/* ---- The context (<drawpipe/context.hpp>) ---- */
+
+typedef struct drawpipe_context drawpipe_context;
+
+typedef struct drawpipe_context_options {
+    uint32_t threads;      /* 0: $DRAWPIPE_THREADS, else every hardware thread */
+    const char* strategy;  /* splitting strategy ("distinct", "vsplit", ...); NULL: distinct */
+    uint32_t max_vertices; /* nonzero: replaces the middle end's segment limit */
+} drawpipe_context_options;
+
+/* Makes a context bound to "fetch_shade" (options may be NULL); registers the built-in ones. */
+drawpipe_status drawpipe_context_create(const drawpipe_context_options* options,
+                                        drawpipe_context** out);
+/* Delivers the queued draws, then frees the context (even when delivering fails). */
+drawpipe_status drawpipe_context_destroy(drawpipe_context* ctx);
+/* Threads the context's pipeline uses, the calling thread included. */
+drawpipe_status drawpipe_context_threads(const drawpipe_context* ctx, uint32_t* threads);
+
+/* Describes the vertex buffers (the memory stays the driver's). */
+drawpipe_status drawpipe_set_vertex_buffers(drawpipe_context* ctx,
+                                            const drawpipe_vertex_buffer* buffers, uint32_t count);
+/* Describes the vertex attributes. */
+drawpipe_status drawpipe_set_vertex_attribs(drawpipe_context* ctx,
+                                            const drawpipe_vertex_attrib* attribs, uint32_t count);
+/* Binds a vertex shader (outputs copied); run NULL: attributes pass through. */
+drawpipe_status drawpipe_bind_vertex_shader(drawpipe_context* ctx,
+                                            const drawpipe_shader_outputs* outputs,
+                                            drawpipe_vs_fn run, void* user);
+/* Binds a geometry shader (copied, name included); NULL: none. */
+drawpipe_status drawpipe_bind_geometry_shader(drawpipe_context* ctx,
+                                              const drawpipe_geometry_shader* gs);
+/* Binds a registered middle end by name ("fetch_shade", "gen7", "a4xx", "mali", ...). */
+drawpipe_status drawpipe_bind_middle_end(drawpipe_context* ctx, const char* name);
+/* Name of the bound middle end's statistics counter `index` (NULL past the last). */
+const char* drawpipe_counter_name(const drawpipe_context* ctx, uint32_t index);
+/* Binds the backend (the table is copied; `user` must outlive the draws). */
+drawpipe_status drawpipe_bind_backend(drawpipe_context* ctx, const drawpipe_backend* backend);
+/* Binds the raster state (copied); NULL: clip-space positions reach the backend, no stage runs. */
+drawpipe_status drawpipe_set_raster_state(drawpipe_context* ctx,
+                                          const drawpipe_raster_state* state);
+
+/* Binds stream output (validated and copied; buffers stay the driver's); NULL: none. */
+drawpipe_status drawpipe_set_stream_output(drawpipe_context* ctx,
+                                           const drawpipe_stream_output_state* state);
+/* glBeginTransformFeedback: captures from the bound offsets. */
+drawpipe_status drawpipe_begin_stream_output(drawpipe_context* ctx);
+/* glPauseTransformFeedback. */
+drawpipe_status drawpipe_pause_stream_output(drawpipe_context* ctx);
+/* glResumeTransformFeedback. */
+drawpipe_status drawpipe_resume_stream_output(drawpipe_context* ctx);
+/* glEndTransformFeedback; the session's counts into `counts` (may be NULL). */
+drawpipe_status drawpipe_end_stream_output(drawpipe_context* ctx,
+                                           drawpipe_stream_output_counts* counts);
+/* Delivers the queued draws; bytes the session wrote into `buffer` so far. */
+drawpipe_status drawpipe_stream_output_written_bytes(drawpipe_context* ctx, uint32_t buffer,
+                                                     size_t* bytes);
+/* GL_RASTERIZER_DISCARD: nothing reaches the backend; primitives are still counted, captured. */
+drawpipe_status drawpipe_set_rasterizer_discard(drawpipe_context* ctx, bool discard);
+
+/* Validates the draw and queues it; a bad draw fails here and is never queued. */
+drawpipe_status drawpipe_draw(drawpipe_context* ctx, const drawpipe_draw_info* draw);
+/* glDrawTransformFeedbackStream: draws what `stream` wrote in the last session. */
+drawpipe_status drawpipe_draw_stream_output(drawpipe_context* ctx, const drawpipe_draw_info* draw,
+                                            uint32_t stream);
+/* Delivers every queued draw in order; their statistics into `stats` (may be NULL). */
+drawpipe_status drawpipe_flush(drawpipe_context* ctx, drawpipe_draw_stats* stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DRAWPIPE_DRAWPIPE_H */
