@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # The GL packages are for tests/mesa (real OpenGL: Mesa's llvmpipe, headless EGL); clang
-# and its runtime build the libFuzzer targets of fuzz/.
+# and its runtime build the libFuzzer targets of fuzz/; meson builds the C example against
+# the installed package through pkg-config (tests/install).
 PACKAGES=(cmake ninja-build g++ pkg-config libboost-dev libtbb-dev libgtest-dev libgmock-dev
           libbenchmark-dev libcli11-dev libmeshoptimizer-dev libhwy-dev libassimp-dev libfmt-dev
           nlohmann-json3-dev libstb-dev glmark2-data

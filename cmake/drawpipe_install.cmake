@@ -36,6 +36,7 @@ install(FILES ${PROJECT_BINARY_DIR}/drawpipeConfig.cmake ${PROJECT_BINARY_DIR}/d
 # linked through it also needs the C++ runtime; tbb and libhwy come through their own .pc
 # files. The prefix is found from the .pc file's own place, so an installed tree can move.
 file(RELATIVE_PATH _drawpipe_pc_to_prefix /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+string(REGEX REPLACE "/$" "" _drawpipe_pc_to_prefix "${_drawpipe_pc_to_prefix}")
 set(DRAWPIPE_PC_LIBS_EXTRA "")
 if(DRAWPIPE_WITH_REORDER)
   string(APPEND DRAWPIPE_PC_LIBS_EXTRA " -lmeshoptimizer")

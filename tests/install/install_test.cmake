@@ -12,11 +12,12 @@ if(NOT EXISTS ${examples}/CMakeLists.txt)
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${examples} -B ${WORK_DIR}/build -G ${GENERATOR}
                         -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
+                        -DCMAKE_C_COMPILER=${C_COMPILER}
                         -DCMAKE_PREFIX_PATH=${prefix}
                 COMMAND_ERROR_IS_FATAL ANY)
 execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/build -j 2 COMMAND_ERROR_IS_FATAL ANY)
 foreach(example minimal_driver custom_stage render_mesh_png split_cache
-                custom_middle_end/custom_middle_end)
+                custom_middle_end/custom_middle_end c_driver cpp_driver_twin)
   execute_process(COMMAND ${WORK_DIR}/build/${example} WORKING_DIRECTORY ${WORK_DIR}
                   COMMAND_ERROR_IS_FATAL ANY)
 endforeach()
@@ -25,3 +26,7 @@ file(READ ${WORK_DIR}/torus.png signature LIMIT 8 HEX)
 if(NOT signature STREQUAL "89504e470d0a1a0a")
   message(FATAL_ERROR "render_mesh_png wrote no PNG (${WORK_DIR}/torus.png: '${signature}')")
 endif()
+# The C driver through drawpipe::c, as installed, prints what its C++ twin prints.
+execute_process(COMMAND ${CMAKE_COMMAND} -DFIRST=${WORK_DIR}/build/c_driver
+                        -DSECOND=${WORK_DIR}/build/cpp_driver_twin -P ${examples}/same_output.cmake
+                COMMAND_ERROR_IS_FATAL ANY)
