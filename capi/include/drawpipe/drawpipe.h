@@ -41,8 +41,7 @@ typedef enum drawpipe_status {
     DRAWPIPE_ERROR_INTERNAL              /* anything else; a bug in drawpipe */
 } drawpipe_status;
 
-/* The message of the last call on this thread that failed ("" if none); valid until the next
- * failing call. */
+/* Text of this thread's last failed call ("" if none); valid until its next failure. */
 const char* drawpipe_last_error(void);
 /* The enumerator's name without its prefix ("invalid_value"). */
 const char* drawpipe_status_name(drawpipe_status status);
