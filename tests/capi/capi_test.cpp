@@ -209,6 +209,76 @@ TEST_F(CapiTest, VertexShaderGetsBlocksAndWritesOutputs) {
               DRAWPIPE_ERROR_INVALID_VALUE);
 }
 
+TEST_F(CapiTest, GeometryShaderCallbacksEmitWhatTheBackendReceives) {
+    drawpipe_geometry_shader gs{};
+    gs.input = DRAWPIPE_PRIM_TRIANGLES;
+    gs.output = DRAWPIPE_PRIM_POINTS;
+    gs.max_vertices = 1;
+    gs.streams = 1;
+    gs.uses_end_primitive = true;
+    // One point per triangle, at its first vertex, tagged with the primitive id.
+    gs.main = [](void*, drawpipe_gs_context* g) {
+        drawpipe_gs_output out{};
+        out.id = 100 + drawpipe_gs_primitive_id(g);
+        for (uint32_t c = 0; c < 4; ++c) {
+            const uint32_t bits = drawpipe_gs_load(g, 0, DRAWPIPE_SLOT_POSITION + c);
+            std::memcpy(&out.position[c], &bits, 4);
+        }
+        drawpipe_gs_emit(g, 0, &out);
+    };
+    EXPECT_EQ(drawpipe_bind_geometry_shader(ctx, &gs), DRAWPIPE_ERROR_INVALID_VALUE)
+        << "0 invocations must be refused";
+    EXPECT_NE(last_error().find("invocations"), std::string::npos) << last_error();
+    gs.invocations = 1;
+    ASSERT_EQ(drawpipe_bind_geometry_shader(ctx, &gs), DRAWPIPE_OK) << last_error();
+    std::vector<uint32_t> ids;
+    backend.user = &ids;
+    backend.begin_draw = nullptr;
+    backend.end_draw = nullptr;
+    backend.draw_elements = [](void* user, drawpipe_prim prim, uint8_t,
+                               const drawpipe_vertex_view* v, const uint32_t* elts,
+                               uint32_t count) {
+        EXPECT_EQ(prim, DRAWPIPE_PRIM_POINTS);
+        for (uint32_t i = 0; i < count; ++i)
+            static_cast<std::vector<uint32_t>*>(user)->push_back(
+                v->data[size_t(elts[i]) * v->stride + DRAWPIPE_SLOT_GS_ID]);
+    };
+    ASSERT_EQ(drawpipe_bind_backend(ctx, &backend), DRAWPIPE_OK);
+    ASSERT_EQ(drawpipe_draw(ctx, &draw), DRAWPIPE_OK) << last_error();
+    ASSERT_EQ(drawpipe_flush(ctx, nullptr), DRAWPIPE_OK) << last_error();
+    EXPECT_EQ(ids, (std::vector<uint32_t>{100, 101, 102, 103}));
+}
+
+TEST_F(CapiTest, DestroyDeliversWhatIsQueued) {
+    ASSERT_EQ(drawpipe_draw(ctx, &draw), DRAWPIPE_OK);
+    EXPECT_EQ(recorder.begins, 0) << "a small draw stays queued until a flush";
+    EXPECT_EQ(drawpipe_context_destroy(ctx), DRAWPIPE_OK);
+    ctx = nullptr; // TearDown's destroy(NULL) is then a no-op
+    EXPECT_EQ(recorder.begins, 1);
+    EXPECT_EQ(recorder.vertex_ids.size(), kVertices);
+}
+
+TEST_F(CapiTest, DrawStreamOutputDrawsWhatWasCaptured) {
+    EXPECT_EQ(drawpipe_draw_stream_output(ctx, &draw, 0), DRAWPIPE_ERROR_INVALID_OPERATION);
+    float captured[4 * 9] = {};
+    const drawpipe_captured_output position{DRAWPIPE_CAPTURE_POSITION, 0, 0, 4, 0, 0, 0};
+    drawpipe_stream_output_state so{};
+    so.output_count = 1;
+    so.outputs = &position;
+    so.buffers[0] = {captured, 0, sizeof captured, 16};
+    ASSERT_EQ(drawpipe_set_stream_output(ctx, &so), DRAWPIPE_OK);
+    ASSERT_EQ(drawpipe_begin_stream_output(ctx), DRAWPIPE_OK);
+    ASSERT_EQ(drawpipe_draw(ctx, &draw), DRAWPIPE_OK);
+    ASSERT_EQ(drawpipe_end_stream_output(ctx, nullptr), DRAWPIPE_OK);
+    ASSERT_EQ(drawpipe_flush(ctx, nullptr), DRAWPIPE_OK);
+    recorder = Recorder{};
+    // The captured vertices' count (three triangles fit: 9) replaces the draw's.
+    ASSERT_EQ(drawpipe_draw_stream_output(ctx, &draw, 0), DRAWPIPE_OK) << last_error();
+    ASSERT_EQ(drawpipe_flush(ctx, nullptr), DRAWPIPE_OK);
+    EXPECT_EQ(recorder.vertex_ids.size(), 9u);
+    EXPECT_EQ(drawpipe_draw_stream_output(ctx, &draw, 4), DRAWPIPE_ERROR_INVALID_VALUE);
+}
+
 TEST(Capi, LastErrorIsPerThread) {
     EXPECT_EQ(drawpipe_flush(nullptr, nullptr), DRAWPIPE_ERROR_INVALID_VALUE);
     std::string other = "unset";
