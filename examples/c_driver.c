@@ -56,10 +56,9 @@ static void begin_draw(void* user, const drawpipe_draw_info* draw,
     b->calls = b->elements = b->triangles = 0;
     b->hash = 14695981039346656037ull;
     b->area = 0;
-    printf("draw %d: prim %d, provoking %s, %u dwords per vertex, %u varyings%s\n", b->draw,
-           (int)draw->prim, draw->provoking == DRAWPIPE_PROVOKING_LAST ? "last" : "first",
-           layout->stride, layout->outputs.varying_count,
-           layout->gs_output ? ", from a geometry shader" : "");
+    printf("draw %d: prim %d, provoking %s, stride %u, varyings %u%s\n", b->draw, (int)draw->prim,
+           draw->provoking == DRAWPIPE_PROVOKING_LAST ? "last" : "first", layout->stride,
+           layout->outputs.varying_count, layout->gs_output ? ", from a geometry shader" : "");
 }
 
 static void draw_elements(void* user, drawpipe_prim prim, uint8_t flags,
@@ -89,7 +88,7 @@ static void draw_elements(void* user, drawpipe_prim prim, uint8_t flags,
 
 static void end_draw(void* user) {
     const trace_backend* b = (const trace_backend*)user;
-    printf("  %llu calls, %llu elements, %llu triangles, area %.3f, hash %016llx\n",
+    printf("  calls %llu, elements %llu, triangles %llu, area %.3f, hash %016llx\n",
            (unsigned long long)b->calls, (unsigned long long)b->elements,
            (unsigned long long)b->triangles, b->area, (unsigned long long)b->hash);
 }
@@ -130,7 +129,7 @@ static void geometry_shader(void* user, drawpipe_gs_context* gs) {
 }
 
 static void print_stats(const drawpipe_context* ctx, const drawpipe_draw_stats* s) {
-    printf("stats: %llu segments, %llu indices, %llu fetched, %llu generated, %llu written\n",
+    printf("stats: segments %llu, indices %llu, fetched %llu, generated %llu, written %llu\n",
            (unsigned long long)s->segments, (unsigned long long)s->indices,
            (unsigned long long)s->fetched, (unsigned long long)s->primitives.generated[0],
            (unsigned long long)s->primitives.written[0]);
@@ -236,7 +235,7 @@ int main(void) {
     drawpipe_draw_stats stats;
     CHECK(drawpipe_flush(ctx, &stats));
     print_stats(ctx, &stats);
-    printf("stream output: %llu of %llu triangles, %zu bytes, hash %016llx\n",
+    printf("stream output: %llu of %llu triangles, bytes %zu, hash %016llx\n",
            (unsigned long long)counts.written[0], (unsigned long long)counts.generated[0], bytes,
            (unsigned long long)fnv1a(14695981039346656037ull, captured, bytes));
     const uint64_t grid_triangles = traced.triangles;

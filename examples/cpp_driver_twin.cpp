@@ -35,7 +35,7 @@ class TraceBackend final : public Backend {
         calls = elements = triangles = 0;
         hash = 14695981039346656037ull;
         area = 0;
-        std::printf("draw %d: prim %d, provoking %s, %u dwords per vertex, %u varyings%s\n", draw,
+        std::printf("draw %d: prim %d, provoking %s, stride %u, varyings %u%s\n", draw,
                     int(info.prim), info.provoking == Provoking::last ? "last" : "first",
                     layout.stride(), layout.varying_count(),
                     layout.gs_output ? ", from a geometry shader" : "");
@@ -59,8 +59,8 @@ class TraceBackend final : public Backend {
         }
     }
     void end_draw() override {
-        std::printf("  %" PRIu64 " calls, %" PRIu64 " elements, %" PRIu64
-                    " triangles, area %.3f, hash %016" PRIx64 "\n",
+        std::printf("  calls %" PRIu64 ", elements %" PRIu64 ", triangles %" PRIu64
+                    ", area %.3f, hash %016" PRIx64 "\n",
                     calls, elements, triangles, area, hash);
     }
 };
@@ -96,8 +96,8 @@ void geometry_shader(GsContext& gs) {
 }
 
 void print_stats(const MiddleEnd& middle, const DrawStats& s) {
-    std::printf("stats: %" PRIu64 " segments, %" PRIu64 " indices, %" PRIu64 " fetched, %" PRIu64
-                " generated, %" PRIu64 " written\n",
+    std::printf("stats: segments %" PRIu64 ", indices %" PRIu64 ", fetched %" PRIu64
+                ", generated %" PRIu64 ", written %" PRIu64 "\n",
                 s.front.segments, s.front.indices, s.front.fetched, s.primitives.generated[0],
                 s.primitives.written[0]);
     const auto names = middle.counters();
@@ -184,7 +184,7 @@ int main() {
     const StreamOutputCounts counts = ctx.end_stream_output();
     const size_t bytes = ctx.stream_output_written_bytes(0);
     print_stats(*fetch_shade, ctx.flush());
-    std::printf("stream output: %" PRIu64 " of %" PRIu64 " triangles, %zu bytes, hash %016" PRIx64
+    std::printf("stream output: %" PRIu64 " of %" PRIu64 " triangles, bytes %zu, hash %016" PRIx64
                 "\n",
                 counts.written[0], counts.generated[0], bytes,
                 fnv1a(14695981039346656037ull, captured, bytes));
