@@ -23,6 +23,9 @@
 #include "tools/bench_report.hpp"
 #include "tools/commands.hpp"
 #include "tools/common/files.hpp"
+#include "tools/inputs.hpp"
+#include "tools/progress.hpp"
+#include "tools/render_mesh.hpp"
 
 #include <meshoptimizer.h>
 
@@ -59,35 +62,10 @@ struct BenchArgs {
     uint32_t repeat = 0; // redraws through the split cache (0: none)
     uint32_t min_reps = 5;
     double min_time = 0.3;
-    std::string plot, json;
-    bool progress = true;
+    std::optional<std::string> plot, json; // given: even empty, which is an error
+    bool no_progress = false;
     std::string command;
 };
-
-// The indices of a workload's decomposed triangles (restart runs kept apart).
-std::vector<uint32_t> triangle_list(const Workload& w) {
-    const DrawInfo d = w.draw();
-    auto index = [&](uint32_t pos) -> uint32_t {
-        if (d.index_type == IndexType::u16) return w.indices16[pos];
-        if (d.index_type == IndexType::u32) return w.indices32[pos];
-        return pos;
-    };
-    std::vector<uint32_t> out;
-    uint32_t run = 0;
-    auto flush = [&](uint32_t end) {
-        for_each_decomposed(d.prim, d.provoking, end - run, [&](uint32_t n, const uint32_t* pos) {
-            if (n == 3)
-                for (uint32_t i = 0; i < 3; ++i) out.push_back(index(run + pos[i]));
-        });
-    };
-    for (uint32_t i = 0; i < d.count; ++i)
-        if (d.primitive_restart && d.index_type != IndexType::none && index(i) == d.restart_index) {
-            flush(i);
-            run = i + 1;
-        }
-    flush(d.count);
-    return out;
-}
 
 // Average cache miss ratio (vertices transformed per triangle) of a 16-entry FIFO
 // post-transform cache over these triangles; nullopt when there are none.
@@ -114,32 +92,20 @@ std::string machine_description() {
         ;
 }
 
-class Progress {
-  public:
-    Progress(size_t total, bool enabled) : total_(total), enabled_(enabled && isatty(2)) {}
-    void step(const std::string& what) {
-        if (!enabled_) return;
-        const int width = 30, filled = int(width * done_ / std::max<size_t>(total_, 1));
-        std::fprintf(stderr, "\r[%s%s] %zu/%zu %-50.50s", std::string(filled, '#').c_str(),
-                     std::string(width - filled, '.').c_str(), done_, total_, what.c_str());
-        ++done_;
-    }
-    void finish() {
-        if (enabled_) std::fprintf(stderr, "\r%100s\r", "");
-    }
-
-  private:
-    size_t total_, done_ = 0;
-    bool enabled_;
-};
-
 // Times `draw` until both min_reps and min_time are reached; returns the best seconds. With
 // `proxy_best`, the index-copy proxy runs on `proxy_in` between draws (after every 5 ms of
 // them), so its best comes from the same moments of the machine's drifting speed.
+// With `progress`, the row's estimate follows from the warm-up draw's time.
 template <class Fn>
 double best_time(const BenchArgs& a, uint32_t& reps, Fn&& draw,
-                 std::span<const uint32_t> proxy_in = {}, double* proxy_best = nullptr) {
+                 std::span<const uint32_t> proxy_in = {}, double* proxy_best = nullptr,
+                 Progress* progress = nullptr) {
+    const auto warm = Clock::now();
     draw(); // warm-up
+    if (progress) {
+        const double once = std::chrono::duration<double>(Clock::now() - warm).count();
+        progress->estimate(once + std::max(a.min_time, once * a.min_reps));
+    }
     double best = 1e30, since_proxy = 1e30;
     uint64_t sink = 0;
     const auto start = Clock::now();
@@ -263,7 +229,25 @@ void check_limits(const BenchArgs& a, const std::vector<Workload>& inputs,
         }
 }
 
+// Below this many timed draws a row's best is not a stable figure: the first draws run on
+// cold caches and a page-faulting allocator (the bunny: 8.4 M indices/s at one draw, 296 at
+// the default).
+constexpr uint32_t kStableReps = 5;
+
+void print_table_header(const BenchArgs& a) {
+    std::printf(
+        "front end alone, one thread, null middle end summing every element; best draw.\n"
+        "x proxy: against the index-copy proxy run between the row's draws, on the draw's own\n"
+        "u32 indices (W1's for u16 and non-indexed draws)\n\n");
+    std::printf("%-24s %-12s %6s %9s %7s %9s %10s %7s%s%s\n", "input", "strategy", "limit",
+                "M idx/s", "x proxy", "segments", "fetched/ix", "ACMR",
+                a.threads ? "   ctx M/s" : "",
+                a.repeat ? "   first ms  redraw us  first/redraw" : "");
+    std::fflush(stdout);
+}
+
 void run_bench(const BenchArgs& a) {
+    // Every option and every input's kind before anything is loaded or generated.
     std::vector<Strategy> strategies;
     for (const std::string& name : a.strategies) {
         if (name == "all") {
@@ -272,38 +256,86 @@ void run_bench(const BenchArgs& a) {
         }
         strategies.push_back(parse_strategy_option(name));
     }
-    if (a.min_time < 0)
+    if (!std::isfinite(a.min_time) || a.min_time < 0 || a.min_time > 3600)
         throw Error(ErrorCode::invalid_value,
-                    "--min-time: " + std::to_string(a.min_time) + " is negative");
-    if (!a.plot.empty()) check_output_path(a.plot, "--plot");
-    if (!a.json.empty()) check_output_path(a.json, "--json");
+                    "--min-time: " + std::to_string(a.min_time) +
+                        (a.min_time < 0 ? " is negative" : " is not a number of seconds 0..3600"));
+    for (const uint32_t limit : a.limits)
+        if (limit > kMaxSegmentVertices)
+            throw Error(ErrorCode::invalid_value,
+                        "--max-vertices: " + std::to_string(limit) + " is above the " +
+                            std::to_string(kMaxSegmentVertices) +
+                            " vertices per segment the front end accepts (draw elements "
+                            "are 16-bit)");
+    if (a.plot) check_output_path(*a.plot, "--plot", ".svg");
+    if (a.json) check_output_path(*a.json, "--json", ".json");
+    for (const std::string& in : a.inputs) check_input(in, "bench", false, true);
+    // Every input is drawn as triangles (lists, strips or fans): the limits are checked on one
+    // before anything is generated, and again on each input once loaded.
+    {
+        Workload one;
+        one.id = one.name = "triangle";
+        one.count = one.vertex_count = 3;
+        check_limits(a, {one}, strategies);
+    }
 
     BenchReport report;
     report.machine = machine_description();
     report.command = a.command;
     report.threads = a.threads;
+    Progress progress(!a.no_progress);
     std::vector<Workload> inputs;
-    for (const std::string& in : a.inputs) inputs.push_back(bench::load_input(in));
+    for (const std::string& in : a.inputs)
+        inputs.push_back(load_with_progress(in, progress, false));
     check_limits(a, inputs, strategies);
+    if (a.min_reps < kStableReps)
+        std::fprintf(stderr,
+                     "drawpipe bench: warning: --reps %u: a best of fewer than %u timed draws is "
+                     "not a stable figure (the first draws run on cold caches); rows that time "
+                     "fewer are counted at the end\n",
+                     a.min_reps, kStableReps);
 
-    // The proxies, before and after the table; the best of both is reported.
+    // The proxies, before and after the table; the best of both is in the JSON.
+    progress.phase("measuring the proxies");
     const std::vector<uint32_t> proxy_indices = bench::make_workload("W1").indices32;
     report.index_copy_mips = bench::best_index_copy_mips(proxy_indices, 15);
     report.memcpy_gbps = bench::best_memcpy_gbps(10);
-    Progress progress(inputs.size() * a.limits.size() * strategies.size(), a.progress);
+    progress.done();
+    std::printf("machine: %s\n", report.machine.c_str());
+    std::printf("proxies (before the rows): memcpy 64 MiB %.2f GB/s, index copy "
+                "(u32 -> u32 + u16) %.1f M indices/s\n",
+                report.memcpy_gbps, report.index_copy_mips);
+    print_table_header(a);
+
+    // Rows are printed as they finish, so that an interrupted run keeps the finished ones.
+    const size_t total_rows = inputs.size() * a.limits.size() * strategies.size();
+    const auto run_start = Clock::now();
     SplitCache cache;
     for (const Workload& w : inputs) {
         const DrawInfo draw = w.draw();
         DrawInfo registered = draw; // the same buffer, known to the split cache
         if (a.repeat && draw.index_type != IndexType::none)
             registered.index_buffer_id = cache.register_buffer();
-        const std::vector<uint32_t> tris = triangle_list(w);
+        progress.phase("vertex-cache analysis of " + w.id);
+        const std::vector<uint32_t> tris = decomposed_triangles(w);
         const std::optional<double> acmr = acmr_of(tris);
+        progress.done();
         std::optional<std::optional<double>> reordered_acmr; // computed on first use
         for (uint32_t limit : a.limits)
             for (const Strategy& s : strategies) {
                 const std::string label = w.id == w.name || w.name == "mesh" ? w.id : w.label();
-                progress.step(label + " " + s.name() + " " + std::to_string(limit));
+                const size_t done = report.rows.size();
+                std::string what = "row " + std::to_string(done + 1) + "/" +
+                                   std::to_string(total_rows) + " " + label + " " + s.name() + " " +
+                                   std::to_string(limit);
+                if (done > 0) {
+                    const double per_row =
+                        std::chrono::duration<double>(Clock::now() - run_start).count() /
+                        double(done);
+                    what += " (all: about " +
+                            Progress::duration(per_row * double(total_rows - done)) + " left)";
+                }
+                progress.phase(what, 0, std::max(a.min_time, 0.05));
                 FrontEndOptions options;
                 options.limits.max_vertices = limit;
                 options.strategy = s;
@@ -323,9 +355,10 @@ void run_bench(const BenchArgs& a) {
                 row.best_seconds = best_time(
                     a, row.reps,
                     [&] { last = bench::run_front_end(front, storage, draw, options); }, proxy_in,
-                    &proxy_best);
+                    &proxy_best, progress.shown() ? &progress : nullptr);
                 row.proxy_mips = double(proxy_in.size()) / proxy_best / 1e6;
                 row.mips = w.count / row.best_seconds / 1e6;
+                row.x_proxy = row.mips / row.proxy_mips;
                 row.segments = last.stats.segments;
                 row.fetched_per_index = double(last.stats.fetched) / std::max(w.count, 1u);
                 row.acmr = acmr;
@@ -339,26 +372,16 @@ void run_bench(const BenchArgs& a) {
                 if (a.threads) row.context_mips = context_mips(a, w, s, limit);
                 if (registered.index_buffer_id) time_redraws(a, cache, registered, options, row);
                 report.rows.push_back(row);
+                progress.pause();
+                print_row(row, a.threads != 0);
+                progress.resume();
             }
     }
-    progress.finish();
-    report.index_copy_mips =
-        std::max(report.index_copy_mips, bench::best_index_copy_mips(proxy_indices, 15));
-    for (BenchRow& r : report.rows) r.x_proxy = r.mips / r.proxy_mips;
-
-    std::printf("machine: %s\n", report.machine.c_str());
-    std::printf("proxies (best before and after): memcpy 64 MiB %.2f GB/s, index copy "
-                "(u32 -> u32 + u16) %.1f M indices/s\n",
-                report.memcpy_gbps, report.index_copy_mips);
-    std::printf(
-        "front end alone, one thread, null middle end summing every element; best draw.\n"
-        "x proxy: against the index-copy proxy run between the row's draws, on the draw's own\n"
-        "u32 indices (W1's for u16 and non-indexed draws)\n\n");
-    std::printf("%-24s %-12s %6s %9s %7s %9s %10s %7s%s%s\n", "input", "strategy", "limit",
-                "M idx/s", "x proxy", "segments", "fetched/ix", "ACMR",
-                a.threads ? "   ctx M/s" : "",
-                a.repeat ? "   first ms  redraw us  first/redraw" : "");
-    for (const BenchRow& r : report.rows) print_row(r, a.threads != 0);
+    progress.phase("measuring the proxies again");
+    const double after = bench::best_index_copy_mips(proxy_indices, 15);
+    progress.done();
+    report.index_copy_mips = std::max(report.index_copy_mips, after);
+    std::printf("\nindex-copy proxy after the rows: %.1f M indices/s\n", after);
     if (a.repeat) {
         const SplitCacheStats s = cache.stats();
         report.cache = s;
@@ -368,8 +391,19 @@ void run_bench(const BenchArgs& a) {
                     (unsigned long long)s.evictions, (unsigned long long)s.uncacheable, s.entries,
                     s.bytes);
     }
-    if (!a.json.empty()) write_bench_json(report, a.json);
-    if (!a.plot.empty()) write_bench_svg(report, a.plot);
+    const auto unstable = std::count_if(report.rows.begin(), report.rows.end(),
+                                        [](const BenchRow& r) { return r.reps < kStableReps; });
+    if (unstable > 0) {
+        std::fflush(stdout);
+        std::fprintf(stderr,
+                     "drawpipe bench: warning: %lld of %zu %s timed fewer than %u draws: %s not "
+                     "a stable figure (--reps %u or more)\n",
+                     (long long)unstable, report.rows.size(),
+                     report.rows.size() == 1 ? "row" : "rows", kStableReps,
+                     unstable == 1 ? "its best is" : "their bests are", kStableReps);
+    }
+    if (a.json) write_bench_json(report, *a.json);
+    if (a.plot) write_bench_svg(report, *a.plot);
 }
 
 } // namespace
@@ -380,8 +414,9 @@ void add_bench_command(CLI::App& app) {
         "bench", "Measure the front end on workloads (W1..W7) and meshes, per splitting strategy");
     cmd->add_option(
            "inputs", args->inputs,
-           "Workload ids (W1..W7), mesh files assimp reads, or generated spheres: sphere:N (about "
-           "N triangles, vertex-cache order) or sphere:N:random (triangles shuffled)")
+           "Workload ids (W1..W7), mesh files assimp reads (.obj, .ply, ...), or generated "
+           "spheres: sphere:N (about N triangles, vertex-cache order) or sphere:N:random "
+           "(triangles shuffled)")
         ->required();
     cmd->add_option("--strategy", args->strategies, std::string(kStrategyHelp) + ", or all")
         ->expected(1, -1);
@@ -390,17 +425,23 @@ void add_bench_command(CLI::App& app) {
                         "; one row per limit given (the front end alone: 0 is 4096, at most 65536; "
                         "with --threads, fetch_shade's 4096)")
         ->expected(1, -1);
-    cmd->add_option("--threads", args->threads,
-                    "Also run the whole draw through a Context of N threads (fetch_shade)");
+    add_threads_option(*cmd, args->threads,
+                       "Also run the whole draw through a Context of N threads, 1..1024 "
+                       "(fetch_shade)");
     cmd->add_option("--repeat", args->repeat,
                     "Redraw each indexed row N more times through the split cache")
         ->check(CLI::Range(0u, 1000000u));
-    cmd->add_option("--reps", args->min_reps, "Least timed draws per row (default 5)")
+    cmd->add_option("--reps", args->min_reps,
+                    "Least timed draws per row (default 5; fewer is warned about: not a stable "
+                    "figure)")
         ->check(CLI::Range(1u, 1000000u));
     cmd->add_option("--min-time", args->min_time, "Least seconds timed per row (default 0.3)");
-    cmd->add_option("--plot", args->plot, "Write a grouped bar chart (SVG)");
-    cmd->add_option("--json", args->json, "Write the raw figures (JSON)");
-    cmd->add_flag("!--no-progress", args->progress, "No progress bar on stderr");
+    add_output_option(*cmd, "--plot", args->plot,
+                      "Write a grouped bar chart (SVG), FILE ending in .svg");
+    add_output_option(*cmd, "--json", args->json,
+                      "Write the raw figures (JSON), FILE ending in .json");
+    cmd->add_flag("--no-progress", args->no_progress,
+                  "No progress line on stderr (shown only when stderr is a terminal)");
     cmd->callback([args] {
         // The command as it can be re-run, with every setting spelled out.
         for (uint32_t& l : args->limits)

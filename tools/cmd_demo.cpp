@@ -10,12 +10,14 @@
 #include "drawpipe/registry.hpp"
 #include "tools/commands.hpp"
 #include "tools/common/files.hpp"
+#include "tools/legend.hpp"
 #include "tools/render_mesh.hpp"
 
 #include <oneapi/tbb/global_control.h>
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <vector>
 
 namespace drawpipe::cli {
@@ -32,7 +34,7 @@ struct DemoArgs {
     uint32_t max_vertices = 0;
     std::string middle_end = "fetch_shade";
     std::string strategy = "distinct";
-    std::string png = "demo.png";
+    std::optional<std::string> png; // given: even empty, which is an error
     bool no_png = false;
     uint32_t threads = 0; // 0: $DRAWPIPE_THREADS or every hardware thread
 };
@@ -82,16 +84,16 @@ void add_demo_command(CLI::App& app) {
                         " (demo: a primitive type that needs more is skipped)");
     cmd->add_option("--middle-end", args->middle_end, "Middle end by registered name");
     cmd->add_option("--strategy", args->strategy, kStrategyHelp);
-    cmd->add_option("--threads", args->threads,
-                    "Pipeline threads (default: $DRAWPIPE_THREADS or every hardware thread)")
-        ->check(CLI::Range(1u, 1024u));
-    cmd->add_option("--png", args->png,
-                    "Where the picture goes: a generated torus, lit, each segment in its own "
-                    "colour (default demo.png)");
+    add_threads_option(*cmd, args->threads);
+    add_output_option(*cmd, "--png", args->png,
+                      "Where the picture goes, FILE ending in .png: a generated torus, lit, each "
+                      "segment in its own colour, with a caption (default demo.png)");
     cmd->add_flag("--no-png", args->no_png, "Write no picture");
     cmd->callback([args] {
-        if (args->no_png) args->png.clear();
-        if (!args->png.empty()) check_output_path(args->png, "--png");
+        if (args->no_png && args->png)
+            throw Error(ErrorCode::invalid_value, "--png: given with --no-png");
+        const std::string png = args->no_png ? "" : args->png.value_or("demo.png");
+        if (!args->no_png) check_output_path(png, "--png", ".png");
         const Strategy strategy = parse_strategy_option(args->strategy);
         const uint32_t n = args->size;
         // One float4 position per grid vertex.
@@ -159,7 +161,7 @@ void add_demo_command(CLI::App& app) {
                 (unsigned long long)t.points, (unsigned long long)t.lines,
                 (unsigned long long)t.triangles);
         }
-        if (args->png.empty()) return;
+        if (png.empty()) return;
         // The picture: a generated torus through the whole pipeline with the same middle end,
         // strategy, limit and threads, lit, each segment in its own colour.
         if (args->max_vertices != 0 && args->max_vertices < min_segment_vertices(Prim::triangles)) {
@@ -176,10 +178,17 @@ void add_demo_command(CLI::App& app) {
         view.options = {strategy, args->max_vertices};
         view.threads = threads;
         const MeshPicture picture = render_mesh(torus, view);
-        picture.image.write_png(args->png);
+        // The caption says what the picture is, so that it explains itself wherever it goes.
+        const std::string segments =
+            std::to_string(picture.colours) + (picture.colours == 1 ? " segment" : " segments");
+        Legend caption;
+        caption.caption = true;
+        caption.lines = {"drawpipe demo: " + segments + " (" + args->middle_end + ", " +
+                         strategy.name() + ") of a torus, a colour each"};
+        write_png_with_legend(picture.image, caption, png, "--png");
         std::printf("wrote %s: a generated torus (%u triangles) through the whole pipeline, "
-                    "%ux%u, lit, each of its %zu segments in its own colour\n",
-                    args->png.c_str(), torus.count / 3, view.width, view.height, picture.colours);
+                    "%ux%u, lit, each of its %s in its own colour\n",
+                    png.c_str(), torus.count / 3, view.width, view.height, segments.c_str());
     });
 }
 

@@ -10,6 +10,7 @@
 #include "tools/common/draw_text.hpp"
 #include "tools/common/files.hpp"
 #include "tools/common/gs_library.hpp"
+#include "tools/inputs.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -89,14 +90,15 @@ void add_gen7_command(CLI::App& app) {
     auto args = std::make_shared<Gen7Args>();
     CLI::App* cmd = app.add_subcommand(
         "gen7-header", "Show the gen7 GS control-data header and URB writes per input primitive");
-    cmd->add_option("draw", args->file, "Draw description file ('-' for stdin)")->required();
+    cmd->add_option("draw", args->file, "Draw description file (.txt, '-' for stdin)")->required();
     cmd->add_option("--gs", args->gs, "Library geometry shader (overrides the description's gs)");
     cmd->add_option("--max-vertices", args->max_vertices, kMaxVerticesHelp);
     cmd->add_option("--strategy", args->strategy, kStrategyHelp);
     cmd->add_flag("--no-stream-output", args->no_stream_output,
                   "Compile without transform feedback: drop vertices of streams > 0");
     cmd->callback([args] {
-        DrawDesc desc = parse_draw_text(read_input_file(args->file, "draw description"));
+        check_input(args->file, "gen7-header", true, false);
+        DrawDesc desc = parse_draw_text(read_text_file(args->file, "draw description"));
         if (!args->gs.empty()) desc.gs = args->gs;
         if (desc.gs.empty())
             throw Error(ErrorCode::invalid_value, "--gs: gen7-header needs a geometry shader");

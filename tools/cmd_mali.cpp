@@ -168,7 +168,8 @@ void add_mali_command(CLI::App& app) {
         "the driver corrected it (3 -> 3, 9 -> 9, 11 -> 12, 31 -> 32). Only instanced jobs pad.\n" +
         std::string(kExitCodeHelp));
     cmd->add_option("N", args->vertices, "Vertices in the job")->required();
-    cmd->add_option("--instances", args->instances, "Instance count (default 1)");
+    cmd->add_option("--instances", args->instances, "Instance count (default 1)")
+        ->check(CLI::Range(1u, 0xFFFFFFFFu));
     cmd->add_option("--divisor", args->divisors,
                     "An attribute with this instance divisor (0 = per vertex); repeat for more");
     cmd->add_flag("--idvs", args->idvs, "Bifrost IDVS path: round N up to a multiple of 4 first");

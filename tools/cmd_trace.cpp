@@ -11,6 +11,7 @@
 #include "tools/common/files.hpp"
 #include "tools/common/gs_library.hpp"
 #include "tools/common/vs_library.hpp"
+#include "tools/inputs.hpp"
 
 #include <oneapi/tbb/global_control.h>
 
@@ -32,13 +33,13 @@ struct TraceArgs {
     std::string strategy = "distinct";
     uint32_t max_vertices = 0;
     bool segments = false;
-    std::string gs;                   // overrides the description's `gs`
-    bool stats = false;               // middle-end counters to stderr
-    uint32_t repeat = 1;              // draws of the same registered index buffer
-    uint32_t threads = 0;             // 0: $DRAWPIPE_THREADS or every hardware thread
-    std::optional<uint64_t> xfb_size; // capture into one buffer of this many bytes
-    std::string xfb_dump;             // write that buffer's bytes here
-    uint32_t xfb_stream = 0;          // the geometry shader's vertex stream captured
+    std::string gs;                      // overrides the description's `gs`
+    bool stats = false;                  // middle-end counters to stderr
+    uint32_t repeat = 1;                 // draws of the same registered index buffer
+    uint32_t threads = 0;                // 0: $DRAWPIPE_THREADS or every hardware thread
+    std::optional<uint64_t> xfb_size;    // capture into one buffer of this many bytes
+    std::optional<std::string> xfb_dump; // write that buffer's bytes here (given: even empty)
+    uint32_t xfb_stream = 0;             // the geometry shader's vertex stream captured
 };
 
 // The CLI's capture: per vertex its vertex id and instance id (a geometry shader's output
@@ -194,7 +195,7 @@ void add_trace_command(CLI::App& app) {
     auto args = std::make_shared<TraceArgs>();
     CLI::App* cmd = app.add_subcommand("trace", "Print the canonical trace of a draw description");
     cmd->footer(library_help());
-    cmd->add_option("draw", args->file, "Draw description file ('-' for stdin)")->required();
+    cmd->add_option("draw", args->file, "Draw description file (.txt, '-' for stdin)")->required();
     cmd->add_option("--middle-end", args->middle_end, "Middle end by registered name");
     cmd->add_option("--max-vertices", args->max_vertices, kMaxVerticesHelp);
     cmd->add_option("--strategy", args->strategy, kStrategyHelp);
@@ -209,19 +210,25 @@ void add_trace_command(CLI::App& app) {
                     "split; the trace printed is the last draw's; with --xfb-size the draws are "
                     "one capture session, every second one drawn paused)")
         ->check(CLI::Range(1u, 1000000u));
-    cmd->add_option("--threads", args->threads,
-                    "Pipeline threads (default: $DRAWPIPE_THREADS or every hardware thread)")
-        ->check(CLI::Range(1u, 1024u));
+    add_threads_option(*cmd, args->threads);
     cmd->add_option("--xfb-size", args->xfb_size,
                     "Capture with stream output into one buffer of BYTES bytes (vertex id, "
                     "instance id and attributes as 32-bit words) and print what was written");
-    cmd->add_option("--xfb-dump", args->xfb_dump,
-                    "With --xfb-size: write the buffer's bytes to FILE");
+    add_output_option(*cmd, "--xfb-dump", args->xfb_dump,
+                      "With --xfb-size: write the buffer's bytes to FILE");
     cmd->add_option("--xfb-stream", args->xfb_stream,
                     "With --xfb-size: capture this vertex stream of the geometry shader")
         ->check(CLI::Range(0u, 3u));
     cmd->callback([args] {
-        DrawDesc desc = parse_draw_text(read_input_file(args->file, "draw description"));
+        // Every option first, then the input, before anything is read or printed.
+        if (args->xfb_size && *args->xfb_size > (uint64_t(1) << 32))
+            throw Error(ErrorCode::invalid_value,
+                        "--xfb-size: " + std::to_string(*args->xfb_size) + " is above 4 GiB");
+        if (args->xfb_dump && !args->xfb_size)
+            throw Error(ErrorCode::invalid_value, "--xfb-dump: needs --xfb-size");
+        if (args->xfb_dump) check_output_path(*args->xfb_dump, "--xfb-dump");
+        check_input(args->file, "trace", true, false);
+        DrawDesc desc = parse_draw_text(read_text_file(args->file, "draw description"));
         if (!args->gs.empty()) desc.gs = args->gs;
         const GeometryShader* gs = desc.gs.empty() ? nullptr : &find_gs(desc.gs);
         const auto bound = bind_draw(desc);
@@ -231,6 +238,8 @@ void add_trace_command(CLI::App& app) {
         const DrawState state{bound->info, bound->input(), vs, gs};
         DrawOptions ro{strategy, args->max_vertices};
         if (args->segments) return print_segments(state, *middle, ro);
+        // The draw and its limits are checked here, so that an error comes before the header.
+        prepare_draw(state, *middle, ro);
         TraceBackend trace;
         // TBB caps its workers at the hardware's threads; the application may raise that cap.
         const uint32_t threads = args->threads ? args->threads : default_thread_count();
@@ -251,17 +260,12 @@ void add_trace_command(CLI::App& app) {
         StreamOutputState so;
         VertexLayout layout;
         if (args->xfb_size) {
-            if (*args->xfb_size > (uint64_t(1) << 32))
-                throw Error(ErrorCode::invalid_value, "--xfb-size: at most 4 GiB");
             xfb.assign(size_t(*args->xfb_size), 0);
             layout = middle->prepare(state)->layout();
             so = cli_capture(layout, xfb.data(), xfb.size(), args->xfb_stream);
             ctx.set_stream_output(so);
             ctx.set_rasterizer_discard(true); // the capture is printed, not the backend's trace
-        } else if (!args->xfb_dump.empty()) {
-            throw Error(ErrorCode::invalid_value, "--xfb-dump: needs --xfb-size");
         }
-        if (!args->xfb_dump.empty()) check_output_path(args->xfb_dump, "--xfb-dump");
         DrawStats stats;
         StreamOutputCounts captured;
         // With a capture, the repeats are one session: each captured draw appends after the
@@ -287,8 +291,8 @@ void add_trace_command(CLI::App& app) {
         if (args->xfb_size) {
             print_captured(so, layout, captured_vertices(bound->info.prim, gs),
                            captured.written[args->xfb_stream]);
-            if (!args->xfb_dump.empty()) {
-                write_output_file(args->xfb_dump, "--xfb-dump",
+            if (args->xfb_dump) {
+                write_output_file(*args->xfb_dump, "--xfb-dump",
                                   {reinterpret_cast<const char*>(xfb.data()), xfb.size()});
             }
         }

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 
 namespace drawpipe::cli {
@@ -34,6 +35,31 @@ inline Strategy parse_strategy_option(const std::string& name) {
     if (const auto s = Strategy::parse(name)) return *s;
     throw Error(ErrorCode::not_found, "--strategy: unknown strategy '" + name + "' (" +
                                           std::string(kStrategyHelp + 20) + ")");
+}
+
+// --threads, the same range and help in every command: 1..1024, checked before any work.
+inline CLI::Option* add_threads_option(
+    CLI::App& cmd, uint32_t& threads,
+    const std::string& help =
+        "Pipeline threads, 1..1024 (default: $DRAWPIPE_THREADS or every hardware thread)") {
+    return cmd.add_option("--threads", threads, help)->check(CLI::Range(1u, 1024u));
+}
+
+// An output path: std::nullopt when the option is not given, and what was given otherwise,
+// even "" (CLI11 reads an empty value into a std::optional as a missing one, with a message
+// that names the wrong thing; an empty path is check_output_path's error to report).
+inline CLI::Option* add_output_option(CLI::App& cmd, const std::string& name,
+                                      std::optional<std::string>& out, const std::string& help) {
+    return cmd
+        .add_option(
+            name,
+            [&out](const CLI::results_t& r) {
+                out = r.empty() ? std::string() : r.back();
+                return true;
+            },
+            help)
+        ->type_name("FILE")
+        ->expected(1);
 }
 
 void add_trace_command(CLI::App& app);

@@ -59,8 +59,12 @@ int main(int argc, char** argv) {
         app.parse(argc, argv);
         drawpipe::cli::finish_stdout(); // a trace or table lost on a full disk is no success
     } catch (const CLI::ParseError& e) {
-        const int code = app.exit(e); // prints help, the version or the message
-        return code == 0 ? kExitOk : kExitBadInput;
+        if (e.get_exit_code() == 0) return app.exit(e) == 0 ? kExitOk : kExitBadInput; // help
+        // An option CLI11 refused (a value out of range, an unknown option) reads like every
+        // other error: the same prefix, the option and the value.
+        std::fprintf(stderr, "drawpipe: error (usage): %s\nRun with --help for more information.\n",
+                     e.what());
+        return kExitBadInput;
     } catch (const drawpipe::Error& e) {
         std::fprintf(stderr, "drawpipe: error (%s): %s\n", drawpipe::error_code_name(e.code()),
                      e.what());

@@ -15,7 +15,8 @@ uint64_t vertex_span(const DrawDesc& d) {
         top = uint64_t(d.start) + d.count;
     } else {
         for (uint32_t i = d.start; i < d.start + d.count && i < d.indices.size(); ++i)
-            top = std::max<uint64_t>(top, uint64_t(int64_t(d.indices[i]) + d.base_vertex) + 1);
+            if (!d.restart || d.indices[i] != d.restart_index)
+                top = std::max<uint64_t>(top, uint64_t(int64_t(d.indices[i]) + d.base_vertex) + 1);
     }
     return std::max<uint64_t>(top, d.render.positions.size() / 4);
 }
@@ -72,7 +73,10 @@ RasterBackend render_description(const DrawDesc& given, const DescRender& how) {
     co.threads = how.threads;
     co.draw = {how.strategy, how.max_vertices};
     Context ctx(co);
-    ctx.bind_middle_end(how.middle_end);
+    if (how.middle)
+        ctx.bind_middle_end(how.middle);
+    else
+        ctx.bind_middle_end(how.middle_end);
     ctx.bind_backend(image);
     ctx.set_vertex_buffers(buffers);
     ctx.set_vertex_attribs(attribs);

@@ -2,8 +2,10 @@
 
 #include "bench/mesh.hpp"
 #include "drawpipe/context.hpp"
+#include "drawpipe/prim.hpp"
 #include "drawpipe/registry.hpp"
 #include "tools/common/colour_stages.hpp"
+#include "tools/progress.hpp"
 
 #include <algorithm>
 #include <array>
@@ -102,22 +104,41 @@ bench::Workload torus_mesh(uint32_t rings, uint32_t sides) {
     return w;
 }
 
-MeshPicture render_mesh(const std::string& path, const MeshView& view) {
-    return render_mesh(bench::load_mesh(path), view);
+std::vector<uint32_t> decomposed_triangles(const bench::Workload& w) {
+    const DrawInfo d = w.draw();
+    auto index = [&](uint32_t pos) -> uint32_t {
+        if (d.index_type == IndexType::u16) return w.indices16[pos];
+        if (d.index_type == IndexType::u32) return w.indices32[pos];
+        return pos;
+    };
+    std::vector<uint32_t> out;
+    uint32_t run = 0;
+    auto flush = [&](uint32_t end) {
+        for_each_decomposed(d.prim, d.provoking, end - run, [&](uint32_t n, const uint32_t* pos) {
+            if (n == 3)
+                for (uint32_t i = 0; i < 3; ++i) out.push_back(index(run + pos[i]));
+        });
+    };
+    for (uint32_t i = 0; i < d.count; ++i)
+        if (d.primitive_restart && d.index_type != IndexType::none && index(i) == d.restart_index) {
+            flush(i);
+            run = i + 1;
+        }
+    flush(d.count);
+    return out;
 }
 
 MeshPicture render_mesh(const bench::Workload& mesh, const MeshView& view) {
     const uint32_t n = mesh.vertex_count;
+    if (view.progress) view.progress->phase("computing normals");
     // Per-vertex normals: the sum of the faces' normals around each vertex.
     std::vector<Vec3> normal(n, Vec3{0, 0, 0});
-    auto index = [&](uint32_t i) {
-        return mesh.index_type == IndexType::u16 ? uint32_t(mesh.indices16[i]) : mesh.indices32[i];
-    };
     auto pos = [&](uint32_t v) {
         return Vec3{mesh.positions[3 * v], mesh.positions[3 * v + 1], mesh.positions[3 * v + 2]};
     };
-    for (uint32_t t = 0; t + 2 < mesh.count; t += 3) {
-        const uint32_t a = index(t), b = index(t + 1), c = index(t + 2);
+    const std::vector<uint32_t> tris = decomposed_triangles(mesh);
+    for (size_t t = 0; t + 2 < tris.size(); t += 3) {
+        const uint32_t a = tris[t], b = tris[t + 1], c = tris[t + 2];
         const Vec3 fn = cross(sub(pos(b), pos(a)), sub(pos(c), pos(a)));
         for (const uint32_t v : {a, b, c})
             for (int k = 0; k < 3; ++k) normal[v][k] += fn[k];
@@ -151,6 +172,8 @@ MeshPicture render_mesh(const bench::Workload& mesh, const MeshView& view) {
     const Vec3 back{std::cos(el) * std::sin(az), std::sin(el), std::cos(el) * std::cos(az)};
     float dist = view.distance;
     float shift_x = 0, shift_y = 0; // added to the normalized device coordinates
+    // The band a legend covers at the top, in device coordinates: framed below it.
+    const float band = std::min(1.0f, 2.0f * float(view.top_reserved) / float(view.height));
     if (!(dist > 0)) {
         const Vec3 forward{-back[0], -back[1], -back[2]};
         const Vec3 side = normalize(cross(forward, {0, 1, 0}));
@@ -160,6 +183,7 @@ MeshPicture render_mesh(const bench::Workload& mesh, const MeshView& view) {
         std::vector<Vec3> rel;
         rel.reserve(size_t(n) * 2);
         float nearest = -radius;
+        if (view.progress) view.progress->phase("framing the camera", 34); // extent() calls
         for (const float shift : {first_x, first_x + float(instances - 1) * spacing})
             for (uint32_t v = 0; v < n; ++v) {
                 Vec3 p = sub(pos(v), centre);
@@ -169,6 +193,7 @@ MeshPicture render_mesh(const bench::Workload& mesh, const MeshView& view) {
             }
         // The projection's extent at distance d: x0, x1, y0, y1 in device coordinates.
         auto extent = [&](float d) {
+            if (view.progress) view.progress->advance(1);
             std::array<float, 4> e{1e30f, -1e30f, 1e30f, -1e30f};
             for (const Vec3& r : rel) {
                 const float depth = d - r[0], x = r[1] / depth / tan_x, y = r[2] / depth / tan_y;
@@ -178,13 +203,13 @@ MeshPicture render_mesh(const bench::Workload& mesh, const MeshView& view) {
         };
         auto fits = [&](float d) {
             const auto e = extent(d);
-            return e[1] - e[0] <= 1.8f && e[3] - e[2] <= 1.8f;
+            return e[1] - e[0] <= 1.8f && e[3] - e[2] <= 0.9f * (2 - band);
         };
         // Centred, within 90% of each half: close enough to start from, and far enough.
         float far_enough = nearest + radius * 0.05f;
         for (const Vec3& r : rel)
             far_enough = std::max({far_enough, r[0] + std::fabs(r[1]) / (0.9f * tan_x),
-                                   r[0] + std::fabs(r[2]) / (0.9f * tan_y)});
+                                   r[0] + std::fabs(r[2]) / (0.9f * (1 - band / 2) * tan_y)});
         float near_enough = nearest + radius * 0.05f; // every vertex in front of the eye
         if (fits(near_enough)) {
             far_enough = near_enough;
@@ -196,7 +221,7 @@ MeshPicture render_mesh(const bench::Workload& mesh, const MeshView& view) {
         }
         dist = far_enough;
         const auto e = extent(dist);
-        shift_x = -(e[0] + e[1]) / 2, shift_y = -(e[2] + e[3]) / 2;
+        shift_x = -(e[0] + e[1]) / 2, shift_y = -(e[2] + e[3]) / 2 - band / 2;
     }
     const Vec3 eye{centre[0] + dist * back[0], centre[1] + dist * back[1],
                    centre[2] + dist * back[2]};
@@ -239,9 +264,14 @@ MeshPicture render_mesh(const bench::Workload& mesh, const MeshView& view) {
     co.draw = view.options;
     Context ctx(co);
     MeshPicture picture{
-        RasterBackend(view.width, view.height, {.colour_varying = 0, .depth_test = true}), 0};
+        RasterBackend(view.width, view.height, {.colour_varying = 0, .depth_test = true}),
+        0,
+        {},
+        0};
     std::shared_ptr<const MiddleEnd> middle = MiddleEndRegistry::global().find(view.middle_end);
     if (by_thread) middle = std::make_shared<ThreadTagMiddleEnd>(std::move(middle), 1);
+    if (view.progress)
+        middle = std::make_shared<ProgressMiddleEnd>(std::move(middle), *view.progress);
     ctx.bind_middle_end(std::move(middle));
     ctx.bind_backend(picture.image);
     ctx.set_vertex_buffers(buffers);
@@ -268,9 +298,14 @@ MeshPicture render_mesh(const bench::Workload& mesh, const MeshView& view) {
     if (colours) ctx.add_stage(*colours);
     DrawInfo draw = mesh.draw();
     draw.instance_count = instances;
+    picture.triangles = uint64_t(tris.size() / 3) * instances;
+    if (view.progress)
+        view.progress->phase("drawing " + std::to_string(picture.triangles) + " triangles",
+                             uint64_t(draw.count) * instances);
     ctx.draw(draw);
     ctx.flush();
-    if (colours) picture.colours = colours->keys_seen();
+    if (view.progress) view.progress->done();
+    if (colours) picture.colours = colours->keys_seen(), picture.keys = colours->keys();
     return picture;
 }
 

@@ -6,9 +6,13 @@
 #include "drawpipe/backends/raster.hpp"
 #include "drawpipe/serial.hpp"
 
+#include <set>
 #include <string>
+#include <vector>
 
 namespace drawpipe::cli {
+
+class Progress;
 
 // What each triangle's colour shows (`--color-by`).
 enum class MeshColours { shading, segment, instance, middle_end_thread };
@@ -25,6 +29,8 @@ struct MeshView {
     std::string middle_end = "fetch_shade";
     DrawOptions options;
     uint32_t threads = 1;
+    Progress* progress = nullptr; // phases and the draw's progress, when shown
+    uint32_t top_reserved = 0;    // rows at the top the framing leaves free (for a legend)
 };
 
 // True for a file `drawpipe render` draws as a mesh rather than reading as a description.
@@ -32,12 +38,17 @@ bool is_mesh_path(const std::string& path);
 
 struct MeshPicture {
     RasterBackend image;
-    size_t colours = 0; // distinct segments, instances or threads coloured (0: lit)
+    size_t colours = 0;      // distinct segments, instances or threads coloured (0: lit)
+    std::set<uint32_t> keys; // those segments, instances or threads (thread slots)
+    uint64_t triangles = 0;  // in the draw, every instance
 };
 
-// Renders the mesh; throws Error for a file assimp cannot read.
-MeshPicture render_mesh(const std::string& path, const MeshView& view);
-// Renders a mesh already in memory: an indexed triangle list with xyz positions.
+// The vertex ids of a workload's triangles, three by three, as GL decomposes its primitive
+// type (restart runs kept apart); points and lines give none.
+std::vector<uint32_t> decomposed_triangles(const bench::Workload& w);
+
+// Renders a mesh in memory: xyz positions for every vertex id it reads, any primitive type
+// (triangles lit; points and lines drawn in the key colour unlit).
 MeshPicture render_mesh(const bench::Workload& mesh, const MeshView& view);
 
 // A generated torus around the y axis (`rings` around it, `sides` around the tube), as an

@@ -104,9 +104,9 @@ expect(2 "--xfb-dump '${WORK_DIR}': is a directory" trace --xfb-size 100 --xfb-d
 # An output that cannot be written whole (a full disk: /dev/full) is a failure while running,
 # exit 1, with the OS's reason; never a "wrote" and exit 0.
 if(EXISTS /dev/full)
-  expect(1 "^drawpipe: error \\(io_error\\): png '/dev/full': No space left on device\n$"
+  expect(1 "^drawpipe: error \\(io_error\\): --png '/dev/full': No space left on device\n$"
          render ${DATA}/xfb_strip.txt --png /dev/full)
-  expect(1 "png '/dev/full': No space left on device" demo --size 4 --png /dev/full)
+  expect(1 "--png '/dev/full': No space left on device" demo --size 4 --png /dev/full)
   expect(1 "--json '/dev/full': No space left on device" bench W2 --reps 1 --min-time 0
          --no-progress --json /dev/full)
   expect(1 "--plot '/dev/full': No space left on device" bench W2 --reps 1 --min-time 0

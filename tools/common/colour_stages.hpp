@@ -61,6 +61,8 @@ class KeyColours : public Stage {
         : varying_(colour_varying), lit_(lit) {}
     // Distinct keys of the triangles coloured so far: segments, instances or threads.
     size_t keys_seen() const { return seen_.size(); }
+    // Those keys, in increasing order: for the picture's legend.
+    const std::set<uint32_t>& keys() const { return seen_; }
 
     void point(const StagePrim& p) override { next()->point(p); }
     void line(const StagePrim& p) override { next()->line(p); }
