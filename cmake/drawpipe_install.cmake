@@ -1,6 +1,7 @@
 # Install rules and the exported package: after `cmake --install`, a project calls
 # find_package(drawpipe) and links drawpipe::draw (the context and every interface),
-# drawpipe::middle_ends (the hardware models) and drawpipe::backends. Public headers are
+# drawpipe::middle_ends (the hardware models), drawpipe::backends and drawpipe::c (the C
+# interface); a meson or make build uses pkg-config's drawpipe.pc instead. Public headers are
 # installed under include/drawpipe/ and included as <drawpipe/...>; nothing private is.
 include(CMakePackageConfigHelpers)
 
@@ -35,8 +36,21 @@ install(FILES ${PROJECT_BINARY_DIR}/drawpipeConfig.cmake ${PROJECT_BINARY_DIR}/d
 # every library, C++ or C. The libraries are static archives of C++ code, so a C program
 # linked through it also needs the C++ runtime; tbb and libhwy come through their own .pc
 # files. The prefix is found from the .pc file's own place, so an installed tree can move.
+# An absolute libdir or includedir given at configure time is kept as it is.
 file(RELATIVE_PATH _drawpipe_pc_to_prefix /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 string(REGEX REPLACE "/$" "" _drawpipe_pc_to_prefix "${_drawpipe_pc_to_prefix}")
+foreach(kind LIBDIR INCLUDEDIR)
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_${kind}}")
+    set(DRAWPIPE_PC_${kind} "${CMAKE_INSTALL_${kind}}")
+  else()
+    set(DRAWPIPE_PC_${kind} "\${prefix}/${CMAKE_INSTALL_${kind}}")
+  endif()
+endforeach()
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(_drawpipe_pc_prefix "${CMAKE_INSTALL_PREFIX}")
+else()
+  set(_drawpipe_pc_prefix "\${pcfiledir}/${_drawpipe_pc_to_prefix}")
+endif()
 set(DRAWPIPE_PC_LIBS_EXTRA "")
 if(DRAWPIPE_WITH_REORDER)
   string(APPEND DRAWPIPE_PC_LIBS_EXTRA " -lmeshoptimizer")
