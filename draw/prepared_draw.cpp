@@ -34,6 +34,7 @@ FrontEndOptions split_options(const MiddleEndLimits& limits, const DrawOptions& 
 // prepare_draw and prepare_draw_like.
 void finish_draw(PreparedDraw& p, const DrawOptions& options) {
     const DrawInfo& draw = p.state.draw;
+    p.check_batches = options.check_middle_end;
     check_split(draw, p.split);
     const bool cacheable =
         options.split_cache && draw.index_buffer_id != 0 && draw.index_type != IndexType::none;
@@ -68,6 +69,12 @@ PreparedDraw prepare_draw(const DrawState& state, const MiddleEnd& middle,
         throw Error(ErrorCode::middle_end_failure,
                     "middle end '" + std::string(middle.name()) + "': prepare returned null");
     p.split = split_options(p.middle->limits(), options, middle.name());
+    p.middle_name = middle.name();
+    if (p.middle->layout().stride() < kVertexHeaderDwords)
+        throw Error(ErrorCode::middle_end_failure,
+                    "middle end '" + std::string(middle.name()) + "': a vertex of " +
+                        std::to_string(p.middle->layout().stride()) + " dwords, below the " +
+                        std::to_string(kVertexHeaderDwords) + " of its header and position");
     finish_draw(p, options);
     return p;
 }

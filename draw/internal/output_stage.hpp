@@ -5,6 +5,7 @@
 #pragma once
 
 #include "draw/internal/backend_calls.hpp"
+#include "draw/internal/check_batch.hpp"
 #include "draw/internal/prepared_draw.hpp"
 #include "draw/internal/stage_chain.hpp"
 #include "draw/internal/submit.hpp"
@@ -76,6 +77,9 @@ inline void shade_step(const PreparedDraw& draw, const Segment& seg, MiddleEndSc
     const RasterPlan* r = draw.raster && draw.raster->parallel ? draw.raster.get() : nullptr;
     batch.post_plan = r;
     draw.middle->shade(seg, scratch, batch);
+    if (draw.check_batches)
+        check_batch(batch, draw.middle->layout().stride(),
+                    {draw.middle_name, draw.ordinal, seg.sequence});
     batch.sequence = seg.sequence;
     if (r && !batch.post_shaded) post_shade(*r, batch);
     if (draw.stages_in_shade) stage_batch(draw, batch);

@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 namespace drawpipe {
@@ -37,6 +38,9 @@ struct PreparedDraw {
     std::shared_ptr<const DriverStages> driver_stages = nullptr;
     // The draw's place among its context's draws (BatchOrder::draw).
     uint64_t ordinal = 0;
+    // DrawOptions::check_middle_end, and the middle end's name for the errors it gives.
+    bool check_batches = false;
+    std::string_view middle_name{};
     // The bound backend when it takes parallel batches and this draw's output needs nothing
     // ordered: the shading threads then hand it each batch (prepare_delivery).
     Backend* parallel_backend = nullptr;
