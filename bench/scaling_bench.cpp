@@ -6,10 +6,11 @@
 // clipped), and the counting backend.
 //
 //   scaling_bench [--threads 1,2,4,8,16] [--rounds N] [--reps N] [--workloads KEY,KEY,...]
-//                 [--mesh FILE] [--parallel-backend] [--smoke]
+//                 [--mesh FILE] [--parallel-backend] [--unchecked] [--smoke]
 //
 // --parallel-backend: the counting backend takes batches from the shading threads
 // (Backend::takes_parallel_batches), as a binning rasterizer would; default: ordered.
+// --unchecked: DrawOptions::check_middle_end off, to measure what the check costs.
 //
 // Workload keys (all by default; bench/workloads.hpp defines W1-W7):
 //   W1 W3 W7               grid triangles, random triangles, strip with restart (u32)
@@ -89,6 +90,7 @@ struct Options {
     std::string mesh = kDefaultMesh;
     bool smoke = false;
     bool parallel_backend = false; // the counting backend takes batches from the shading threads
+    bool unchecked = false;        // DrawOptions::check_middle_end off (its cost, bench/README)
 };
 
 std::vector<std::string> split_list(const std::string& s) {
@@ -167,15 +169,16 @@ double run_limit(tbb::task_arena& arena, const Source& src, size_t count) {
 
 // One thread count's context, set up as a driver would.
 struct Driver {
-    Driver(uint32_t threads, bool parallel_backend)
-        : ctx(make_options(threads)), backend(parallel_backend) {
+    Driver(uint32_t threads, bool parallel_backend, bool unchecked)
+        : ctx(make_options(threads, unchecked)), backend(parallel_backend) {
         ctx.bind_middle_end("fetch_shade_simd");
         ctx.bind_backend(backend);
         ctx.bind_vertex_shader(VertexShader{{}, matrix_vs});
     }
-    static ContextOptions make_options(uint32_t threads) {
+    static ContextOptions make_options(uint32_t threads, bool unchecked) {
         ContextOptions o;
         o.threads = threads;
+        o.draw.check_middle_end = !unchecked;
         return o;
     }
     Context ctx;
@@ -259,7 +262,7 @@ std::string cpu_model() {
 int usage() {
     std::fprintf(stderr, "usage: scaling_bench [--threads 1,2,4,8,16] [--rounds N] [--reps N] "
                          "[--workloads W1,W3,W7,W1cull,W3cull,W7cull,bunny,small] [--mesh FILE] "
-                         "[--parallel-backend] [--smoke]\n");
+                         "[--parallel-backend] [--unchecked] [--smoke]\n");
     return 2;
 }
 
@@ -297,6 +300,8 @@ int main(int argc, char** argv) {
             opt.workloads = split_list(value());
         } else if (a == "--parallel-backend") {
             opt.parallel_backend = true;
+        } else if (a == "--unchecked") {
+            opt.unchecked = true;
         } else if (a == "--mesh") {
             opt.mesh = value();
         } else {
@@ -389,7 +394,7 @@ int main(int argc, char** argv) {
         std::vector<std::unique_ptr<Driver>> drivers;
         std::vector<std::unique_ptr<tbb::task_arena>> arenas;
         for (uint32_t t : opt.threads) {
-            drivers.push_back(std::make_unique<Driver>(t, opt.parallel_backend));
+            drivers.push_back(std::make_unique<Driver>(t, opt.parallel_backend, opt.unchecked));
             arenas.push_back(std::make_unique<tbb::task_arena>(int(t)));
         }
         FrontEnd front;
