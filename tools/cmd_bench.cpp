@@ -104,7 +104,8 @@ double best_time(const BenchArgs& a, uint32_t& reps, Fn&& draw,
     draw(); // warm-up
     if (progress) {
         const double once = std::chrono::duration<double>(Clock::now() - warm).count();
-        progress->estimate(once + std::max(a.min_time, once * a.min_reps));
+        // The warm-up, the timed draws, the one that ends past min_time, and the proxy runs.
+        progress->estimate(2 * once + 1.1 * std::max(a.min_time, once * a.min_reps));
     }
     double best = 1e30, since_proxy = 1e30;
     uint64_t sink = 0;
@@ -325,16 +326,18 @@ void run_bench(const BenchArgs& a) {
             for (const Strategy& s : strategies) {
                 const std::string label = w.id == w.name || w.name == "mesh" ? w.id : w.label();
                 const size_t done = report.rows.size();
-                std::string what = "row " + std::to_string(done + 1) + "/" +
-                                   std::to_string(total_rows) + " " + label + " " + s.name() + " " +
-                                   std::to_string(limit);
+                // "row 3/14 (about 40 s in all) W1 grid-tris-u32 distinct 4096": the figures first,
+                // so that a narrow line cuts the label.
+                std::string what =
+                    "row " + std::to_string(done + 1) + "/" + std::to_string(total_rows);
                 if (done > 0) {
                     const double per_row =
                         std::chrono::duration<double>(Clock::now() - run_start).count() /
                         double(done);
-                    what += " (all: about " +
-                            Progress::duration(per_row * double(total_rows - done)) + " left)";
+                    what += " (about " + Progress::duration(per_row * double(total_rows - done)) +
+                            " left in all)";
                 }
+                what += " " + label + " " + s.name() + " " + std::to_string(limit);
                 progress.phase(what, 0, std::max(a.min_time, 0.05));
                 FrontEndOptions options;
                 options.limits.max_vertices = limit;

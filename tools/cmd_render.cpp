@@ -62,6 +62,9 @@ MeshColours parse_colours(const std::string& name) {
     throw Error(ErrorCode::invalid_value, "--color-by: '" + name + "' is not one of " + known);
 }
 
+// The smallest picture a --color-by legend is drawn into.
+constexpr uint32_t kLegendMinWidth = 320, kLegendMinHeight = 240;
+
 // "1 segment", "12 segments".
 std::string count_of(size_t n, const char* one, const char* many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
@@ -203,15 +206,19 @@ void render_mesh_input(const RenderArgs& a, const std::string& png) {
     const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, view.threads);
     Progress progress(!a.no_progress);
     view.progress = progress.shown() ? &progress : nullptr;
-    if (view.colours != MeshColours::shading && !png.empty())
-        view.top_reserved = legend_reserve(view.width, 2);
+    // A legend needs room to be read and to leave the mesh room: pictures smaller than
+    // kLegendMin get none (the line on stderr still says what the colours are).
+    const bool keyed = view.colours != MeshColours::shading && !png.empty() &&
+                       view.width >= kLegendMinWidth && view.height >= kLegendMinHeight;
+    if (keyed) view.top_reserved = legend_reserve(view.width, 2);
     const bench::Workload mesh = load_with_progress(a.file, progress);
     const MeshPicture picture = render_mesh(mesh, view);
     if (a.pixels) print_pixels(picture.image);
     if (!png.empty()) {
         progress.phase("writing " + png);
-        write_png_with_legend(picture.image, colour_legend(view.colours, picture, view, mesh.id),
-                              png, "--png");
+        write_png_with_legend(
+            picture.image, keyed ? colour_legend(view.colours, picture, view, mesh.id) : Legend{},
+            png, "--png");
         progress.done();
         std::fprintf(stderr, "drawpipe render: wrote %s (%ux%u, %s)\n", png.c_str(),
                      picture.image.width(), picture.image.height(),

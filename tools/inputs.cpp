@@ -22,9 +22,9 @@ namespace {
 // Rates measured on this project's build machine (RelWithDebInfo), for the loading estimates:
 // assimp reading an OBJ joins identical vertices; a vertex-cache-ordered sphere runs
 // meshoptimizer, a random one only shuffles.
-constexpr double kMeshBytesPerSecond = 20e6;
-constexpr double kSphereTrianglesPerSecond = 2e6;
-constexpr double kRandomSphereTrianglesPerSecond = 8e6;
+constexpr double kMeshBytesPerSecond = 4e6;
+constexpr double kSphereTrianglesPerSecond = 1.8e6;
+constexpr double kRandomSphereTrianglesPerSecond = 5e6;
 
 std::string lower_extension(const std::string& path) {
     std::string ext = std::filesystem::path(path).extension().string();

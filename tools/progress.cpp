@@ -89,24 +89,27 @@ void Progress::draw_locked() {
     if (!active_ || paused_ || stop_) return;
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    std::string line = what_ + ": " + duration(elapsed);
+    std::string bar, tail = duration(elapsed);
     if (total_ > 0) {
         const uint64_t done = std::min<uint64_t>(done_.load(std::memory_order_relaxed), total_);
         const double f = double(done) / double(total_);
         const int width = 20, filled = int(f * width);
-        line = what_ + " [" + std::string(size_t(filled), '#') +
-               std::string(size_t(width - filled), '.') + "] " + std::to_string(int(f * 100)) +
-               "%, " + duration(elapsed);
+        bar = " [" + std::string(size_t(filled), '#') + std::string(size_t(width - filled), '.') +
+              "] " + std::to_string(int(f * 100)) + "%";
         // The rate so far, once there is enough of it to go by.
         if (done > 0 && elapsed > 0.5)
-            line += ", about " + duration(elapsed / f - elapsed) + " left";
+            tail += ", about " + duration(elapsed / f - elapsed) + " left";
     } else if (estimate_ > 0) {
-        line += elapsed <= estimate_ ? " of about " + duration(estimate_)
+        tail += elapsed <= estimate_ ? " of about " + duration(estimate_)
                                      : " (longer than the " + duration(estimate_) + " estimated)";
     }
-    // One terminal line at most: wrapping would leave copies of it behind on every redraw.
-    if (line.size() > 79) line.resize(79);
-    std::fprintf(stderr, "\r%s\033[K", line.c_str());
+    // One terminal line at most (wrapping would leave copies behind on every redraw): the
+    // description is shortened, never the figures.
+    const std::string figures = bar + ": " + tail;
+    std::string what = what_;
+    if (what.size() + figures.size() > 79)
+        what.resize(figures.size() < 75 ? 79 - figures.size() : 4);
+    std::fprintf(stderr, "\r%s%s\033[K", what.c_str(), figures.c_str());
     std::fflush(stderr);
     drawn_ = true;
 }
