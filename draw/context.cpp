@@ -6,6 +6,7 @@
 #include "draw/internal/prepared_draw.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/registry.hpp"
+#include "drawpipe/simd_shade.hpp"
 #include "drawpipe/split_cache.hpp"
 
 #include <oneapi/tbb/info.h>
@@ -113,7 +114,17 @@ struct Context::Impl {
     }
 };
 
-Context::Context(const ContextOptions& options) : impl_(std::make_unique<Impl>(options)) {}
+Context::Context(const ContextOptions& options) {
+    // Pinned before anything is drawn (drawpipe/simd_shade.hpp): tests and fuzzers run each level.
+    if (const char* env = std::getenv("DRAWPIPE_SIMD_TARGET"); env && *env) {
+        try {
+            pin_simd_target(env);
+        } catch (const Error& e) {
+            throw Error(ErrorCode::invalid_value, std::string("DRAWPIPE_SIMD_TARGET: ") + e.what());
+        }
+    }
+    impl_ = std::make_unique<Impl>(options);
+}
 
 Context::~Context() {
     try {

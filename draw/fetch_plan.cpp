@@ -2,11 +2,17 @@
 // draw/simd_shade.cpp).
 #include "draw/internal/fetch_plan.hpp"
 
+#include "drawpipe/error.hpp"
 #include "drawpipe/shading.hpp"
 #include "drawpipe/simd_shade.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <limits>
+#include <string>
+#include <vector>
+
+#include <hwy/targets.h>
 
 namespace drawpipe {
 
@@ -180,6 +186,37 @@ void SimdShade::shade_post(const Segment& seg, ShadedBatch& out) const {
 
 std::string_view simd_target() {
     return simd_target_name();
+}
+
+namespace {
+
+// The levels there are, taken once at load time: once one is pinned, Highway reports that one.
+const std::vector<int64_t> g_levels = hwy::SupportedAndGeneratedTargets();
+
+} // namespace
+
+std::vector<std::string> simd_targets() {
+    std::vector<std::string> names;
+    for (const int64_t t : g_levels) names.emplace_back(hwy::TargetName(t));
+    return names;
+}
+
+void pin_simd_target(std::string_view name) {
+    if (name.empty()) return hwy::SetSupportedTargetsForTest(0);
+    auto same = [](std::string_view a, std::string_view b) {
+        return a.size() == b.size() &&
+               std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+                   return std::toupper(static_cast<unsigned char>(x)) ==
+                          std::toupper(static_cast<unsigned char>(y));
+               });
+    };
+    std::string there;
+    for (const int64_t t : g_levels) {
+        if (same(name, hwy::TargetName(t))) return hwy::SetSupportedTargetsForTest(t);
+        there += std::string(there.empty() ? "" : ", ") + hwy::TargetName(t);
+    }
+    throw Error(ErrorCode::invalid_value,
+                "simd target '" + std::string(name) + "': this build and CPU run " + there);
 }
 
 } // namespace drawpipe

@@ -7,13 +7,16 @@
 #include "fuzz/fuzz_common.hpp"
 
 #include "drawpipe/error.hpp"
+#include "drawpipe/simd_shade.hpp"
 #include "tools/render_desc.hpp"
 
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 using namespace drawpipe;
 
@@ -51,12 +54,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     variant.strategy = *Strategy::parse(kStrategies[(h / 5) % 5]);
     variant.max_vertices = uint32_t(h / 25 % 2 ? 0 : 4 + (h / 50) % 29);
     variant.threads = uint32_t(1 + (h / 2000) % 2);
+    // The variant's SIMD kernels at every level this CPU runs, in turn (the reference's
+    // middle end may be the vectorised one too: it ran at the best level).
+    static const std::vector<std::string> levels = simd_targets();
+    pin_simd_target(levels[(h / 4000) % levels.size()]);
     std::optional<RasterBackend> got;
     try {
         got.emplace(cli::render_description(d, variant));
     } catch (const Error&) {
+        pin_simd_target("");
         return 0; // the middle end declined the draw, or the limit is too small for it
     }
+    pin_simd_target("");
     for (uint32_t y = 0; y < kImage; ++y)
         for (uint32_t x = 0; x < kImage; ++x)
             if (want->pixel(x, y) != got->pixel(x, y)) {

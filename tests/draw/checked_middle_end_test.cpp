@@ -6,6 +6,7 @@
 #include "drawpipe/error.hpp"
 #include "drawpipe/fetch_shade.hpp"
 #include "drawpipe/serial.hpp"
+#include "drawpipe/simd_shade.hpp"
 #include "support/random_draw.hpp"
 
 #include <gtest/gtest.h>
@@ -98,29 +99,33 @@ void expect_named(const Error& e, const Fault& f, uint64_t at) {
 
 TEST(CheckedMiddleEnd, EveryFaultIsAnErrorNamingTheMiddleEndTheDrawAndTheSegment) {
     const BoundDraw& bound = scene();
-    for (const Fault& f : kFaults)
-        for (const uint64_t at : {0ull, 3ull})
-            for (const uint32_t threads : {1u, 4u}) {
-                SCOPED_TRACE(std::string(f.name) + ", segment " + std::to_string(at) + ", " +
-                             std::to_string(threads) + " threads");
-                ContextOptions co;
-                co.threads = threads;
-                co.inline_below = threads == 1 ? ContextOptions{}.inline_below : 0;
-                Context ctx(co);
-                TraceBackend trace;
-                ctx.bind_middle_end(std::make_shared<BrokenMiddleEnd>(at, f.breakage));
-                ctx.bind_backend(trace);
-                ctx.set_vertex_buffers(bound.buffers);
-                ctx.set_vertex_attribs(bound.attribs);
-                ctx.draw(bound.info); // draw 0: drawn whole
-                try {
-                    ctx.flush();
-                    ADD_FAILURE() << "no error";
-                } catch (const Error& e) {
-                    expect_named(e, f, at);
-                    EXPECT_NE(std::string(e.what()).find("draw 0"), std::string::npos) << e.what();
+    for (const std::string& level : simd_targets()) // the element check's every SIMD level
+        for (const Fault& f : kFaults)
+            for (const uint64_t at : {0ull, 3ull})
+                for (const uint32_t threads : {1u, 4u}) {
+                    SCOPED_TRACE(std::string(f.name) + ", segment " + std::to_string(at) + ", " +
+                                 std::to_string(threads) + " threads, " + level);
+                    pin_simd_target(level);
+                    ContextOptions co;
+                    co.threads = threads;
+                    co.inline_below = threads == 1 ? ContextOptions{}.inline_below : 0;
+                    Context ctx(co);
+                    TraceBackend trace;
+                    ctx.bind_middle_end(std::make_shared<BrokenMiddleEnd>(at, f.breakage));
+                    ctx.bind_backend(trace);
+                    ctx.set_vertex_buffers(bound.buffers);
+                    ctx.set_vertex_attribs(bound.attribs);
+                    ctx.draw(bound.info); // draw 0: drawn whole
+                    try {
+                        ctx.flush();
+                        ADD_FAILURE() << "no error";
+                    } catch (const Error& e) {
+                        expect_named(e, f, at);
+                        EXPECT_NE(std::string(e.what()).find("draw 0"), std::string::npos)
+                            << e.what();
+                    }
+                    pin_simd_target("");
                 }
-            }
 }
 
 TEST(CheckedMiddleEnd, DrawSerialChecksToo) {

@@ -7,6 +7,7 @@
 #include "drawpipe/context.hpp"
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/prim.hpp"
+#include "drawpipe/simd_shade.hpp"
 #include "drawpipe/stage.hpp"
 
 #include <gtest/gtest.h>
@@ -262,6 +263,14 @@ TEST(ParallelStages, TheCullLoopKeepsWhatTheCullStageKeeps) {
                 PassOn pass;
                 Recorder ordered, loop;
                 draw(s, {1, 0, &pass}, ordered);
+                // The loop's vector part at every SIMD level this CPU runs.
+                for (const std::string& level : simd_targets()) {
+                    pin_simd_target(level);
+                    Recorder at_level;
+                    draw(s, {2, 0, nullptr}, at_level);
+                    pin_simd_target("");
+                    ASSERT_EQ(at_level.prims, ordered.prims) << level << " " << describe(s);
+                }
                 draw(s, {2, 0, nullptr}, loop);
                 ASSERT_EQ(loop.prims, ordered.prims) << describe(s);
                 Scene all = s;

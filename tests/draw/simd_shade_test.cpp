@@ -21,6 +21,7 @@
 #include <hwy/targets.h>
 
 #include <bit>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -511,6 +512,38 @@ TEST(SimdShade, WholeDrawsMatchFetchShade) {
                 ASSERT_EQ(ta.text(), tb.text());
             }
         }
+}
+
+// Every level can be pinned by name, through the API and through DRAWPIPE_SIMD_TARGET at
+// Context creation; an unknown level is an error naming the ones there are.
+TEST(SimdShade, TheLevelCanBePinned) {
+    const std::vector<std::string> levels = simd_targets();
+    ASSERT_FALSE(levels.empty());
+    const std::string best(simd_target());
+    EXPECT_EQ(levels.front(), best);
+    for (const std::string& level : levels) {
+        pin_simd_target(level);
+        EXPECT_EQ(simd_target(), level);
+    }
+    pin_simd_target("");
+    EXPECT_EQ(simd_target(), best);
+    try {
+        pin_simd_target("AVX9000");
+        ADD_FAILURE() << "an unknown level was pinned";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.code(), ErrorCode::invalid_value);
+        EXPECT_NE(std::string(e.what()).find(levels.back()), std::string::npos) << e.what();
+    }
+    ::setenv("DRAWPIPE_SIMD_TARGET", levels.back().c_str(), 1);
+    {
+        Context ctx;
+        EXPECT_EQ(simd_target(), levels.back());
+    }
+    ::setenv("DRAWPIPE_SIMD_TARGET", "nonsense", 1);
+    EXPECT_THROW(Context{}, Error);
+    ::unsetenv("DRAWPIPE_SIMD_TARGET");
+    pin_simd_target("");
+    EXPECT_EQ(simd_target(), best);
 }
 
 TEST(SimdShade, RegisteredNextToFetchShade) {

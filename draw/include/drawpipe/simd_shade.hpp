@@ -17,7 +17,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace drawpipe {
 
@@ -52,5 +54,14 @@ class SimdShade {
 
 // The SIMD level the kernels run at on this CPU ("AVX3" is AVX-512, "AVX2", "SSE4", ...).
 std::string_view simd_target();
+// The levels this build has kernels for and this CPU runs, best first.
+std::vector<std::string> simd_targets();
+// Runs every SIMD kernel of the draw module (fetch and shade, emit, the cull loop, the
+// middle-end check) at `name`, one of simd_targets() (case ignored), or at the best again
+// for "". Process-wide; call it while nothing draws. A Context made while the environment
+// variable DRAWPIPE_SIMD_TARGET is set calls it with that value, so that tests and fuzzers
+// can compare every level with the scalar reference. Throws Error(invalid_value) naming the
+// levels there are.
+void pin_simd_target(std::string_view name);
 
 } // namespace drawpipe
