@@ -8,9 +8,11 @@
 #include <drawpipe/middle_ends.hpp>
 #include <drawpipe/raster_state.hpp>
 
+#include <cstring>
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace drawpipe;
@@ -200,15 +202,20 @@ void need(const void* pointer, const char* what) {
     if (!pointer) throw Error(ErrorCode::invalid_value, std::string(what) + " is NULL");
 }
 
-// A C enum may hold any int: one past the C++ enum's range must not wrap into it.
-template <class E> E checked_enum(int value, int count, const char* what) {
+// A C enum field may hold any int: one past the C++ enum's range must not wrap into it. The
+// field is read as the int it is stored as, since reading a C enum type holding a value
+// outside its enumerators is undefined in C++ (what C allows is not what C++ may load).
+template <class E, class CEnum> E checked_enum(const CEnum& field, int count, const char* what) {
+    static_assert(std::is_enum_v<CEnum> && sizeof(CEnum) == sizeof(int));
+    int value;
+    std::memcpy(&value, &field, sizeof value);
     if (value < 0 || value >= count)
         throw Error(ErrorCode::invalid_value,
                     std::string(what) + ": " + std::to_string(value) + " is not a valid value");
     return E(value);
 }
 
-Prim to_prim(drawpipe_prim p, const char* what) {
+Prim to_prim(const drawpipe_prim& p, const char* what) {
     return checked_enum<Prim>(p, kPrimCount, what);
 }
 
@@ -357,18 +364,13 @@ const char* drawpipe_last_error(void) {
 }
 
 const char* drawpipe_status_name(drawpipe_status status) {
-    switch (status) {
-    case DRAWPIPE_OK:
-        return "ok";
-    case DRAWPIPE_ERROR_OUT_OF_MEMORY:
-        return "out_of_memory";
-    case DRAWPIPE_ERROR_INTERNAL:
-        return "internal";
-    default:
-        break;
-    }
-    if (status > DRAWPIPE_OK && status <= DRAWPIPE_ERROR_IO)
-        return error_code_name(ErrorCode(int(status) - 1));
+    int value; // read as stored: C may pass any int (see checked_enum)
+    std::memcpy(&value, &status, sizeof value);
+    if (value == DRAWPIPE_OK) return "ok";
+    if (value == DRAWPIPE_ERROR_OUT_OF_MEMORY) return "out_of_memory";
+    if (value == DRAWPIPE_ERROR_INTERNAL) return "internal";
+    if (value > DRAWPIPE_OK && value <= DRAWPIPE_ERROR_IO)
+        return error_code_name(ErrorCode(value - 1));
     return "unknown";
 }
 static_assert(DRAWPIPE_ERROR_INVALID_VALUE - 1 == int(ErrorCode::invalid_value));
