@@ -1,6 +1,7 @@
 # The layering rules of docs/architecture.md, checked on the source tree:
 #   draw/ includes nothing outside draw/; public headers include no private ones;
-#   no middle end includes another; examples include only installed <drawpipe/...> headers;
+#   no middle end includes another; examples and the C interface include only installed
+#   <drawpipe/...> headers;
 #   nothing refers to documents outside the repository.
 # Run by ctest: cmake -DSOURCE_DIR=... -P layering.cmake
 set(errors "")
@@ -15,12 +16,13 @@ macro(check_files glob regex what)
 endmacro()
 
 set(S ${SOURCE_DIR})
-foreach(ext hpp cpp)
+foreach(ext hpp cpp h c)
   check_files("${S}/draw/*.${ext}" "#include \"(backends|middle_ends|tools|bench)/|#include \"drawpipe/(backends/|middle_ends)"
               "draw/ includes outside draw/")
   check_files("${S}/draw/include/*.${ext}" "#include \"draw/" "public header includes a private one")
   check_files("${S}/examples/*.${ext}" "#include \"" "examples include only <drawpipe/...>")
   check_files("${S}/backends/*.${ext}" "#include \"(middle_ends|tools)/|#include \"drawpipe/middle_ends" "backends include a middle end or tool")
+  check_files("${S}/capi/*.${ext}" "#include \"(draw|middle_ends|backends|tools)/" "capi includes only public <drawpipe/...> headers")
 endforeach()
 file(GLOB _middle_ends LIST_DIRECTORIES true ${S}/middle_ends/*)
 foreach(dir ${_middle_ends})
