@@ -33,7 +33,7 @@ typedef enum drawpipe_status {
     DRAWPIPE_ERROR_INDEX_RANGE_MISMATCH, /* a given index range does not bound the indices */
     DRAWPIPE_ERROR_MIDDLE_END_FAILURE,   /* a middle end broke its contract */
     DRAWPIPE_ERROR_UNSUPPORTED,          /* legal, but not handled by this component */
-    DRAWPIPE_ERROR_PARSE,                /* malformed text (a strategy name) */
+    DRAWPIPE_ERROR_PARSE,                /* malformed text */
     DRAWPIPE_ERROR_NOT_FOUND,            /* unknown middle end or strategy */
     DRAWPIPE_ERROR_INVALID_OPERATION,    /* not allowed in the current state, as in GL */
     DRAWPIPE_ERROR_IO,                   /* a file could not be written */
