@@ -94,7 +94,7 @@ Legend colour_legend(MeshColours c, const MeshPicture& p, const MeshView& view,
     const size_t n = p.keys.size();
     const std::string split =
         "strategy " + view.options.strategy.name() + ", " +
-        (view.options.max_vertices ? std::to_string(view.options.max_vertices) + " vertices"
+        (view.options.max_vertices ? "limit " + std::to_string(view.options.max_vertices)
                                    : std::string("the middle end's limit")) +
         ", " + view.middle_end;
     switch (c) {
