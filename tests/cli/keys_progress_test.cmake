@@ -6,6 +6,9 @@
 # Inputs: DRAWPIPE, WORK_DIR, PYTHON, CHECK_LEGEND, MESH (optional: bunny.obj).
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
+if(NOT PYTHON)
+  message(FATAL_ERROR "python3 is needed to read the PNGs (quickstart.sh installs it)")
+endif()
 
 function(run)
   execute_process(COMMAND ${DRAWPIPE} ${ARGN} WORKING_DIRECTORY ${WORK_DIR} RESULT_VARIABLE rc
