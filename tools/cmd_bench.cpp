@@ -199,18 +199,13 @@ void print_row(const BenchRow& r, bool with_context) {
 }
 
 // Every limit against every input, before anything is timed: below what a primitive type
-// needs, above the 2^16 vertices a segment's 16-bit draw elements reach, or (with --threads)
-// above what fetch_shade accepts, each an error naming both numbers.
+// needs or (with --threads) above what fetch_shade accepts, each an error naming both
+// numbers. Limits above the 2^16 vertices a segment's 16-bit draw elements reach were refused
+// with the other options.
 void check_limits(const BenchArgs& a, const std::vector<Workload>& inputs,
                   const std::vector<Strategy>& strategies) {
     for (const Workload& w : inputs)
         for (const uint32_t limit : a.limits) {
-            if (limit > kMaxSegmentVertices)
-                throw Error(ErrorCode::invalid_value,
-                            "--max-vertices: " + std::to_string(limit) + " is above the " +
-                                std::to_string(kMaxSegmentVertices) +
-                                " vertices per segment the front end accepts (draw elements "
-                                "are 16-bit)");
             const DrawInfo draw = w.draw();
             for (const Strategy& s : strategies) {
                 FrontEndOptions options;
