@@ -134,7 +134,9 @@ struct DrawPipeline::Impl {
     // Sink state (serial stage).
     std::array<uint64_t, kMaxCounters> counter_total{};
     StreamOutputCounts primitive_total;
-    FrontEndStats chunk_front_total; // the chunks' front-end totals
+    // Front-end totals of what the shade stage split (chunks, small draws whole), summed here
+    // in the sink while the source adds its own to front_total.
+    FrontEndStats sink_front_total;
     uint64_t delivered = 0;
     OrderEdge sink_edge;
 
@@ -321,10 +323,10 @@ struct DrawPipeline::Impl {
                     for (uint32_t c = 0; c < kMaxCounters; ++c) counter_total[c] += it.counters[c];
                     primitive_total += it.primitives;
                 }
-                chunk_front_total += it.front;
+                sink_front_total += it.front;
             } else if (it.is_whole) {
                 for (uint32_t p = 0; p < it.piece_count; ++p) sink_batch(it.pieces[p].batch);
-                front_total += it.front;
+                sink_front_total += it.front; // front_total is the source's
                 sink->end();
                 ++delivered;
             } else if (it.has_segment) {
@@ -406,7 +408,7 @@ struct DrawPipeline::Impl {
                 assert(t->count == 1);
                 if (first.begins) sink->begin(*first.draw);
                 shade_chunk(first, local_cell(), [this](ShadedBatch& b) { sink_batch(b); });
-                chunk_front_total += first.front;
+                sink_front_total += first.front;
                 continue;
             }
             shade(*t);
@@ -437,7 +439,7 @@ DrawStats DrawPipeline::run(std::span<const PreparedDraw> draws, Backend& backen
     m.cursor = 0;
     m.draw_open = false;
     m.front_total = {};
-    m.chunk_front_total = {};
+    m.sink_front_total = {};
     if (m.restart_tables.size() < draws.size()) m.restart_tables.resize(draws.size());
     m.counter_total = {};
     m.primitive_total = {};
@@ -465,7 +467,7 @@ DrawStats DrawPipeline::run(std::span<const PreparedDraw> draws, Backend& backen
     m.trim();
     DrawStats stats;
     stats.front = m.front_total;
-    stats.front += m.chunk_front_total;
+    stats.front += m.sink_front_total;
     stats.counters = m.counter_total;
     stats.primitives = m.primitive_total;
     return stats;
