@@ -32,9 +32,10 @@ inline constexpr uint32_t kTokensPerThread = 4;
 // A token stops gathering segments of small draws at this much work (fetched vertices plus
 // draw elements, times instances): about 20 us of shading, far above a pipeline step's cost.
 inline constexpr uint32_t kTokenWork = 4096;
-// Most draws that may begin in one token (small draws: 16 took more pipeline steps than
-// shading at two threads; 64 gave 8192 draws of 96 indices 1.05x -> 1.15-1.2x there).
-inline constexpr uint32_t kMaxDrawsPerToken = 64;
+// Most draws that may begin in one token. 8192 small draws (96 indices, whole) on the
+// 16-core device machine, 16 threads: 2.7x with 16, 1.25x with 64 (64 tokens held a whole
+// queue of 4096, so the sink never ran beside the shading); 64 was 5-10 % better at 2-8.
+inline constexpr uint32_t kMaxDrawsPerToken = 16;
 // Most segments plus end-of-draw marks in one token.
 inline constexpr uint32_t kMaxItemsPerToken = 64;
 // Segment lists and shaded batches the token ring keeps warm between flushes. Each of its
