@@ -197,6 +197,7 @@ struct DrawPipeline::Impl {
             it.draw = &draws[cursor];
             it.begins = std::exchange(begins_pending, false);
             it.is_chunk = chunked && next_pass < passes;
+            it.is_whole = false; // set below for a small draw; the ring reuses items
             if (it.is_chunk) {
                 it.pass = next_pass;
                 it.chunk = next_chunk;
