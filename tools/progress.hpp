@@ -4,6 +4,7 @@
 #pragma once
 
 #include "drawpipe/middle_end.hpp"
+#include "tools/common/wrapped_middle_end.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -62,26 +63,17 @@ class Progress {
 // A middle end around another that counts each segment's draw elements (times its instances)
 // into a Progress once shaded: a draw's progress is its count times its instances. Everything
 // else is the wrapped middle end's; only a command showing progress wraps it.
-class ProgressMiddleEnd final : public MiddleEnd {
+class ProgressMiddleEnd final : public WrappedMiddleEnd {
   public:
     ProgressMiddleEnd(std::shared_ptr<const MiddleEnd> inner, Progress& progress)
-        : inner_(std::move(inner)), progress_(progress) {}
-
-    std::string_view name() const override { return inner_->name(); }
-    std::shared_ptr<const MiddleEndDraw> prepare(const DrawState& state) const override {
-        auto draw = inner_->prepare(state);
-        if (!draw) return nullptr;
-        return std::make_shared<Draw>(std::move(draw), progress_);
-    }
-    std::unique_ptr<MiddleEndScratch> make_scratch() const override {
-        return inner_->make_scratch();
-    }
-    std::span<const std::string_view> counters() const override { return inner_->counters(); }
-    std::vector<DerivedFigure> derived(std::span<const uint64_t> c) const override {
-        return inner_->derived(c);
-    }
+        : WrappedMiddleEnd(std::move(inner)), progress_(progress) {}
 
   private:
+    std::shared_ptr<const MiddleEndDraw>
+    wrap_draw(std::shared_ptr<const MiddleEndDraw> draw) const override {
+        return std::make_shared<Draw>(std::move(draw), progress_);
+    }
+
     class Draw final : public MiddleEndDraw {
       public:
         Draw(std::shared_ptr<const MiddleEndDraw> inner, Progress& progress)
@@ -97,7 +89,6 @@ class ProgressMiddleEnd final : public MiddleEnd {
         Progress& progress_;
     };
 
-    std::shared_ptr<const MiddleEnd> inner_;
     Progress& progress_;
 };
 

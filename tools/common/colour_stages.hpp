@@ -7,6 +7,7 @@
 #include "drawpipe/error.hpp"
 #include "drawpipe/middle_end.hpp"
 #include "drawpipe/stage.hpp"
+#include "tools/common/wrapped_middle_end.hpp"
 
 #include <oneapi/tbb/task_arena.h>
 
@@ -141,30 +142,21 @@ class ThreadColours final : public KeyColours {
 // slot in the context's task arena: 0 .. threads - 1; the calling thread is 0, and so is
 // everything a one-thread context or an inline flush draws). The name, limits, layout,
 // scratch and counters stay the wrapped middle end's.
-class ThreadTagMiddleEnd final : public MiddleEnd {
+class ThreadTagMiddleEnd final : public WrappedMiddleEnd {
   public:
     ThreadTagMiddleEnd(std::shared_ptr<const MiddleEnd> inner, uint32_t tag_varying)
-        : inner_(std::move(inner)), tag_(tag_varying) {}
+        : WrappedMiddleEnd(std::move(inner)), tag_(tag_varying) {}
 
-    std::string_view name() const override { return inner_->name(); }
-    std::shared_ptr<const MiddleEndDraw> prepare(const DrawState& state) const override {
-        auto draw = inner_->prepare(state);
-        if (!draw) return nullptr;
+  private:
+    std::shared_ptr<const MiddleEndDraw>
+    wrap_draw(std::shared_ptr<const MiddleEndDraw> draw) const override {
         if (tag_ >= draw->layout().varying_count())
             throw Error(ErrorCode::invalid_value,
                         "ThreadTagMiddleEnd: the shader declares no varying " +
                             std::to_string(tag_));
         return std::make_shared<Draw>(std::move(draw), tag_);
     }
-    std::unique_ptr<MiddleEndScratch> make_scratch() const override {
-        return inner_->make_scratch();
-    }
-    std::span<const std::string_view> counters() const override { return inner_->counters(); }
-    std::vector<DerivedFigure> derived(std::span<const uint64_t> c) const override {
-        return inner_->derived(c);
-    }
 
-  private:
     class Draw final : public MiddleEndDraw {
       public:
         Draw(std::shared_ptr<const MiddleEndDraw> inner, uint32_t tag)
@@ -184,7 +176,6 @@ class ThreadTagMiddleEnd final : public MiddleEnd {
         uint32_t slot_;
     };
 
-    std::shared_ptr<const MiddleEnd> inner_;
     uint32_t tag_;
 };
 
