@@ -243,40 +243,38 @@ struct DrawPipeline::Impl {
         }
         return cell;
     }
-    // Splits a chunk on this thread, each segment shaded into its own piece, or (`each`
-    // given) each piece handed to `each` as soon as it is shaded, all in one piece.
-    template <class Each = std::nullptr_t>
-    static void shade_chunk(Item& it, ScratchCell& cell, Each each = nullptr) {
-        const PreparedDraw& draw = *it.draw;
-        FrontEnd& front = cell.front;
-        front.begin_chunk(draw.state.draw, draw.split, it.restarts, it.pass, it.chunk);
+    // Shades each segment `next(storage, seg)` writes into its own piece of `it`, or (`each`
+    // given) into one reused piece handed to `each` as soon as it is shaded.
+    template <class Next, class Each = std::nullptr_t>
+    static void shade_pieces(Item& it, ScratchCell& cell, Next&& next, Each each = nullptr) {
         constexpr bool kEach = !std::is_same_v<Each, std::nullptr_t>;
         uint32_t n = 0;
         for (;; ++n) {
             const uint32_t at = kEach ? 0 : n;
             if (at == it.pieces.size()) it.pieces.emplace_back();
             Piece& p = it.pieces[at];
-            if (!front.next(p.storage, cell.seg)) break;
+            if (!next(p.storage, cell.seg)) break;
             p.seg = cell.seg;
-            shade_step(draw, p.seg, cell.scratch.get(), p.batch);
+            shade_step(*it.draw, p.seg, cell.scratch.get(), p.batch);
             if constexpr (kEach) each(p.batch);
         }
         it.piece_count = kEach ? 0 : n;
+    }
+    // Splits a chunk on this thread into pieces (shade_pieces).
+    template <class Each = std::nullptr_t>
+    static void shade_chunk(Item& it, ScratchCell& cell, Each each = nullptr) {
+        const PreparedDraw& draw = *it.draw;
+        FrontEnd& front = cell.front;
+        front.begin_chunk(draw.state.draw, draw.split, it.restarts, it.pass, it.chunk);
+        shade_pieces(
+            it, cell, [&](SegmentStorage& st, Segment& seg) { return front.next(st, seg); }, each);
         it.front = front.stats();
     }
     // Splits a small draw on this thread, each segment shaded into its own piece.
     static void shade_whole(Item& it, ScratchCell& cell) {
-        const PreparedDraw& draw = *it.draw;
-        cell.source.begin(draw);
-        uint32_t n = 0;
-        for (;; ++n) {
-            if (n == it.pieces.size()) it.pieces.emplace_back();
-            Piece& p = it.pieces[n];
-            if (!cell.source.next(p.storage, cell.seg)) break;
-            p.seg = cell.seg;
-            shade_step(draw, p.seg, cell.scratch.get(), p.batch);
-        }
-        it.piece_count = n;
+        cell.source.begin(*it.draw);
+        shade_pieces(it, cell,
+                     [&](SegmentStorage& st, Segment& seg) { return cell.source.next(st, seg); });
         it.front = cell.source.stats();
     }
     // The parallel stage: segments of a token, each into its own batch, a chunk, or small
