@@ -4,46 +4,70 @@
 
 namespace drawpipe::tess {
 
-void stitch_regular(TriangleSink& sink, bool trapezoid, Diagonals diagonals, int inside_points,
-                    const Row& in, const Row& out) {
+namespace {
+
+// The regular stitch's loop with the winding fixed at compile time and each row's next index
+// carried over from the previous quad (the hot loop of a highly tessellated patch).
+template <bool Swap>
+uint32_t* regular(uint32_t* dst, bool trapezoid, Diagonals diagonals, int inside_points,
+                  const Row& in, const Row& out) {
+    auto tri = [&dst](uint32_t a, uint32_t b, uint32_t c) {
+        dst[0] = a;
+        dst[1] = Swap ? c : b;
+        dst[2] = Swap ? b : c;
+        dst += 3;
+    };
     int i = 0, o = 0;
     if (trapezoid) {
-        sink.tri(out[o], out[o + 1], in[i]);
-        ++o;
+        tri(out[0], out[1], in[0]);
+        o = 1;
     }
-    // A quad between in[i], in[i + 1], out[o], out[o + 1], split along one of its diagonals.
-    auto from_inside = [&] { // diagonal in[i] - out[o + 1]
-        sink.tri(in[i], out[o], out[o + 1]);
-        sink.tri(in[i], out[o + 1], in[i + 1]);
+    uint32_t in0 = in[i], out0 = out[o];
+    // A quad between in0, in1, out0, out1, split along one of its diagonals.
+    auto quad = [&](auto split) {
+        const uint32_t in1 = in[i + 1], out1 = out[o + 1];
+        split(in0, in1, out0, out1);
+        in0 = in1, out0 = out1;
         ++i, ++o;
     };
-    auto from_outside = [&] { // diagonal out[o] - in[i + 1]
-        sink.tri(out[o], in[i + 1], in[i]);
-        sink.tri(out[o], out[o + 1], in[i + 1]);
-        ++i, ++o;
+    auto from_inside = [&](uint32_t a0, uint32_t a1, uint32_t b0, uint32_t b1) {
+        tri(a0, b0, b1); // diagonal in0 - out1
+        tri(a0, b1, a1);
     };
-    auto outside_first = [&] { // diagonal in[i] - out[o + 1], outer triangle first
-        sink.tri(out[o], out[o + 1], in[i]);
-        sink.tri(in[i], out[o + 1], in[i + 1]);
-        ++i, ++o;
+    auto from_outside = [&](uint32_t a0, uint32_t a1, uint32_t b0, uint32_t b1) {
+        tri(b0, a1, a0); // diagonal out0 - in1
+        tri(b0, b1, a1);
+    };
+    auto outside_first = [&](uint32_t a0, uint32_t a1, uint32_t b0, uint32_t b1) {
+        tri(b0, b1, a0); // diagonal in0 - out1, the outer triangle first
+        tri(a0, b1, a1);
     };
     int p = 0;
     switch (diagonals) {
     case Diagonals::inside_to_outside:
-        for (; p < inside_points - 1; ++p) from_inside();
+        for (; p < inside_points - 1; ++p) quad(from_inside);
         break;
     case Diagonals::inside_to_outside_except_middle:
         // Odd rows only: the middle quad takes the other diagonal, so the strip is symmetric.
-        for (; p < inside_points / 2 - 1; ++p) outside_first();
-        from_outside();
-        for (p += 2; p < inside_points; ++p) outside_first();
+        for (; p < inside_points / 2 - 1; ++p) quad(outside_first);
+        quad(from_outside);
+        for (p += 2; p < inside_points; ++p) quad(outside_first);
         break;
     case Diagonals::mirrored:
-        for (; p < inside_points / 2; ++p) from_outside();
-        for (; p < inside_points - 1; ++p) from_inside();
+        for (; p < inside_points / 2; ++p) quad(from_outside);
+        for (; p < inside_points - 1; ++p) quad(from_inside);
         break;
     }
-    if (trapezoid) sink.tri(out[o], out[o + 1], in[i]);
+    if (trapezoid) tri(out0, out[o + 1], in0);
+    return dst;
+}
+
+} // namespace
+
+void stitch_regular(TriangleSink& sink, bool trapezoid, Diagonals diagonals, int inside_points,
+                    const Row& in, const Row& out) {
+    sink.out = sink.swap ? regular<true>(sink.out, trapezoid, diagonals, inside_points, in, out)
+                         : regular<false>(sink.out, trapezoid, diagonals, inside_points, in, out);
 }
 
 namespace {

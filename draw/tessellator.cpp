@@ -6,8 +6,8 @@
 namespace drawpipe {
 
 bool tessellate(const TessState& state, const TessLevels& levels, TessDomain& out) {
-    out.coords.clear();
-    out.elements.clear();
+    // No clear() first: each domain resizes the vectors to their exact new sizes, so a patch
+    // as large as the last one zero-fills nothing before overwriting it.
     out.prim = state.point_mode                   ? Prim::points
                : state.mode == TessMode::isolines ? Prim::lines
                                                   : Prim::triangles;
@@ -22,6 +22,10 @@ bool tessellate(const TessState& state, const TessLevels& levels, TessDomain& ou
     case TessMode::isolines:
         drawn = tess::tessellate_isolines(state, levels, out);
         break;
+    }
+    if (!drawn) {
+        out.coords.clear();
+        out.elements.clear();
     }
     return drawn;
 }

@@ -5,6 +5,7 @@
 //   mesa_tess record > tests/data/tess_golden.txt   the level grid's digests (tess_grid.hpp)
 //   mesa_tess dump MODE SPACING WINDING POINT O0 O1 O2 O3 I0 I1
 //                                                   one patch's captured coordinates
+//   mesa_tess bench [PATCHES] [ROUNDS]              llvmpipe's time for quads at 64 x 64
 //   mesa_tess live [--cases N] [--seed S]           (in the drawpipe build) random level sets
 //                                                   against drawpipe::tessellate, every bit
 // Exit status 77 when this machine has no usable headless OpenGL.
@@ -15,6 +16,7 @@
 #include "drawpipe/tessellator.hpp"
 #endif
 
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <random>
@@ -199,6 +201,38 @@ int index_of(const char* const* names, int n, const std::string& s) {
     fail(1, "unknown name '" + s + "'");
 }
 
+// llvmpipe's draw of `patches` quad patches at 64 x 64 (8192 triangles each) through a
+// trivial evaluation shader, rasterizer discard, no capture: the best of `rounds` draws, in
+// milliseconds, for the tessellator's share of the speed goal (bench/README.md).
+int bench(int patches, int rounds) {
+    start_gl();
+    const Combo c{1, 0, 0, false};
+    const GLuint prog = link(c);
+    glUseProgram(prog);
+    glPatchParameteri(GL_PATCH_VERTICES, 1);
+    GLuint vao = 0, buf = 0;
+    glGenVertexArrays(1, &vao);
+    glBindVertexArray(vao);
+    glGenBuffers(1, &buf);
+    std::vector<float> lv(size_t(patches) * 8, 64.0f);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(lv.size() * 4), lv.data(), GL_STATIC_DRAW);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buf);
+    glEnable(GL_RASTERIZER_DISCARD);
+    double best = 1e30;
+    for (int r = 0; r < rounds; ++r) {
+        glFinish();
+        const auto t0 = std::chrono::steady_clock::now();
+        glDrawArrays(GL_PATCHES, 0, patches);
+        glFinish();
+        best = std::min(
+            best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::printf("llvmpipe: %d quad patches at 64 x 64 (%d triangles): best of %d draws %.3f ms\n",
+                patches, patches * 8192, rounds, best * 1e3);
+    return 0;
+}
+
 int dump(int argc, char** argv) {
     if (argc != 12) {
         std::fprintf(stderr, "usage: mesa_tess dump MODE SPACING WINDING POINT(0|1) O0 O1 O2 O3 "
@@ -310,6 +344,8 @@ int main(int argc, char** argv) {
     try {
         if (cmd == "record") return record();
         if (cmd == "dump") return dump(argc, argv);
+        if (cmd == "bench")
+            return bench(argc > 2 ? std::atoi(argv[2]) : 128, argc > 3 ? std::atoi(argv[3]) : 5);
 #ifdef MESA_TESS_WITH_DRAWPIPE
         if (cmd == "live") {
             int cases = 40;
