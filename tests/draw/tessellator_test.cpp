@@ -6,11 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <set>
 #include <sstream>
 #include <string>
 
@@ -171,6 +171,38 @@ TEST(Tessellator, PointModeEmitsEveryDomainPointOnceInOrder) {
         for (uint32_t e : prims.elements) used[e] = true;
         for (size_t i = 0; i < used.size(); ++i)
             ASSERT_TRUE(used[i]) << "point " << i << " unused: " << tess_grid::levels_text(l);
+    });
+}
+
+// Triangles (ccw) form a consistently oriented triangulation of the domain: every triangle
+// counter-clockwise in (u, v) or degenerate, three distinct points, no directed edge twice,
+// and an edge without its reverse only on the domain's border.
+TEST(Tessellator, TrianglesTileTheDomainCounterClockwise) {
+    for_each_grid_case([](const Combo& c, const Levels& l, bool drawn, const TessDomain& d) {
+        if (c.mode == 2 || c.point_mode || c.winding != 0 || !drawn) return;
+        std::vector<uint64_t> edges; // (from << 32) | to
+        for (size_t t = 0; t < d.elements.size(); t += 3) {
+            const uint32_t v[3] = {d.elements[t], d.elements[t + 1], d.elements[t + 2]};
+            ASSERT_TRUE(v[0] != v[1] && v[1] != v[2] && v[0] != v[2]);
+            const auto &p = d.coords[v[0]], &q = d.coords[v[1]], &r = d.coords[v[2]];
+            const double area = double(q[0] - p[0]) * double(r[1] - p[1]) -
+                                double(q[1] - p[1]) * double(r[0] - p[0]);
+            ASSERT_GE(area, 0.0) << "triangle " << t / 3 << ": " << tess_grid::levels_text(l);
+            for (int k = 0; k < 3; ++k) edges.push_back(uint64_t(v[k]) << 32 | v[(k + 1) % 3]);
+        }
+        std::sort(edges.begin(), edges.end());
+        ASSERT_EQ(std::adjacent_find(edges.begin(), edges.end()), edges.end())
+            << "directed edge twice: " << tess_grid::levels_text(l);
+        auto on_border = [&](const std::array<float, 3>& x) {
+            return c.mode == 0 ? x[0] == 0 || x[1] == 0 || x[2] == 0
+                               : x[0] == 0 || x[1] == 0 || x[0] == 1 || x[1] == 1;
+        };
+        for (const uint64_t e : edges) {
+            const uint32_t a = uint32_t(e >> 32), b = uint32_t(e);
+            if (std::binary_search(edges.begin(), edges.end(), uint64_t(b) << 32 | a)) continue;
+            ASSERT_TRUE(on_border(d.coords[a]) && on_border(d.coords[b]))
+                << "open edge inside the domain: " << tess_grid::levels_text(l);
+        }
     });
 }
 

@@ -41,7 +41,9 @@ struct TessDomain {
 };
 
 // Tessellates one patch. Returns false, with `out` empty, when the levels cull the patch (an
-// outer level the mode uses is <= 0 or NaN).
+// outer level the mode uses is <= 0 or NaN, or a denormal, which llvmpipe flushes to 0).
+// Allocates nothing once `out` has held a patch as large (a quad at 64 x 64 is the largest).
+// Thread-safe: no state outside `out`.
 bool tessellate(const TessState& state, const TessLevels& levels, TessDomain& out);
 
 } // namespace drawpipe
