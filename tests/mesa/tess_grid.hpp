@@ -59,6 +59,12 @@ inline std::vector<float> main_levels() {
     return l;
 }
 
+// The combinations that also sweep one level finely (winding and point mode only reorder
+// what the sweep checks, so one of them is enough).
+inline bool sweeps(const Combo& c) {
+    return c.winding == 0 && !c.point_mode;
+}
+
 // The cases of one combination, in the order the golden file lists them.
 inline std::vector<Levels> cases(const Combo& c) {
     std::vector<Levels> out;
@@ -69,6 +75,13 @@ inline std::vector<Levels> cases(const Combo& c) {
                 Levels l;
                 l.outer = {density, detail, kNaN, 0.0f}; // unused levels never cull
                 l.inner = {kNaN, -1.0f};
+                out.push_back(l);
+            }
+        // Every level in steps of 1/64 along one line: each point placement of every spacing.
+        if (sweeps(c))
+            for (int k = 32; k <= 65 * 64; ++k) {
+                Levels l;
+                l.outer = {1.0f, float(k) / 64.0f, 1.0f, 1.0f};
                 out.push_back(l);
             }
         return out;
@@ -120,6 +133,15 @@ inline std::vector<Levels> cases(const Combo& c) {
         for (float a : {1.0f, 1.2f, 2.0f, 2.5f, 3.0f, 4.75f, 8.0f, 17.0f, 40.1f, 64.0f})
             for (float b : {1.0f, 1.2f, 2.0f, 2.5f, 3.0f, 4.75f, 8.0f, 17.0f, 40.1f, 64.0f})
                 out.push_back(all(3.0f, a, b));
+    }
+    // The inner levels in steps of 1/16 (triangles) or 1/8 (quads, the two axes apart): every
+    // ring count and inner spacing against fixed outer edges.
+    if (sweeps(c)) {
+        const int step = c.mode == 0 ? 16 : 8;
+        for (int k = step / 2; k <= 65 * step; ++k) {
+            const float v = float(k) / float(step);
+            out.push_back(all(c.mode == 0 ? 2.5f : 5.0f, v, v * 0.75f + 1.0f));
+        }
     }
     // One outer level culls the patch: zero, negative or NaN on each edge in turn.
     for (int e = 0; e < edges; ++e)
