@@ -43,11 +43,10 @@ bool tessellate_quads(const TessState& state, const TessLevels& levels, TessDoma
         outer[e] = clamp_level(levels.outer[size_t(e)], rules.lo, rules.hi, rules.integer);
     float inner_lo = rules.lo;
     // Fractional odd: any level above 1 (the inner ones as given) forces an inner ring.
-    constexpr float kAboveOne = 1.0f + 1.0f / 131072.0f, kJustAboveOne = 1.0f + 1.0f / 65536.0f;
     if (state.spacing == TessSpacing::fractional_odd &&
-        (std::any_of(outer, outer + 4, [&](float l) { return l > kAboveOne; }) ||
-         levels.inner[0] > kAboveOne || levels.inner[1] > kAboveOne))
-        inner_lo = kJustAboveOne;
+        (std::any_of(outer, outer + 4, [](float l) { return l > kFrameTrigger; }) ||
+         levels.inner[0] > kFrameTrigger || levels.inner[1] > kFrameTrigger))
+        inner_lo = kFrameInnerMin;
     const float inner[2] = {clamp_level(levels.inner[0], inner_lo, rules.hi, rules.integer),
                             clamp_level(levels.inner[1], inner_lo, rules.hi, rules.integer)};
 

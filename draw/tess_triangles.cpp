@@ -40,10 +40,9 @@ bool tessellate_triangles(const TessState& state, const TessLevels& levels, Tess
     float inner_lo = rules.lo;
     // Fractional odd: an outer level above 1 forces an inner ring ("picture frame"), however
     // small the inner level.
-    constexpr float kAboveOne = 1.0f + 1.0f / 131072.0f, kJustAboveOne = 1.0f + 1.0f / 65536.0f;
     if (state.spacing == TessSpacing::fractional_odd &&
-        std::any_of(outer, outer + 3, [&](float l) { return l > kAboveOne; }))
-        inner_lo = kJustAboveOne;
+        std::any_of(outer, outer + 3, [](float l) { return l > kFrameTrigger; }))
+        inner_lo = kFrameInnerMin;
     const float inner = clamp_level(levels.inner[0], inner_lo, rules.hi, rules.integer);
 
     bool outer_odd[3], inner_odd = rules.odd;

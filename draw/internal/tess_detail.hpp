@@ -94,6 +94,10 @@ struct LevelRules {
     bool odd = false;     // fractional_odd (ignored when integer)
 };
 LevelRules level_rules(TessSpacing spacing);
+// Fractional odd's "picture frame": once a level is above kFrameTrigger, the inner levels are
+// at least kFrameInnerMin, so a ring of inner points exists even at inner level 1.
+constexpr float kFrameTrigger = 1.0f + 1.0f / 131072.0f; // 1 + 2^-17
+constexpr float kFrameInnerMin = 1.0f + 1.0f / 65536.0f; // 1 + 2^-16
 // NaN and values below lo give lo, values above hi give hi; equal spacing rounds up.
 float clamp_level(float level, float lo, float hi, bool integer);
 

@@ -6,6 +6,7 @@
 #include "drawpipe/types.hpp"
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -39,6 +40,11 @@ struct TessDomain {
     std::vector<uint32_t> elements;
     Prim prim = Prim::triangles; // triangles, lines or points
 };
+
+// The largest patch of every mode is a quad at 64 x 64: a TessDomain reserved to these never
+// reallocates.
+constexpr size_t kMaxTessPoints = 65 * 65;
+constexpr size_t kMaxTessElements = 64 * 64 * 2 * 3;
 
 // Tessellates one patch. Returns false, with `out` empty, when the levels cull the patch (an
 // outer level the mode uses is <= 0 or NaN, or a denormal, which llvmpipe flushes to 0).
