@@ -56,6 +56,7 @@ void RasterBackend::clear(uint32_t rgba) {
 void RasterBackend::begin_draw(const DrawInfo& draw, const VertexLayout& layout) {
     provoking_ = draw.provoking;
     gs_output_ = layout.gs_output;
+    viewport_slot_ = layout.outputs.viewport_index ? int32_t(layout.viewport_slot()) : -1;
     colour_slot_ = -1;
     const int32_t v = options_.colour_varying;
     if (v >= 0 && uint32_t(v) < layout.varying_count() &&
@@ -88,7 +89,9 @@ void RasterBackend::fragment(int x, int y, float z, const float* c) {
     if (x < 0 || y < 0 || x >= int(width_) || y >= int(height_)) return;
     const size_t i = size_t(y) * width_ + uint32_t(x);
     if (options_.depth_test) {
-        z = std::clamp(z, 0.0f, 1.0f); // GL: after polygon offset, depths are limited to [0, 1]
+        // GL: after polygon offset, depths are limited to [0, 1]; under depth clamp to the
+        // primitive's depth range.
+        z = std::clamp(z, zmin_, zmax_);
         if (!(z < depth_[i])) return;
         depth_[i] = z;
     }
@@ -392,6 +395,11 @@ void RasterBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertices
     decompose_for_raster(prim, provoking_, elts, [&](uint32_t n, const uint32_t* e) {
         // GL's provoking vertex: first or last of the decomposed primitive.
         const uint32_t* pv = vertices.vertex(e[provoking_ == Provoking::last ? n - 1 : 0]);
+        if (options_.depth_clamp) {
+            const uint32_t vi = viewport_slot_ < 0 ? 0 : pv[viewport_slot_];
+            const auto& r = options_.depth_ranges[vi < kMaxViewports ? vi : 0];
+            zmin_ = std::min(r[0], r[1]), zmax_ = std::max(r[0], r[1]);
+        }
         float flat_c[4];
         const float* flat = nullptr;
         if (options_.colour_by_id) {
