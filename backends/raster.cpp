@@ -131,7 +131,7 @@ void RasterBackend::triangle(const Vertex& a0, const Vertex& b0, const Vertex& c
         const int j = (i + 1) % 3, k = (i + 2) % 3;
         ex[i] = X[k] - X[j];
         ey[i] = Y[k] - Y[j];
-        owns[i] = ey[i] < 0 || (ey[i] == 0 && ex[i] > 0);
+        owns[i] = ey[i] < 0 || (ey[i] == 0 && (options_.top_edge_rule ? ex[i] < 0 : ex[i] > 0));
     }
     const float inv_area = 1.0f / float(area);
     // Depth and outputs are interpolated on the vertices' own positions, as llvmpipe's plane
@@ -345,7 +345,7 @@ void RasterBackend::line(const Vertex& a, const Vertex& b, const float* flat) {
         ey[i] = Y[i] - Y[j]; // llvmpipe's dcdx
         ex[i] = X[i] - X[j]; // and dcdy
         c[i] = ey[i] * X[i] - ex[i] * Y[i];
-        if (ey[i] < 0 || (ey[i] == 0 && ex[i] > 0)) ++c[i];
+        if (ey[i] < 0 || (ey[i] == 0 && (options_.top_edge_rule ? ex[i] < 0 : ex[i] > 0))) ++c[i];
     }
     const int64_t xmin =
         std::max<int64_t>(0, (std::min({X[0], X[1], X[2], X[3]}) >> kSubpixelBits) - 1);
@@ -419,12 +419,14 @@ void RasterBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertices
         } else {
             // As llvmpipe's legacy GL points (lp_setup_point.c): the position snapped to its
             // 1/256 subpixel grid first, so a point a hair below a pixel boundary (a corner
-            // clipping made) lands in the pixel above it.
+            // clipping made) lands in the pixel above it; one exactly on a row boundary goes
+            // up, or down under top_edge_rule.
             const Vertex p = fetch(vertices.vertex(e[0]));
+            const int64_t down = options_.top_edge_rule ? 1 : 0;
             if (std::isfinite(p.x) && std::isfinite(p.y) && std::fabs(p.x) < 1e7f &&
                 std::fabs(p.y) < 1e7f)
                 fragment(int(snap_fixed(p.x) >> kSubpixelBits),
-                         int(snap_fixed(p.y) >> kSubpixelBits), p.z, flat ? flat : p.c);
+                         int((snap_fixed(p.y) - down) >> kSubpixelBits), p.z, flat ? flat : p.c);
         }
     });
 }

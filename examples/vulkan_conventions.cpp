@@ -144,7 +144,9 @@ int main(int argc, char** argv) {
     raster.front_face = FrontFace::cw;
     raster.cull = CullFace::back;
 
-    RasterBackend image(size, size, {.colour_varying = 0, .depth_test = true});
+    // Vulkan's tie rule: top-left in the picture, so top edges own centres on them.
+    RasterBackend image(size, size,
+                        {.colour_varying = 0, .depth_test = true, .top_edge_rule = true});
     image.clear(0xFF201818);
     Context ctx;
     ctx.bind_middle_end("fetch_shade");

@@ -79,7 +79,8 @@ RasterBackend render_description(const DrawDesc& given, const DescRender& how) {
     RasterOptions ro{.colour_varying = how.gs ? 0 : 1,
                      .depth_test = desc.render.depth_test,
                      .line_width = raster.line_width,
-                     .depth_clamp = raster.depth_clamp};
+                     .depth_clamp = raster.depth_clamp,
+                     .top_edge_rule = raster.clip_origin == ClipOrigin::upper_left};
     for (uint32_t i = 0; i < kMaxViewports; ++i) {
         const Viewport& v = raster.viewport_at(i);
         ro.depth_ranges[i] = {std::clamp(v.near, 0.0f, 1.0f), std::clamp(v.far, 0.0f, 1.0f)};

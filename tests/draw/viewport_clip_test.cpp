@@ -108,6 +108,7 @@ struct Run {
 RasterOptions options_for(const Scene& s) {
     RasterOptions o{.colour_varying = s.gs ? 0 : 1, .depth_test = s.depth_test};
     o.depth_clamp = s.raster.depth_clamp;
+    o.top_edge_rule = s.raster.clip_origin == ClipOrigin::upper_left;
     for (uint32_t i = 0; i < kMaxViewports; ++i)
         o.depth_ranges[i] = {s.raster.viewport_at(i).near, s.raster.viewport_at(i).far};
     return o;
@@ -456,4 +457,25 @@ TEST(ClipControl, BadStatesAreClearErrors) {
     names("clip_depth", [](RasterState& r) { r.clip_depth = ClipDepth(7); });
     // A viewport past the count is never read, so it is never checked.
     EXPECT_EQ(error_of([](RasterState& r) { r.extra_viewports[5].width = -1; }), "no error");
+}
+
+// Under depth clamp each primitive's fragments clamp to its own viewport's depth range,
+// [min, max] of a reversed one too.
+TEST(DepthClamp, EachPrimitiveClampsToItsViewportsRange) {
+    const GeometryShader gs = strip_gs(Prim::triangles);
+    Scene s;
+    s.gs = &gs;
+    s.depth_test = true;
+    s.raster = quadrants();
+    s.raster.depth_clamp = true;
+    s.raster.extra_viewports[0].near = 0.5f;                                         // viewport 1
+    s.raster.extra_viewports[2].near = 0.8f, s.raster.extra_viewports[2].far = 0.2f; // viewport 3
+    // One triangle behind near in viewport 1, one past far in viewport 3.
+    s.positions = {-1, -1, -3, 1, 1, -1, -3, 1, -1, 1, -3, 1,
+                   -1, -1, 3,  1, 1, -1, 3,  1, -1, 1, 3,  1};
+    s.colors = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 1, 1, 3, 1, 1, 1, 3};
+    const RasterBackend img = render(s);
+    EXPECT_FLOAT_EQ(img.depth(18, 2), 0.5f);  // viewport 1: near 0.5
+    EXPECT_FLOAT_EQ(img.depth(18, 18), 0.2f); // viewport 3: z_w = -0.4, clamped to min(0.8, 0.2)
+    EXPECT_FLOAT_EQ(img.depth(2, 2), 1.0f);   // viewport 0: nothing drawn
 }

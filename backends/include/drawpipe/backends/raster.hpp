@@ -36,6 +36,12 @@ struct RasterOptions {
     // none or i >= kMaxViewports; a driver repeats viewport 0's range past its viewport count)
     // instead of [0, 1].
     bool depth_clamp = false;
+    // A pixel centre exactly on a horizontal edge belongs to the primitive's bottom edges
+    // (y up), or with top_edge_rule to its top edges: llvmpipe flips its rule so under
+    // glClipControl's upper_left (Mesa's state tracker flips the rasterizer's
+    // bottom_edge_rule), for triangles and lines alike; drawpipe's wide-point stage follows
+    // RasterState::clip_origin. A driver drawing a Vulkan picture sets it too.
+    bool top_edge_rule = false;
     std::array<std::array<float, 2>, kMaxViewports> depth_ranges = full_depth_ranges();
 
     static std::array<std::array<float, 2>, kMaxViewports> full_depth_ranges() {
