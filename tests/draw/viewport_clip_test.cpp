@@ -479,3 +479,35 @@ TEST(DepthClamp, EachPrimitiveClampsToItsViewportsRange) {
     EXPECT_FLOAT_EQ(img.depth(18, 18), 0.2f); // viewport 3: z_w = -0.4, clamped to min(0.8, 0.2)
     EXPECT_FLOAT_EQ(img.depth(2, 2), 1.0f);   // viewport 0: nothing drawn
 }
+
+// llvmpipe flips its vertical tie rule under upper_left (Mesa flips bottom_edge_rule): a
+// centre on a horizontal edge then belongs to top edges, and a wide point keeps its bottom
+// edge's centres instead of its top edge's. Pixels as mesa_render draws them.
+TEST(ClipControl, UpperLeftFlipsTheVerticalTieRule) {
+    auto rows = [](const RasterBackend& img) {
+        std::vector<uint32_t> r;
+        for (uint32_t y = 0; y < kImage; ++y)
+            for (uint32_t x = 0; x < kImage; ++x)
+                if (img.pixel(x, y) && (r.empty() || r.back() != y)) r.push_back(y);
+        return r;
+    };
+    Scene p;
+    p.prim = Prim::points;
+    p.raster.viewport = {0, 0, 32, 32, 0, 1};
+    p.raster.point_size = 2;
+    p.positions = {0.03125f, 0.03125f, 0, 1}; // window (16.5, 16.5), or (16.5, 15.5)
+    EXPECT_EQ(rows(render(p)), (std::vector<uint32_t>{16, 17}));
+    p.raster.clip_origin = ClipOrigin::upper_left;
+    EXPECT_EQ(rows(render(p)), (std::vector<uint32_t>{14, 15}));
+    // A triangle whose top edge runs through the centres of row 23 under upper_left.
+    Scene t;
+    t.raster = p.raster;
+    t.positions = {-0.5f, -0.46875f, 0, 1, 0.5f, -0.46875f, 0, 1, 0, 0.53125f, 0, 1};
+    EXPECT_EQ(rows(render(t)).back(), 23u);
+    // A one-pixel point on a row boundary goes to the row below.
+    p.raster.point_size = 1;
+    p.positions = {0.03125f, 0, 0, 1}; // window (16.5, 16.0)
+    EXPECT_EQ(rows(render(p)), (std::vector<uint32_t>{15}));
+    p.raster.clip_origin = ClipOrigin::lower_left;
+    EXPECT_EQ(rows(render(p)), (std::vector<uint32_t>{16}));
+}
