@@ -60,11 +60,12 @@ RasterBackend render_description(const DrawDesc& given, const DescRender& how) {
     // Viewport arrays: every index a viewport, as GL keeps them; those not given are viewport
     // 0's, as glViewport and glDepthRange set them all.
     if (!desc.render.viewport_array.empty()) {
+        const Viewport all = raster.viewport; // what glViewport and glDepthRange set
         raster.viewport_count = kMaxViewports;
-        raster.extra_viewports.fill(raster.viewport);
+        raster.extra_viewports.fill(all);
         for (const auto& e : desc.render.viewport_array) {
             Viewport v = e.viewport;
-            if (!e.depth_given) v.near = raster.viewport.near, v.far = raster.viewport.far;
+            if (!e.depth_given) v.near = all.near, v.far = all.far;
             (e.index == 0 ? raster.viewport : raster.extra_viewports[e.index - 1]) = v;
         }
     }

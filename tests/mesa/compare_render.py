@@ -322,6 +322,8 @@ def main():
     prims = PRIMS if a.prims == "all" else [
         p for p in PRIMS if not is_line(p) and p != "quad_strip"] \
         if a.prims == "filled" else a.prims.split(",")
+    if CONVENTIONS and a.prims == "all":
+        prims = prims + [p for p in GS_PRIMS] * 2  # more scenes through viewport_select
     ties = slivers = 0
     for i in range(a.scenes):
         prim = prims[i % len(prims)]
