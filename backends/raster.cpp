@@ -56,6 +56,7 @@ void RasterBackend::clear(uint32_t rgba) {
 void RasterBackend::begin_draw(const DrawInfo& draw, const VertexLayout& layout) {
     provoking_ = draw.provoking;
     gs_output_ = layout.gs_output;
+    viewport_slot_ = layout.outputs.viewport_index ? int32_t(layout.viewport_slot()) : -1;
     colour_slot_ = -1;
     const int32_t v = options_.colour_varying;
     if (v >= 0 && uint32_t(v) < layout.varying_count() &&
@@ -88,7 +89,9 @@ void RasterBackend::fragment(int x, int y, float z, const float* c) {
     if (x < 0 || y < 0 || x >= int(width_) || y >= int(height_)) return;
     const size_t i = size_t(y) * width_ + uint32_t(x);
     if (options_.depth_test) {
-        z = std::clamp(z, 0.0f, 1.0f); // GL: after polygon offset, depths are limited to [0, 1]
+        // GL: after polygon offset, depths are limited to [0, 1]; under depth clamp to the
+        // primitive's depth range.
+        z = std::clamp(z, zmin_, zmax_);
         if (!(z < depth_[i])) return;
         depth_[i] = z;
     }
@@ -128,7 +131,7 @@ void RasterBackend::triangle(const Vertex& a0, const Vertex& b0, const Vertex& c
         const int j = (i + 1) % 3, k = (i + 2) % 3;
         ex[i] = X[k] - X[j];
         ey[i] = Y[k] - Y[j];
-        owns[i] = ey[i] < 0 || (ey[i] == 0 && ex[i] > 0);
+        owns[i] = ey[i] < 0 || (ey[i] == 0 && (options_.top_edge_rule ? ex[i] < 0 : ex[i] > 0));
     }
     const float inv_area = 1.0f / float(area);
     // Depth and outputs are interpolated on the vertices' own positions, as llvmpipe's plane
@@ -342,7 +345,7 @@ void RasterBackend::line(const Vertex& a, const Vertex& b, const float* flat) {
         ey[i] = Y[i] - Y[j]; // llvmpipe's dcdx
         ex[i] = X[i] - X[j]; // and dcdy
         c[i] = ey[i] * X[i] - ex[i] * Y[i];
-        if (ey[i] < 0 || (ey[i] == 0 && ex[i] > 0)) ++c[i];
+        if (ey[i] < 0 || (ey[i] == 0 && (options_.top_edge_rule ? ex[i] < 0 : ex[i] > 0))) ++c[i];
     }
     const int64_t xmin =
         std::max<int64_t>(0, (std::min({X[0], X[1], X[2], X[3]}) >> kSubpixelBits) - 1);
@@ -392,6 +395,11 @@ void RasterBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertices
     decompose_for_raster(prim, provoking_, elts, [&](uint32_t n, const uint32_t* e) {
         // GL's provoking vertex: first or last of the decomposed primitive.
         const uint32_t* pv = vertices.vertex(e[provoking_ == Provoking::last ? n - 1 : 0]);
+        if (options_.depth_clamp) {
+            const uint32_t vi = viewport_slot_ < 0 ? 0 : pv[viewport_slot_];
+            const auto& r = options_.depth_ranges[vi < kMaxViewports ? vi : 0];
+            zmin_ = std::min(r[0], r[1]), zmax_ = std::max(r[0], r[1]);
+        }
         float flat_c[4];
         const float* flat = nullptr;
         if (options_.colour_by_id) {
@@ -411,12 +419,14 @@ void RasterBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertices
         } else {
             // As llvmpipe's legacy GL points (lp_setup_point.c): the position snapped to its
             // 1/256 subpixel grid first, so a point a hair below a pixel boundary (a corner
-            // clipping made) lands in the pixel above it.
+            // clipping made) lands in the pixel above it; one exactly on a row boundary goes
+            // up, or down under top_edge_rule.
             const Vertex p = fetch(vertices.vertex(e[0]));
+            const int64_t down = options_.top_edge_rule ? 1 : 0;
             if (std::isfinite(p.x) && std::isfinite(p.y) && std::fabs(p.x) < 1e7f &&
                 std::fabs(p.y) < 1e7f)
                 fragment(int(snap_fixed(p.x) >> kSubpixelBits),
-                         int(snap_fixed(p.y) >> kSubpixelBits), p.z, flat ? flat : p.c);
+                         int((snap_fixed(p.y) - down) >> kSubpixelBits), p.z, flat ? flat : p.c);
         }
     });
 }

@@ -29,9 +29,25 @@ const float* ClipStage::clip_pos_of(const uint32_t* v) const {
 uint32_t* ClipStage::window(uint32_t* r) const {
     uint32_t* p = r + SLOT_POSITION;
     const float iw = 1.0f / dword_float(p[3]);
+    const ViewportXform& x = xform_ ? *xform_ : plan_.viewports[0];
     for (uint32_t c = 0; c < 3; ++c)
-        p[c] = float_dword(dword_float(p[c]) * iw * plan_.scale[c] + plan_.translate[c]);
+        p[c] = float_dword(dword_float(p[c]) * iw * x.scale[c] + x.translate[c]);
     p[3] = float_dword(iw);
+    return r;
+}
+
+void ClipStage::take_viewport(const uint32_t* provoking) {
+    viewport_ = plan_.viewport_of(provoking);
+    xform_ = &plan_.viewports[viewport_];
+}
+
+const uint32_t* ClipStage::in_viewport(const uint32_t* v) {
+    if (plan_.viewport_of(v) == viewport_) return v;
+    // A vertex shared with a primitive of another viewport: post_shade placed it in its own
+    // index's, this primitive takes its provoking vertex's (GL), so it is placed again here
+    // with post_shade's arithmetic, from the clip-space position every such batch keeps.
+    uint32_t* r = new_vertex(v);
+    window_position(*xform_, clip_pos_of(v), reinterpret_cast<float*>(r + SLOT_POSITION));
     return r;
 }
 
@@ -44,7 +60,8 @@ void ClipStage::copy_flat(uint32_t* dst, const uint32_t* provoking) const {
 }
 
 void ClipStage::point(const StagePrim& prim) {
-    // A point is kept or culled whole (its size does not matter: GL clips the vertex).
+    // A point is kept or culled whole (its size does not matter: GL clips the vertex). It is
+    // its own provoking vertex, so post_shade already put it in its viewport.
     if (batch_->clip_or == 0 || mask_of(prim.v[0]) == 0) next()->point(prim);
 }
 
@@ -61,9 +78,15 @@ float lerp(float a, float b, float t) {
 
 void ClipStage::line(const StagePrim& prim) {
     const VertexScope scope(*this); // this primitive's new vertices, once handed on
-    if (batch_->clip_or == 0) return next()->line(prim);
+    const bool last = draw_.draw->provoking == Provoking::last;
+    StagePrim placed = prim;
+    if (plan_.viewport_per_primitive) {
+        take_viewport(prim.v[last ? 1 : 0]);
+        for (uint32_t i = 0; i < 2; ++i) placed.v[i] = in_viewport(prim.v[i]);
+    }
+    if (batch_->clip_or == 0) return next()->line(placed);
     const uint32_t m0 = mask_of(prim.v[0]), m1 = mask_of(prim.v[1]);
-    if ((m0 | m1) == 0) return next()->line(prim);
+    if ((m0 | m1) == 0) return next()->line(placed);
     if (m0 & m1) return; // both outside one plane
     // Mesa's arithmetic (draw_pipe_clip.c do_clip_line), so that the new ends fall on the
     // same subpixels: t0 is how far the start moves towards the end, t1 how far the end
@@ -81,9 +104,8 @@ void ClipStage::line(const StagePrim& prim) {
         if (d0 < 0) t0 = std::max(t0, d0 / (d0 - d1));
         if (t0 + t1 >= 1.0f) return;
     }
-    const bool last = draw_.draw->provoking == Provoking::last;
     const uint32_t* provoking = prim.v[last ? 1 : 0];
-    StagePrim out = prim;
+    StagePrim out = placed;
     // The end `at` moved by t towards the other one.
     auto make = [&](uint32_t at, float t) -> const uint32_t* {
         const uint32_t* from = prim.v[at];
@@ -118,12 +140,17 @@ void ClipStage::line(const StagePrim& prim) {
 
 void ClipStage::triangle(const StagePrim& prim) {
     const VertexScope scope(*this); // this primitive's new vertices, once handed on
-    if (batch_->clip_or == 0) return next()->triangle(prim);
-    const uint32_t m[3] = {mask_of(prim.v[0]), mask_of(prim.v[1]), mask_of(prim.v[2])};
-    if ((m[0] | m[1] | m[2]) == 0) return next()->triangle(prim);
-    if (m[0] & m[1] & m[2]) return;
     const bool last = draw_.draw->provoking == Provoking::last;
-    const uint32_t* provoking = prim.v[last ? 2 : 0];
+    StagePrim placed = prim;
+    if (plan_.viewport_per_primitive) {
+        take_viewport(prim.v[last ? 2 : 0]);
+        for (uint32_t i = 0; i < 3; ++i) placed.v[i] = in_viewport(prim.v[i]);
+    }
+    if (batch_->clip_or == 0) return next()->triangle(placed);
+    const uint32_t m[3] = {mask_of(prim.v[0]), mask_of(prim.v[1]), mask_of(prim.v[2])};
+    if ((m[0] | m[1] | m[2]) == 0) return next()->triangle(placed);
+    if (m[0] & m[1] & m[2]) return;
+    const uint32_t* provoking = placed.v[last ? 2 : 0];
     const VertexLayout& l = plan_.layout;
     bool any_flat = plan_.state.flatshade;
     for (uint32_t i = 0; i < l.varying_count(); ++i)
@@ -132,7 +159,7 @@ void ClipStage::triangle(const StagePrim& prim) {
     using List = boost::container::small_vector<ClipVertex, 24>;
     List in, out;
     for (uint32_t i = 0; i < 3; ++i) {
-        ClipVertex v{prim.v[i], {}, bool(prim.flags & (PRIM_EDGE_0 << i))};
+        ClipVertex v{placed.v[i], {}, bool(prim.flags & (PRIM_EDGE_0 << i))};
         std::copy_n(clip_pos_of(prim.v[i]), 4, v.pos);
         in.push_back(v);
     }

@@ -1,6 +1,7 @@
 // The fetch plan and SimdShade, the vectorised path's per-draw half (the kernels are in
 // draw/simd_shade.cpp).
 #include "draw/internal/fetch_plan.hpp"
+#include "draw/internal/raster_plan.hpp"
 
 #include "drawpipe/error.hpp"
 #include "drawpipe/shading.hpp"
@@ -123,7 +124,9 @@ void SimdShade::shade_segment(const Segment& seg, ShadedBatch& out) const {
     const uint32_t first_vertex = out.vertex_count;
     // The per-vertex clip test and viewport transform ride along when the draw module asks
     // for them (one instance per segment, as every middle end on this path has).
-    if (out.post_plan && seg.instance_count == 1 && out.vertex_count == 0 && seg.fetch_count > 0) {
+    // Not with per-primitive viewports: post_shade places each vertex by its own index.
+    if (out.post_plan && !out.post_plan->viewport_per_primitive && seg.instance_count == 1 &&
+        out.vertex_count == 0 && seg.fetch_count > 0) {
         shade_post(seg, out);
     } else {
         for (uint32_t i = 0; i < seg.instance_count; ++i)

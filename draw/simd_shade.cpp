@@ -269,6 +269,7 @@ struct PostScalars {
     float scale[3], translate[3];
     uint32_t user_planes, distances, distance_slot;
     std::array<std::array<float, 4>, kMaxClipDistances> planes;
+    ZClip z_clip;
 };
 
 PostScalars post_scalars(const RasterPlan& plan) {
@@ -277,7 +278,8 @@ PostScalars post_scalars(const RasterPlan& plan) {
             plan.user_planes,
             plan.layout.outputs.clip_distances,
             plan.layout.clip_distance_slot(),
-            plan.state.clip_planes};
+            plan.state.clip_planes,
+            plan.z_clip};
 }
 
 // ndc * scale + translate rounded once, as post_shade does it (std::fma): by the target's FMA
@@ -308,6 +310,11 @@ HWY_INLINE void post_block(PostShadeJob& post, const PostScalars& ps, const uint
     const VF sz = hn::Set(df, ps.scale[2]), tx = hn::Set(df, ps.translate[0]);
     const VF ty = hn::Set(df, ps.translate[1]), tz = hn::Set(df, ps.translate[2]);
     const VF zero = hn::Zero(df), one = hn::Set(df, 1.0f);
+    // Clip control's zero_to_one bounds z below by 0, depth clamp not at all (post_shade);
+    // GL's -w <= z <= w, the common case, tests nothing more.
+    const bool z_full = ps.z_clip == ZClip::full;
+    const auto z_from_zero = hn::FirstN(df, ps.z_clip == ZClip::half ? n : 0);
+    const auto z_free = hn::FirstN(df, ps.z_clip == ZClip::none ? n : 0);
     const uint32_t distances = ps.distances;
     const uint32_t distance_slot = ps.distance_slot;
     float* soa_rows = post.clip_soa + 4 * size_t(first);
@@ -321,8 +328,14 @@ HWY_INLINE void post_block(PostShadeJob& post, const PostScalars& ps, const uint
         auto bit = [&](auto inside, uint32_t b) {
             return hn::IfThenZeroElse(hn::RebindMask(du, inside), hn::Set(du, b));
         };
-        const auto lo_x = hn::Ge(x, nw), lo_y = hn::Ge(y, nw), lo_z = hn::Ge(z, nw);
-        const auto hi_x = hn::Le(x, w), hi_y = hn::Le(y, w), hi_z = hn::Le(z, w);
+        const auto lo_x = hn::Ge(x, nw), lo_y = hn::Ge(y, nw);
+        auto lo_z = hn::Ge(z, nw);
+        const auto hi_x = hn::Le(x, w), hi_y = hn::Le(y, w);
+        auto hi_z = hn::Le(z, w);
+        if (!z_full) {
+            lo_z = hn::Or(hn::Ge(z, hn::IfThenElse(z_from_zero, zero, nw)), z_free);
+            hi_z = hn::Or(hi_z, z_free);
+        }
         VU m = hn::Zero(du);
         // The common block, every lane inside the view volume, skips the six bit selects.
         if (!hn::AllTrue(df, hn::And(hn::And(hn::And(lo_x, lo_y), hn::And(lo_z, hi_x)),

@@ -44,7 +44,8 @@ void StageChain::begin(const PreparedDraw& draw, std::span<Stage* const> driver_
     for (size_t i = 0; i + 1 < chain.size(); ++i) chain[i]->set_next(chain[i + 1]);
     first_ = chain.front();
     per_primitive_ = plan.per_primitive || !driver_stages.empty();
-    cull_only_ = cull_ && chain.size() == 3; // clip, cull, emit
+    // clip, cull, emit; per-primitive viewports need the clip stage on every primitive
+    cull_only_ = cull_ && chain.size() == 3 && !plan.viewport_per_primitive;
     edge_flag_slot_ = s.edge_flag_varying < 0
                           ? -1
                           : int32_t(plan.layout.varying_slot(uint32_t(s.edge_flag_varying)));

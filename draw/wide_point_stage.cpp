@@ -1,7 +1,8 @@
 // Points larger than one pixel become a square of two triangles, size x size pixels around
 // the point in window space. llvmpipe keeps the pixel centres on a wide point's right and top
 // edges and drops those on its left and bottom, the opposite of its triangle rule, so the
-// square is moved up and right by one subpixel step (1/256 pixel) for the triangle rule to
+// square is moved up (down under clip control's upper_left, where llvmpipe flips its rule)
+// and right by one subpixel step (1/256 pixel) for the triangle rule to
 // pick the same centres. With point sprites llvmpipe draws every point, one pixel too, as
 // that square unmoved, under the triangle rule (Gallium's point_quad_rasterization, which
 // Mesa sets for sprites), and its corners carry GL's point coordinates.
@@ -27,7 +28,11 @@ void WidePointStage::point(const StagePrim& prim) {
     const float half = size / 2;
     const float px = dword_float(prim.v[0][SLOT_POSITION]);
     const float py = dword_float(prim.v[0][SLOT_POSITION + 1]);
-    const float x = sprite ? px : px + kSubpixel, y = sprite ? py : py + kSubpixel;
+    // Under clip control's upper_left llvmpipe flips its vertical tie rule (top edges own
+    // centres, RasterOptions::top_edge_rule), and its points keep the bottom edge's instead:
+    // the square moves down.
+    const float up = s.clip_origin == ClipOrigin::upper_left ? -kSubpixel : kSubpixel;
+    const float x = sprite ? px : px + kSubpixel, y = sprite ? py : py + up;
     const float corner[4][2] = {
         {x - half, y - half}, {x + half, y - half}, {x + half, y + half}, {x - half, y + half}};
     const uint32_t* v[4];

@@ -57,6 +57,18 @@ RasterBackend render_description(const DrawDesc& given, const DescRender& how) {
         raster.viewport.width = float(how.width);
         raster.viewport.height = float(how.height);
     }
+    // Viewport arrays: every index a viewport, as GL keeps them; those not given are viewport
+    // 0's, as glViewport and glDepthRange set them all.
+    if (!desc.render.viewport_array.empty()) {
+        const Viewport all = raster.viewport; // what glViewport and glDepthRange set
+        raster.viewport_count = kMaxViewports;
+        raster.extra_viewports.fill(all);
+        for (const auto& e : desc.render.viewport_array) {
+            Viewport v = e.viewport;
+            if (!e.depth_given) v.near = all.near, v.far = all.far;
+            (e.index == 0 ? raster.viewport : raster.extra_viewports[e.index - 1]) = v;
+        }
+    }
     // A geometry shader's outputs are its own: its first varying is taken as the colour.
     raster.edge_flag_varying = how.gs ? -1 : 2;
     // Point sprites: the coordinates replace the colour, as a fragment shader writing
@@ -65,10 +77,16 @@ RasterBackend render_description(const DrawDesc& given, const DescRender& how) {
     // Lines of every width are drawn by the backend, as llvmpipe draws them (Mesa's draw
     // module leaves them to it: draw_wide_line_threshold 10000).
     raster.wide_line_threshold = 10000.0f;
-    RasterBackend image(how.width, how.height,
-                        {.colour_varying = how.gs ? 0 : 1,
-                         .depth_test = desc.render.depth_test,
-                         .line_width = raster.line_width});
+    RasterOptions ro{.colour_varying = how.gs ? 0 : 1,
+                     .depth_test = desc.render.depth_test,
+                     .line_width = raster.line_width,
+                     .depth_clamp = raster.depth_clamp,
+                     .top_edge_rule = raster.clip_origin == ClipOrigin::upper_left};
+    for (uint32_t i = 0; i < kMaxViewports; ++i) {
+        const Viewport& v = raster.viewport_at(i);
+        ro.depth_ranges[i] = {std::clamp(v.near, 0.0f, 1.0f), std::clamp(v.far, 0.0f, 1.0f)};
+    }
+    RasterBackend image(how.width, how.height, ro);
     ContextOptions co;
     co.threads = how.threads;
     co.draw = {how.strategy, how.max_vertices};

@@ -52,9 +52,15 @@ class ClipStage final : public Stage {
     const float* clip_pos_of(const uint32_t* v) const;
     uint32_t* window(uint32_t* record) const; // sets the record's window position from clip
     void copy_flat(uint32_t* dst, const uint32_t* provoking) const;
+    // Per-primitive viewports: the viewport of `provoking` for this primitive, and `v` in it
+    // (itself when post_shade placed it there, else a copy placed again).
+    void take_viewport(const uint32_t* provoking);
+    const uint32_t* in_viewport(const uint32_t* v);
 
     const RasterPlan& plan_;
     const ShadedBatch* batch_ = nullptr;
+    const ViewportXform* xform_ = nullptr; // the current primitive's viewport
+    uint32_t viewport_ = 0;
 };
 
 // Twice a window-space triangle's signed area, as Mesa's cull stage computes it (edges from

@@ -32,7 +32,7 @@ std::vector<Prim> feeding_prims(Prim gs_input) {
 }
 
 TEST(GsLibrary, LookupAndDeclarations) {
-    EXPECT_EQ(gs_library().size(), 17u);
+    EXPECT_EQ(gs_library().size(), 18u);
     for (const GeometryShader& gs : gs_library()) {
         EXPECT_EQ(&find_gs(gs.name), &gs);
         EXPECT_NO_THROW(validate_gs(gs)) << gs.name;

@@ -8,7 +8,7 @@ two (so window coordinates are exact), colours in 1/8 steps; then renders each w
 every strip, fan, polygon and loop is split) and with mesa_render, and compares every pixel.
 
 usage: compare_render.py --drawpipe PATH --mesa-render PATH [--scenes N] [--seed S]
-       [--out DIR]
+       [--out DIR] [--unfilled] [--limits] [--conventions] [--prims LIST]
 Exit status: 0 no pixel differs, 1 some differ (scenes saved under --out), 77 no OpenGL."""
 import argparse
 import os
@@ -37,6 +37,11 @@ LIMITS = False
 WIDTHS = [1, 3, 200, 255, 256, 300, 1000, 1e6]
 VIEWPORT_SIZES = [256, 16384, 20000, 40000, 1e6]
 VIEWPORT_CORNERS = [0, -8192, -16384, -20480, -32768, -40960]
+# --conventions: viewport arrays (the viewport_select geometry shader picks viewport
+# gl_PrimitiveIDIn % 4 for every triangle), depth clamp with primitives crossing the near and
+# far planes, both clip-control origins and depth modes.
+CONVENTIONS = False
+GS_PRIMS = ("triangles", "triangle_strip", "triangle_fan")  # what a triangles GS takes
 STRATEGIES = ["distinct", "vsplit", "direct-256", "exact", "none"]
 MIDDLE_ENDS = ["fetch_shade", "fetch_shade_simd", "a4xx", "gen7", "mali"]
 
@@ -57,17 +62,43 @@ def position(rng, prim, unfilled=False):
     py = rng.randint(lo, hi - 1) + (0.5 if centre else 0.6 if line else 0.0)
     x, y = 2 * px / W - 1, 2 * py / H - 1
     z = rng.choice([-0.5, -0.25, 0.0, 0.25, 0.5, 0.75])
+    if CONVENTIONS and rng.random() < 0.3:
+        z = rng.choice([-2.0, -1.5, 1.5, 2.0])  # past near or far: clipped, or clamped
     w = rng.choice([1.0, 1.0, 1.0, 0.5, 2.0, 4.0])
     if not centre and not line and rng.random() < 0.05:
         w = -w  # behind the eye: the clipper's
     return [x * w, y * w, z * w, w]
 
 
+def conventions(rng, prim, d):
+    """--conventions: a viewport array (with the viewport_select GS for triangles), depth
+    clamp, clip control; returns whether the scene has the geometry shader."""
+    gs = prim in GS_PRIMS and rng.random() < 0.6
+    if gs:
+        d.append("gs viewport_select")
+    if gs or rng.random() < 0.2:
+        # Some of indices 0-3 (and sometimes past them); the rest keep glViewport's.
+        for i in rng.sample(range(6), rng.randint(1, 4)):
+            vx, vy = rng.randint(0, 16), rng.randint(0, 16)
+            line = f"viewport_array {i} {vx} {vy} {rng.choice([8, 16, 24])} {rng.choice([8, 16])}"
+            if rng.random() < 0.5:
+                near, far = rng.sample([0, 0.25, 0.5, 0.75, 1], 2)  # reversed ranges too
+                line += f" {near:g} {far:g}"
+            d.append(line)
+    if rng.random() < 0.5:
+        d.append("clip_control " + rng.choice(["lower_left", "upper_left"]) + " " +
+                 rng.choice(["negative_one_to_one", "zero_to_one"]))
+    if rng.random() < 0.5:
+        d.append("depth_clamp 1")
+    return gs
+
+
 def scene(rng, prim):
     n = rng.randint(FIRST[prim], FIRST[prim] * 4 + 6)
     verts = rng.randint(max(3, n // 2), n + 2)
     d = [f"prim {prim}", f"provoking {rng.choice(['first', 'last'])}"]
-    depth = rng.random() < 0.2
+    gs = CONVENTIONS and conventions(rng, prim, d)
+    depth = rng.random() < (0.5 if CONVENTIONS else 0.2)
     # A line loop of two vertices draws its segment twice, the second time backwards: with the
     # depth test, which copy wins is float rounding.
     loop2 = depth and prim == "line_loop"
@@ -80,7 +111,9 @@ def scene(rng, prim):
         idx = rng.sample(range(verts), n)
     else:
         idx = [rng.randrange(verts) for _ in range(n)]
-    unfilled = UNFILLED and not is_line(prim) and prim != "points" and rng.random() < 0.3
+    # Not with a geometry shader: edge flags do not pass one (llvmpipe reads a wrong slot).
+    unfilled = UNFILLED and not gs and not is_line(prim) and prim != "points" and \
+        rng.random() < 0.3
     pos, col = [], []
     for _ in range(verts):
         pos += position(rng, prim, unfilled)
@@ -122,7 +155,8 @@ def scene(rng, prim):
         d.append("depth_test less")
         if rng.random() < 0.4:
             d.append(f"polygon_offset {rng.choice([0, 1, 2, -1])} {rng.choice([0, 1, 4, -2])}")
-    if rng.random() < (0.5 if LIMITS else 0.15):
+    if not any(l.startswith("viewport_array") for l in d) and \
+            rng.random() < (0.5 if LIMITS else 0.15):
         if LIMITS:
             d.append("viewport " + " ".join(f"{rng.choice(VIEWPORT_CORNERS):g}" for _ in "xy") +
                      " " + " ".join(f"{rng.choice(VIEWPORT_SIZES):g}" for _ in "wh"))
@@ -199,11 +233,18 @@ def zero_area_in_doubt(drawpipe, path):
     compute alike, so a triangle with a repeated vertex is not in doubt, nor is one wholly
     inside a plain filled scene (exact window coordinates here: it lights nothing)."""
     text = open(path).read()
+    if "gs viewport_select" in text:  # it passes every triangle on: trace them without it
+        text = "".join(l + "\n" for l in text.splitlines() if not l.startswith("gs "))
+        with open(path + ".nogs", "w") as f:
+            f.write(text)
+        path = path + ".nogs"
     pos = [l for l in text.splitlines() if l.startswith("positions ")]
     v = [Fraction(x) for x in pos[0].split()[1:]] if pos else []
     verts = [v[i:i + 4] for i in range(0, len(v) - 3, 4)]
     planes = "clip_plane" in text
     facing = "cull " in text or "polygon_mode" in text
+    # Depth clamp or zero_to_one move the z planes: any vertex past a z plane counts.
+    loose_z = "depth_clamp 1" in text or "zero_to_one" in text
     r = subprocess.run([drawpipe, "trace", path], capture_output=True, text=True)
     for line in r.stdout.splitlines():
         if not line.startswith("tri "):
@@ -214,7 +255,8 @@ def zero_area_in_doubt(drawpipe, path):
                p[0][1] * (p[1][0] * p[2][3] - p[1][3] * p[2][0]) +
                p[0][3] * (p[1][0] * p[2][1] - p[1][1] * p[2][0]))
         distinct = p[0] != p[1] and p[1] != p[2] and p[0] != p[2]
-        if det == 0 and distinct and (facing or planes or not all(inside(q) for q in p)):
+        if det == 0 and distinct and (facing or planes or loose_z or
+                                      not all(inside(q) for q in p)):
             return True
     return False
 
@@ -260,11 +302,15 @@ def main():
     ap.add_argument("--limits", action="store_true",
                     help="a 256 x 256 image with line widths, point sizes and viewports past "
                          "the implementation's limits")
+    ap.add_argument("--conventions", action="store_true",
+                    help="viewport arrays (with the viewport_select GS), depth clamp and clip "
+                         "control in random scenes")
     ap.add_argument("--prims", default="all",
                     help="comma-separated primitive types, 'all', or 'filled'")
     a = ap.parse_args()
-    global UNFILLED, LIMITS, W, H
+    global UNFILLED, LIMITS, CONVENTIONS, W, H
     UNFILLED = a.unfilled
+    CONVENTIONS = a.conventions
     LIMITS = a.limits
     if LIMITS:
         W = H = 256
@@ -276,6 +322,8 @@ def main():
     prims = PRIMS if a.prims == "all" else [
         p for p in PRIMS if not is_line(p) and p != "quad_strip"] \
         if a.prims == "filled" else a.prims.split(",")
+    if CONVENTIONS and a.prims == "all":
+        prims = prims + [p for p in GS_PRIMS] * 2  # more scenes through viewport_select
     ties = slivers = 0
     for i in range(a.scenes):
         prim = prims[i % len(prims)]
@@ -291,8 +339,10 @@ def main():
                 slivers += 1
             else:
                 break
+        # mali models vertex fetch only: a geometry shader is Error(unsupported) there
+        middles = [m for m in MIDDLE_ENDS if m != "mali" or "gs " not in open(path).read()]
         opts = ["--max-vertices", str(limit_for(rng, prim)), "--strategy", rng.choice(STRATEGIES),
-                "--threads", str(rng.choice([1, 2])), "--middle-end", rng.choice(MIDDLE_ENDS),
+                "--threads", str(rng.choice([1, 2])), "--middle-end", rng.choice(middles),
                 "--width", str(W), "--height", str(H)]
         scenes.append((path, opts))
     p = subprocess.run([a.mesa_render, "--width", str(W), "--height", str(H), "--batch"] +

@@ -71,6 +71,16 @@ struct Render {
     std::string point_sprite; // "", "upper_left" or "lower_left"
     bool offset = false;
     float offset_factor = 0, offset_units = 0;
+    // viewport_array I X Y W H [NEAR FAR]: glViewportIndexedf (and glDepthRangeIndexed).
+    struct IndexedViewport {
+        uint32_t index = 0;
+        float rect[4] = {0, 0, 0, 0};
+        bool depth_given = false;
+        float depth[2] = {0, 1};
+    };
+    std::vector<IndexedViewport> viewport_array;
+    bool depth_clamp = false;
+    std::string clip_origin = "lower_left", clip_depth = "negative_one_to_one";
 };
 
 struct Desc {
@@ -138,6 +148,24 @@ inline bool parse_render_key(int line, const std::vector<std::string>& w, Render
         values(4);
         for (int i = 0; i < 4; ++i) r.viewport[i] = real(line, key, w[size_t(i) + 1]);
         r.viewport_given = true;
+    } else if (key == "viewport_array") {
+        if (w.size() != 6 && w.size() != 8) bad(line, key, "expects I X Y W H [NEAR FAR]");
+        Render::IndexedViewport e;
+        e.index = number<uint32_t>(line, key, w[1]);
+        for (int i = 0; i < 4; ++i) e.rect[i] = real(line, key, w[size_t(i) + 2]);
+        if (w.size() == 8) {
+            e.depth_given = true;
+            e.depth[0] = real(line, key, w[6]);
+            e.depth[1] = real(line, key, w[7]);
+        }
+        r.viewport_array.push_back(e);
+    } else if (key == "depth_clamp") {
+        values(1);
+        r.depth_clamp = w[1] == "1";
+    } else if (key == "clip_control") {
+        values(2);
+        r.clip_origin = w[1];
+        r.clip_depth = w[2];
     } else if (key == "depth_range") {
         values(2);
         r.depth_range[0] = real(line, key, w[1]);

@@ -9,9 +9,11 @@
 // The state is set with the GL calls the keys name: glPolygonMode, glEdgeFlagPointer,
 // glClipPlane (with gl_ClipVertex = the position, so the plane applies in clip space),
 // glLineStipple, glLineWidth, glPointSize, glPolygonOffset, glShadeModel (the colour is
-// gl_Color), glProvokingVertex, glFrontFace, glCullFace, glDepthRange, glViewport.
+// gl_Color), glProvokingVertex, glFrontFace, glCullFace, glDepthRange, glViewport,
+// glViewportIndexedf, glDepthRangeIndexed, GL_DEPTH_CLAMP, glClipControl; of the geometry
+// shaders only `viewport_select` (gl_ViewportIndex = gl_PrimitiveIDIn % 4).
 // Exit status: 0 drawn; 1 bad arguments or description; 2 no usable OpenGL; 3 a GL error;
-// 4 a description this program does not render (a geometry or vertex shader).
+// 4 a description this program does not render (another geometry or a vertex shader).
 #include "mesa_common.hpp"
 
 #include <fstream>
@@ -30,11 +32,30 @@ std::vector<float> padded(std::vector<float> v, std::initializer_list<float> fil
     return v;
 }
 
+// drawpipe's `viewport_select` (tools/common/gs_library.cpp): every triangle as it came, in
+// viewport gl_PrimitiveIDIn % 4.
+const char* kViewportSelectGs = R"(#version 150 compatibility
+#extension GL_ARB_viewport_array : require
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 3) out;
+void main() {
+    for (int i = 0; i < 3; ++i) {
+        gl_Position = gl_in[i].gl_Position;
+        gl_ClipVertex = gl_in[i].gl_ClipVertex;
+        gl_FrontColor = gl_in[i].gl_FrontColor;
+        gl_BackColor = gl_in[i].gl_BackColor;
+        gl_ViewportIndex = gl_PrimitiveIDIn % 4;
+        EmitVertex();
+    }
+    EndPrimitive();
+}
+)";
+
 // The colour is gl_Color, or with point sprites the point coordinates (drawpipe render writes
 // them into the colour output).
-GLuint program(bool sprite) {
-    static GLuint progs[2] = {0, 0};
-    GLuint& prog = progs[sprite];
+GLuint program(bool sprite, bool viewport_select = false) {
+    static GLuint progs[3] = {0, 0, 0};
+    GLuint& prog = progs[viewport_select ? 2 : int(sprite)];
     if (prog) return prog;
     const char* vs = R"(#version 120
 attribute vec4 pos;
@@ -55,6 +76,7 @@ void main() { gl_FragColor = gl_Color; }
     prog = glCreateProgram();
     glAttachShader(prog, compile(GL_VERTEX_SHADER, vs));
     glAttachShader(prog, compile(GL_FRAGMENT_SHADER, fs));
+    if (viewport_select) glAttachShader(prog, compile(GL_GEOMETRY_SHADER, kViewportSelectGs));
     glBindAttribLocation(prog, 0, "pos");
     glBindAttribLocation(prog, 1, "col");
     glLinkProgram(prog);
@@ -70,7 +92,8 @@ GLenum polygon_mode(const std::string& m) {
 
 // Renders `d`; returns the pixels text, or throws Failure.
 std::string render(const Desc& d, const Image& img) {
-    if (!d.gs.empty() || !d.vs.empty() || !d.divisors.empty())
+    const bool viewport_select = d.gs == "viewport_select";
+    if ((!d.gs.empty() && !viewport_select) || !d.vs.empty() || !d.divisors.empty())
         fail(4, "shaders and attributes are not rendered");
     const Render& r = d.render;
     // Vertex ids up to the largest the draw reads; ids without a value read the defaults.
@@ -119,7 +142,7 @@ std::string render(const Desc& d, const Image& img) {
     glEdgeFlagPointer(0, nullptr);
     glEnableClientState(GL_EDGE_FLAG_ARRAY);
 
-    glUseProgram(program(!r.point_sprite.empty()));
+    glUseProgram(program(!r.point_sprite.empty(), viewport_select));
     if (!r.point_sprite.empty()) {
         glEnable(GL_POINT_SPRITE);
         glPointParameteri(GL_POINT_SPRITE_COORD_ORIGIN,
@@ -133,6 +156,14 @@ std::string render(const Desc& d, const Image& img) {
     else
         glViewport(0, 0, GLsizei(img.width), GLsizei(img.height));
     glDepthRange(r.depth_range[0], r.depth_range[1]);
+    // After glViewport and glDepthRange, which set every index.
+    for (const auto& v : r.viewport_array) {
+        glViewportIndexedf(v.index, v.rect[0], v.rect[1], v.rect[2], v.rect[3]);
+        if (v.depth_given) glDepthRangeIndexed(v.index, v.depth[0], v.depth[1]);
+    }
+    if (r.depth_clamp) glEnable(GL_DEPTH_CLAMP);
+    glClipControl(r.clip_origin == "upper_left" ? GL_UPPER_LEFT : GL_LOWER_LEFT,
+                  r.clip_depth == "zero_to_one" ? GL_ZERO_TO_ONE : GL_NEGATIVE_ONE_TO_ONE);
     glPolygonMode(GL_FRONT, polygon_mode(r.polygon_mode[0]));
     glPolygonMode(GL_BACK, polygon_mode(r.polygon_mode[1]));
     if (r.cull != "none") {
@@ -223,8 +254,10 @@ std::string render(const Desc& d, const Image& img) {
     glDeleteRenderbuffers(2, rb);
     glDeleteFramebuffers(1, &fbo);
     glDisableClientState(GL_EDGE_FLAG_ARRAY);
-    for (GLenum cap : {GL_CULL_FACE, GL_LINE_STIPPLE, GL_DEPTH_TEST, GL_POLYGON_OFFSET_FILL,
-                       GL_POLYGON_OFFSET_LINE, GL_POLYGON_OFFSET_POINT, GL_PRIMITIVE_RESTART})
+    glClipControl(GL_LOWER_LEFT, GL_NEGATIVE_ONE_TO_ONE);
+    for (GLenum cap :
+         {GL_CULL_FACE, GL_LINE_STIPPLE, GL_DEPTH_TEST, GL_POLYGON_OFFSET_FILL,
+          GL_POLYGON_OFFSET_LINE, GL_POLYGON_OFFSET_POINT, GL_PRIMITIVE_RESTART, GL_DEPTH_CLAMP})
         glDisable(cap);
     for (GLenum i = 0; i < 8; ++i) glDisable(GL_CLIP_PLANE0 + i);
     return out;

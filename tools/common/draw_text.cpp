@@ -48,7 +48,7 @@ template <class T> T number(int line, std::string_view key, std::string_view wor
 // Keys that may appear on several lines: their values accumulate.
 bool repeatable_key(std::string_view key) {
     return key == "indices" || key == "attrib" || key == "positions" || key == "colors" ||
-           key == "edgeflags" || key == "clip_plane";
+           key == "edgeflags" || key == "clip_plane" || key == "viewport_array";
 }
 
 template <class T>
@@ -99,6 +99,38 @@ bool parse_render_key(int line, std::string_view key, const std::vector<std::str
         s.viewport.width = real(line, key, w[3]);
         s.viewport.height = real(line, key, w[4]);
         r.viewport_given = true;
+    } else if (key == "viewport_array") {
+        if (w.size() != 6 && w.size() != 8) bad(line, key, "expects I X Y W H [NEAR FAR]");
+        RenderDesc::IndexedViewport e;
+        e.index = number<uint32_t>(line, key, w[1]);
+        if (e.index >= kMaxViewports)
+            bad(line, key,
+                "index " + std::to_string(e.index) + " is not below " +
+                    std::to_string(kMaxViewports));
+        for (const auto& given : r.viewport_array)
+            if (given.index == e.index)
+                bad(line, key, "viewport " + std::to_string(e.index) + " given twice");
+        e.viewport.x = real(line, key, w[2]);
+        e.viewport.y = real(line, key, w[3]);
+        e.viewport.width = real(line, key, w[4]);
+        e.viewport.height = real(line, key, w[5]);
+        if (w.size() == 8) {
+            e.viewport.near = real(line, key, w[6]);
+            e.viewport.far = real(line, key, w[7]);
+            e.depth_given = true;
+        }
+        r.viewport_array.push_back(e);
+    } else if (key == "depth_clamp") {
+        values(1);
+        s.depth_clamp = pick<bool>(line, key, w[1], {{"1", true}, {"0", false}});
+    } else if (key == "clip_control") {
+        values(2);
+        s.clip_origin = pick<ClipOrigin>(
+            line, key, w[1],
+            {{"lower_left", ClipOrigin::lower_left}, {"upper_left", ClipOrigin::upper_left}});
+        s.clip_depth = pick<ClipDepth>(line, key, w[2],
+                                       {{"negative_one_to_one", ClipDepth::negative_one_to_one},
+                                        {"zero_to_one", ClipDepth::zero_to_one}});
     } else if (key == "depth_range") {
         values(2);
         s.viewport.near = real(line, key, w[1]);

@@ -23,7 +23,19 @@ inline constexpr const char* kDescriptionKeys =
     "prim, index, indices, restart, start, count, base_vertex, instances, base_instance, "
     "provoking, attrib, vs, gs; for drawpipe render: positions, colors, edgeflags, viewport, "
     "depth_range, polygon_mode, cull, front_face, shade, line_stipple, line_width, point_size, "
-    "point_sprite, clip_plane, depth_test, polygon_offset";
+    "point_sprite, clip_plane, depth_test, polygon_offset, viewport_array, depth_clamp, "
+    "clip_control";
+
+// What the viewport-array and clip-convention keys mean, for help texts.
+inline constexpr const char* kConventionKeysHelp =
+    "viewport_array I X Y W H [NEAR FAR]: viewport I (0-15; glViewportIndexedf and "
+    "glDepthRangeIndexed), one line each; the indices not given keep `viewport` and "
+    "`depth_range` (else the whole image, 0..1); the last vertex stage's gl_ViewportIndex "
+    "(e.g. gs viewport_select: gl_PrimitiveIDIn % 4) picks one per primitive, by its provoking "
+    "vertex, an index of 16 or more viewport 0. depth_clamp 1: GL_DEPTH_CLAMP, no near or far "
+    "clipping, depths clamped to the primitive's depth range. clip_control lower_left|upper_left "
+    "negative_one_to_one|zero_to_one: glClipControl (upper_left flips y and keeps facing; "
+    "zero_to_one clips at 0 <= z <= w and maps depth without the 0.5 scale).";
 
 // What `drawpipe render` draws besides the draw: per-vertex positions, colours and edge
 // flags, and the rasterizer state. Positions default to (0, 0, 0, 1), colours to opaque
@@ -36,6 +48,16 @@ struct RenderDesc {
     bool point_sprite = false;    // the colour output carries the point coordinates
     RasterState raster;
     bool depth_test = false;
+    // `viewport_array I X Y W H [NEAR FAR]` lines (glViewportIndexedf, glDepthRangeIndexed):
+    // with any, the state holds all kMaxViewports viewports, those not given as viewport 0
+    // (`viewport`, else the whole image, and `depth_range`), as glViewport and glDepthRange
+    // set every one.
+    struct IndexedViewport {
+        uint32_t index = 0;
+        Viewport viewport;
+        bool depth_given = false;
+    };
+    std::vector<IndexedViewport> viewport_array;
 };
 
 struct DrawDesc {

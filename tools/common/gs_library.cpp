@@ -144,6 +144,22 @@ std::vector<GeometryShader> build_library() {
     lib.back().uses_end_primitive = false;
     lib.back().input_varyings = 1;
     lib.back().outputs.add_varying();
+    // Viewport arrays: every triangle as it came (position and colour, varying 1 of a draw
+    // without a vertex shader), in viewport gl_PrimitiveIDIn % 4.
+    lib.push_back(shader("viewport_select", tris, strip, 3, [](GsContext& ctx) {
+        for (uint32_t i = 0; i < 3; ++i) {
+            GsOutput o{.id = tag(ctx, i), .viewport = ctx.primitive_id_in() % 4};
+            for (uint32_t c = 0; c < 4; ++c) {
+                o.position[c] = dword_float(ctx.load(i, SLOT_POSITION + c));
+                o.varyings[0][c] = ctx.varying(i, 1, c);
+            }
+            ctx.emit_vertex(o);
+        }
+        ctx.end_primitive();
+    }));
+    lib.back().input_varyings = 2;
+    lib.back().outputs.add_varying();
+    lib.back().outputs.viewport_index = true;
     for (const GeometryShader& gs : lib) validate_gs(gs);
     return lib;
 }

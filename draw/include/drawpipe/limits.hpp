@@ -36,6 +36,8 @@ inline constexpr float kMaxPointSize = 255.0f;
 inline constexpr float kMaxViewportDims = 16384.0f;
 inline constexpr float kViewportBoundsMin = -2 * kMaxViewportDims;
 inline constexpr float kViewportBoundsMax = 2 * kMaxViewportDims - 1;
+// Viewports a raster state holds, selected by the viewport index (GL_MAX_VIEWPORTS, llvmpipe's).
+inline constexpr uint32_t kMaxViewports = 16;
 // Per-segment counters a middle end may report (MiddleEnd::counters()).
 inline constexpr uint32_t kMaxCounters = 8;
 

@@ -22,12 +22,31 @@ struct Viewport {
     float near = 0, far = 1;                   // glDepthRange
 };
 
+// glClipControl (and Vulkan's conventions: upper_left, zero_to_one). upper_left flips y about
+// the viewport's centre and keeps every triangle's facing; zero_to_one clips at 0 <= z <= w
+// and maps z to the depth range without GL's halving.
+enum class ClipOrigin : uint8_t { lower_left, upper_left };
+enum class ClipDepth : uint8_t { negative_one_to_one, zero_to_one };
+
 enum class PolygonMode : uint8_t { fill, line, point };
 enum class CullFace : uint8_t { none, front, back, front_and_back };
 enum class FrontFace : uint8_t { ccw, cw };
 
 struct RasterState {
-    Viewport viewport;
+    Viewport viewport; // viewport 0: every primitive's, unless the shader selects another
+    // ARB_viewport_array: viewports 1 to viewport_count - 1 are extra_viewports[0 ..]. A
+    // primitive takes the viewport its provoking vertex's viewport-index output names (the
+    // last vertex stage's gl_ViewportIndex); an index of viewport_count or more, or a stage
+    // that writes none, takes viewport 0 (GL leaves an index >= 16 undefined; llvmpipe uses 0).
+    // GL gives every index a viewport, the framebuffer's until one is set: a GL driver passes
+    // all 16 whenever the shader writes the index.
+    uint32_t viewport_count = 1; // 1 to kMaxViewports
+    std::array<Viewport, kMaxViewports - 1> extra_viewports{};
+    ClipOrigin clip_origin = ClipOrigin::lower_left;
+    ClipDepth clip_depth = ClipDepth::negative_one_to_one;
+    // GL_DEPTH_CLAMP: no near or far clipping; the backend clamps each fragment's depth to
+    // its primitive's depth range (drawpipe/backends/raster.hpp, RasterOptions::depth_clamp).
+    bool depth_clamp = false;
     FrontFace front_face = FrontFace::ccw;
     CullFace cull = CullFace::none;
     PolygonMode front_mode = PolygonMode::fill;
@@ -63,6 +82,12 @@ struct RasterState {
     // The generic output carrying the per-vertex edge flag (x != 0: boundary edge), as a
     // vertex shader passes glEdgeFlagPointer's attribute on; -1: every edge flag is true.
     int32_t edge_flag_varying = -1;
+
+    // The viewport index `i` selects (viewport 0 past viewport_count).
+    const Viewport& viewport_at(uint32_t i) const {
+        return i == 0 || i >= viewport_count || i >= kMaxViewports ? viewport
+                                                                   : extra_viewports[i - 1];
+    }
 };
 
 } // namespace drawpipe

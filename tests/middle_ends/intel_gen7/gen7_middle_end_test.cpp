@@ -77,7 +77,7 @@ TEST(Gen7MiddleEnd, ProbeFindsEndPrimitive) {
         {"points_out", false},          {"line_strip_out", true}, {"lines_in", false},
         {"lines_adj_in", false},        {"tris_adj_in", true},    {"points_in_quad", false},
         {"invocations4", false},        {"streams2", false},      {"color_tri", true},
-        {"color_swizzle_lines", false}, {"streams4", false},
+        {"color_swizzle_lines", false}, {"streams4", false},      {"viewport_select", true},
     };
     for (const GeometryShader& gs : gs_library()) {
         EXPECT_EQ(gen7::probe_uses_end_primitive(gs), cuts.at(gs.name)) << gs.name;

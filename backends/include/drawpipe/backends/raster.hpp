@@ -13,7 +13,9 @@
 #pragma once
 
 #include "drawpipe/backend.hpp"
+#include "drawpipe/limits.hpp"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,25 @@ struct RasterOptions {
     // A driver drawing wide lines here sets RasterState::wide_line_threshold at or above it,
     // so that the wide-line stage hands them on whole.
     float line_width = 1.0f;
+    // GL_DEPTH_CLAMP (RasterState::depth_clamp, which leaves near and far unclipped): each
+    // fragment's depth is clamped to [min, max] of its primitive's depth range,
+    // depth_ranges[i] for i the viewport index of its provoking vertex (0 when the layout has
+    // none or i >= kMaxViewports; a driver repeats viewport 0's range past its viewport count)
+    // instead of [0, 1].
+    bool depth_clamp = false;
+    // A pixel centre exactly on a horizontal edge belongs to the primitive's bottom edges
+    // (y up), or with top_edge_rule to its top edges: llvmpipe flips its rule so under
+    // glClipControl's upper_left (Mesa's state tracker flips the rasterizer's
+    // bottom_edge_rule), for triangles and lines alike; drawpipe's wide-point stage follows
+    // RasterState::clip_origin. A driver drawing a Vulkan picture sets it too.
+    bool top_edge_rule = false;
+    std::array<std::array<float, 2>, kMaxViewports> depth_ranges = full_depth_ranges();
+
+    static std::array<std::array<float, 2>, kMaxViewports> full_depth_ranges() {
+        std::array<std::array<float, 2>, kMaxViewports> r;
+        r.fill({0.0f, 1.0f});
+        return r;
+    }
 };
 
 class RasterBackend final : public Backend {
@@ -68,7 +89,9 @@ class RasterBackend final : public Backend {
     std::vector<float> depth_;
     Provoking provoking_ = Provoking::last;
     bool gs_output_ = false;
-    int32_t colour_slot_ = -1; // record dword of the colour output, -1: white
+    int32_t colour_slot_ = -1;        // record dword of the colour output, -1: white
+    int32_t viewport_slot_ = -1;      // record dword of the viewport index, -1: none
+    float zmin_ = 0.0f, zmax_ = 1.0f; // the current primitive's fragment depth range
     Interp interp_ = Interp::smooth;
 };
 
