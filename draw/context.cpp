@@ -97,6 +97,52 @@ struct Context::Impl {
                 raster ? &*raster : nullptr, stages};
     }
 
+    // Checks and prepares one draw against the bound state; queues nothing.
+    PreparedDraw prepare_one(const DrawInfo& draw) {
+        if (!middle)
+            throw Error(ErrorCode::invalid_value,
+                        "middle end: none bound (Context::bind_middle_end)");
+        if (!backend)
+            throw Error(ErrorCode::invalid_value, "backend: none bound (Context::bind_backend)");
+        const DrawState state{draw, {buffers, attribs}, vs ? &vs : nullptr, gs};
+        const StreamOutput* so = stream_output ? &*stream_output : nullptr;
+        const DrawOptions o = capture_options(options.draw, so);
+        PreparedDraw p = like && same_but_start(like->state.draw, draw)
+                             ? prepare_draw_like(*like, state, o)
+                             : prepare(state, so, o);
+        prepare_delivery(p, output(), *backend);
+        return p;
+    }
+
+    void enqueue(PreparedDraw&& p) {
+        p.ordinal = draw_ordinal++;
+        queued_work += p.work();
+        queue.push_back(std::move(p));
+        if (queue.size() >= detail::kMaxQueuedDraws || queued_work >= detail::kFlushWork) deliver();
+    }
+
+    // A multi-draw: every draw prepared first, so that a bad one queues none, then queued in
+    // order. `number` sets each draw id to its index; else the draws keep theirs. Errors are
+    // prefixed with `what` and the draw's id.
+    void draw_all(std::span<const DrawInfo> draws, const char* what, bool number) {
+        if (draws.size() > UINT32_MAX)
+            throw Error(ErrorCode::count_overflow,
+                        "draws: " + std::to_string(draws.size()) + " do not fit a draw id");
+        std::vector<PreparedDraw> prepared;
+        prepared.reserve(draws.size());
+        DrawInfo d;
+        for (size_t i = 0; i < draws.size(); ++i) {
+            d = draws[i];
+            if (number) d.draw_id = uint32_t(i);
+            try {
+                prepared.push_back(prepare_one(d));
+            } catch (const Error& e) {
+                throw Error(e.code(), what + std::to_string(d.draw_id) + ": " + e.what());
+            }
+        }
+        for (PreparedDraw& p : prepared) enqueue(std::move(p));
+    }
+
     void deliver() {
         if (queue.empty()) return;
         const bool parallel = options.inline_below == 0 ||
@@ -174,23 +220,16 @@ void Context::bind_backend(Backend& backend) {
 }
 
 void Context::draw(const DrawInfo& draw) {
-    Impl& m = *impl_;
-    if (!m.middle)
-        throw Error(ErrorCode::invalid_value, "middle end: none bound (Context::bind_middle_end)");
-    if (!m.backend)
-        throw Error(ErrorCode::invalid_value, "backend: none bound (Context::bind_backend)");
-    const DrawState state{draw, {m.buffers, m.attribs}, m.vs ? &m.vs : nullptr, m.gs};
-    const StreamOutput* so = m.stream_output ? &*m.stream_output : nullptr;
-    const DrawOptions options = capture_options(m.options.draw, so);
-    PreparedDraw prepared = m.like && same_but_start(m.like->state.draw, draw)
-                                ? prepare_draw_like(*m.like, state, options)
-                                : m.prepare(state, so, options);
-    prepared.ordinal = m.draw_ordinal++;
-    prepare_delivery(prepared, m.output(), *m.backend);
-    m.queue.push_back(std::move(prepared));
-    m.queued_work += m.queue.back().work();
-    if (m.queue.size() >= detail::kMaxQueuedDraws || m.queued_work >= detail::kFlushWork)
-        m.deliver();
+    impl_->enqueue(impl_->prepare_one(draw));
+}
+
+void Context::draw(std::span<const DrawInfo> draws) {
+    impl_->draw_all(draws, "draw ", true);
+}
+
+void Context::draw_indirect(const DrawInfo& draw, const IndirectDraws& indirect) {
+    const std::vector<DrawInfo> draws = resolve_indirect(draw, indirect);
+    impl_->draw_all(draws, "indirect record ", false);
 }
 
 DrawStats Context::flush() {

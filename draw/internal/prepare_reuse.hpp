@@ -9,10 +9,12 @@
 namespace drawpipe {
 
 // Whether a draw `next` may be prepared like the prepared draw `like` (prepare_draw_like):
-// every field of their DrawInfo but `start` is equal. The caller also guarantees that the
-// bound state (vertex input, shaders, middle end, stream output, raster state, stages,
-// options) has not changed since `like` was prepared: a middle end's prepare() may read any
-// of it, and any field of the draw but where it starts (Mali's reads the count).
+// every field of their DrawInfo but `start` and `draw_id` is equal (the draw id reaches the
+// middle end through Segment::draw_id, so the sub-draws of a multi-draw share a
+// preparation). The caller also guarantees that the bound state (vertex input, shaders,
+// middle end, stream output, raster state, stages, options) has not changed since `like`
+// was prepared: a middle end's prepare() may read any of it, and any field of the draw but
+// where it starts and its draw id (Mali's reads the count).
 bool same_but_start(const DrawInfo& like, const DrawInfo& next);
 
 // `state` prepared as prepare_draw would, given that a draw satisfying same_but_start was

@@ -10,6 +10,7 @@
 
 #include "drawpipe/raster_state.hpp"
 #include "drawpipe/types.hpp"
+#include "tools/common/multi_draw_text.hpp"
 
 #include <memory>
 #include <string>
@@ -23,7 +24,8 @@ inline constexpr const char* kDescriptionKeys =
     "prim, index, indices, restart, start, count, base_vertex, instances, base_instance, "
     "provoking, attrib, vs, gs; for drawpipe render: positions, colors, edgeflags, viewport, "
     "depth_range, polygon_mode, cull, front_face, shade, line_stipple, line_width, point_size, "
-    "point_sprite, clip_plane, depth_test, polygon_offset";
+    "point_sprite, clip_plane, depth_test, polygon_offset; multi-draw and indirect: multi_draw, "
+    "indirect, indirect_count";
 
 // What `drawpipe render` draws besides the draw: per-vertex positions, colours and edge
 // flags, and the rasterizer state. Positions default to (0, 0, 0, 1), colours to opaque
@@ -55,6 +57,7 @@ struct DrawDesc {
     std::string gs; // geometry shader name, empty for none
     std::string vs; // vertex shader name (tools/common/vs_library.hpp), empty: pass-through
     RenderDesc render;
+    MultiDrawDesc multi; // multi_draw, indirect, indirect_count (multi_draw_text.hpp)
 };
 
 // Parses a description; throws Error(parse_error) naming the line and key.
@@ -71,6 +74,7 @@ struct BoundDraw {
     std::vector<std::vector<uint32_t>> attrib_data;
     std::vector<VertexBuffer> buffers;
     std::vector<VertexAttrib> attribs;
+    BoundMultiDraw multi; // the sub-draws or indirect records, when the description has them
     VertexInput input() const { return {buffers, attribs}; }
 };
 std::unique_ptr<BoundDraw> bind_draw(const DrawDesc& desc);
