@@ -4,6 +4,7 @@
 #include "draw/internal/pipeline.hpp"
 #include "draw/internal/prepare_reuse.hpp"
 #include "draw/internal/prepared_draw.hpp"
+#include "draw/internal/validate.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/registry.hpp"
 #include "drawpipe/simd_shade.hpp"
@@ -13,6 +14,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -121,26 +123,46 @@ struct Context::Impl {
         if (queue.size() >= detail::kMaxQueuedDraws || queued_work >= detail::kFlushWork) deliver();
     }
 
-    // A multi-draw: every draw prepared first, so that a bad one queues none, then queued in
-    // order. `number` sets each draw id to its index; else the draws keep theirs. Errors are
-    // prefixed with `what` and the draw's id.
-    void draw_all(std::span<const DrawInfo> draws, const char* what, bool number) {
-        if (draws.size() > UINT32_MAX)
-            throw Error(ErrorCode::count_overflow,
-                        "draws: " + std::to_string(draws.size()) + " do not fit a draw id");
-        std::vector<PreparedDraw> prepared;
-        prepared.reserve(draws.size());
-        DrawInfo d;
-        for (size_t i = 0; i < draws.size(); ++i) {
-            d = draws[i];
-            if (number) d.draw_id = uint32_t(i);
+    // A multi-draw of `n` draws, draw i read by get(i, DrawInfo&) (false: it draws nothing).
+    // First every draw's own fields (validate_draw: enums, 32-bit positions, the index
+    // buffer's length), so that the errors GL would give for the call queue none of it; then
+    // each is prepared and queued as a single draw is, flushing as they go, so that memory
+    // stays bounded however many there are. Errors name the draw: `what` and its index.
+    template <class Get> void draw_all(size_t n, Get&& get, const char* what) {
+        auto named = [&](const Error& e, size_t i) {
+            return Error(e.code(), what + std::to_string(i) + ": " + e.what());
+        };
+        DrawState state{{}, {buffers, attribs}, vs ? &vs : nullptr, gs};
+        for (size_t i = 0; i < n; ++i) {
             try {
-                prepared.push_back(prepare_one(d));
+                if (get(i, state.draw)) validate_draw(state.draw);
             } catch (const Error& e) {
-                throw Error(e.code(), what + std::to_string(d.draw_id) + ": " + e.what());
+                throw named(e, i);
             }
         }
-        for (PreparedDraw& p : prepared) enqueue(std::move(p));
+        // As prepare_one, with what every draw shares worked out once.
+        if (!middle)
+            throw Error(ErrorCode::invalid_value,
+                        "middle end: none bound (Context::bind_middle_end)");
+        if (!backend)
+            throw Error(ErrorCode::invalid_value, "backend: none bound (Context::bind_backend)");
+        const StreamOutput* so = stream_output ? &*stream_output : nullptr;
+        const DrawOptions o = capture_options(options.draw, so);
+        const OutputOptions out = output();
+        for (size_t i = 0; i < n; ++i) {
+            if (!get(i, state.draw)) continue;
+            PreparedDraw p = [&] {
+                try {
+                    return like && same_but_start(like->state.draw, state.draw)
+                               ? prepare_draw_like(*like, state, o)
+                               : prepare(state, so, o);
+                } catch (const Error& e) {
+                    throw named(e, i);
+                }
+            }();
+            prepare_delivery(p, out, *backend);
+            enqueue(std::move(p)); // may deliver: its errors are the queue's, not this draw's
+        }
     }
 
     void deliver() {
@@ -224,12 +246,24 @@ void Context::draw(const DrawInfo& draw) {
 }
 
 void Context::draw(std::span<const DrawInfo> draws) {
-    impl_->draw_all(draws, "draw ", true);
+    if (draws.size() > UINT32_MAX)
+        throw Error(ErrorCode::count_overflow,
+                    "draws: " + std::to_string(draws.size()) + " do not fit a draw id");
+    impl_->draw_all(
+        draws.size(),
+        [&](size_t i, DrawInfo& d) {
+            d = draws[i];
+            d.draw_id = uint32_t(i);
+            return true;
+        },
+        "draw ");
 }
 
 void Context::draw_indirect(const DrawInfo& draw, const IndirectDraws& indirect) {
-    const std::vector<DrawInfo> draws = resolve_indirect(draw, indirect);
-    impl_->draw_all(draws, "indirect record ", false);
+    const IndirectRecords records(draw, indirect); // read in place, never copied whole
+    impl_->draw_all(
+        records.count(), [&](size_t i, DrawInfo& d) { return records.read(uint32_t(i), d); },
+        "indirect record ");
 }
 
 DrawStats Context::flush() {

@@ -198,6 +198,35 @@ TEST(MultiDraw, PrimitiveIdsRestartPerSubDrawWithAGeometryShader) {
     }
 }
 
+TEST(MultiDraw, DrawSerialDrawsWhatTheContextDraws) {
+    register_builtin_middle_ends();
+    const VertexShader vs = draw_id_shader();
+    Scene s;
+    s.prim = Prim::line_strip;
+    s.indexed = true;
+    std::mt19937 rng(11);
+    for (uint32_t i : some_indices(rng)) s.indices.push_back(uint16_t(i));
+    const std::vector<DrawInfo> draws = random_draws(s, rng, 7);
+    Options o;
+    o.vs = &vs;
+    const std::string reference = trace(s, draws, o, true);
+    TraceBackend t;
+    t.print_draw_ids(true);
+    const DrawState state{s.base(), {{&s.buffer, 1}, {&s.attr, 1}}, &vs, nullptr};
+    const DrawStats stats =
+        draw_serial(state, draws, *MiddleEndRegistry::global().find("fetch_shade"), t);
+    EXPECT_EQ(t.text(), reference);
+    EXPECT_GT(stats.front.segments, 0u);
+    std::vector<DrawInfo> bad = draws;
+    bad[5].start = 60;
+    bad[5].count = 10; // past the 64 indices
+    TraceBackend none;
+    expect_error(
+        [&] { draw_serial(state, bad, *MiddleEndRegistry::global().find("fetch_shade"), none); },
+        ErrorCode::index_buffer_overrun, "draw 5: ");
+    EXPECT_EQ(none.text(), "");
+}
+
 // fetch_shade, counting its prepare() calls.
 class CountingPrepare final : public MiddleEnd {
   public:

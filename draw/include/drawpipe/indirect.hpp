@@ -48,6 +48,25 @@ struct IndirectDraws {
     size_t count_offset = 0;
 };
 
+// The records of `indirect` read one at a time (what Context::draw_indirect does, without a
+// copy of them all): the constructor checks the buffers as resolve_indirect does and throws
+// the same errors; read(i) is then record i, i < count().
+class IndirectRecords {
+  public:
+    IndirectRecords(const DrawInfo& draw, const IndirectDraws& indirect);
+    // min(N, draw_count): the records to read.
+    uint32_t count() const { return count_; }
+    // Record i as `draw` with the record's fields and draw_id i; false when it draws nothing
+    // (zero count or zero instances), which GL skips.
+    bool read(uint32_t i, DrawInfo& out) const;
+
+  private:
+    DrawInfo draw_;
+    const unsigned char* first_ = nullptr;
+    uint64_t stride_ = 0;
+    uint32_t count_ = 0;
+};
+
 // The draws `indirect` describes, in record order: each is `draw` (its primitive, index
 // buffer, restart and provoking convention) with the record's count, instances, start, base
 // vertex and base instance, and draw_id = the record's index. Records read as an indexed
