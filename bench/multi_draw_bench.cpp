@@ -117,8 +117,7 @@ void compare(int rounds) {
                 draw_count(), rounds);
     std::printf("%-10s %-12s %12s %12s %14s\n", "threads", "config", "median ns/draw",
                 "best ns/draw", "ratio (median)");
-    const char* env = std::getenv("MD_THREADS");
-    for (const uint32_t threads : {env ? uint32_t(std::atoi(env)) : 1u, 2u}) {
+    for (const uint32_t threads : {1u, 2u}) {
         CountingBackend b[3];
         std::unique_ptr<Context> ctx[3];
         for (int k = 0; k < 3; ++k) ctx[k] = make_context(threads, b[k]);

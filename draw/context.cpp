@@ -128,11 +128,13 @@ struct Context::Impl {
     // buffer's length), so that the errors GL would give for the call queue none of it; then
     // each is prepared and queued as a single draw is, flushing as they go, so that memory
     // stays bounded however many there are. Errors name the draw: `what` and its index.
-    template <class Get> void draw_all(size_t n, Get&& get, const char* what) {
+    // `get` may write only some fields: state.draw starts as `first` and keeps the rest.
+    template <class Get>
+    void draw_all(size_t n, Get&& get, const char* what, const DrawInfo& first = {}) {
         auto named = [&](const Error& e, size_t i) {
             return Error(e.code(), what + std::to_string(i) + ": " + e.what());
         };
-        DrawState state{{}, {buffers, attribs}, vs ? &vs : nullptr, gs};
+        DrawState state{first, {buffers, attribs}, vs ? &vs : nullptr, gs};
         for (size_t i = 0; i < n; ++i) {
             try {
                 if (get(i, state.draw)) validate_draw(state.draw);
@@ -154,7 +156,7 @@ struct Context::Impl {
             PreparedDraw p = [&] {
                 try {
                     return like && same_but_start(like->state.draw, state.draw)
-                               ? prepare_draw_like(*like, state, o)
+                               ? prepare_draw_like(*like, state, o, true)
                                : prepare(state, so, o);
                 } catch (const Error& e) {
                     throw named(e, i);
@@ -262,8 +264,8 @@ void Context::draw(std::span<const DrawInfo> draws) {
 void Context::draw_indirect(const DrawInfo& draw, const IndirectDraws& indirect) {
     const IndirectRecords records(draw, indirect); // read in place, never copied whole
     impl_->draw_all(
-        records.count(), [&](size_t i, DrawInfo& d) { return records.read(uint32_t(i), d); },
-        "indirect record ");
+        records.count(), [&](size_t i, DrawInfo& d) { return records.fill(uint32_t(i), d); },
+        "indirect record ", draw);
 }
 
 DrawStats Context::flush() {

@@ -60,9 +60,8 @@ IndirectRecords::IndirectRecords(const DrawInfo& draw, const IndirectDraws& in) 
     }
 }
 
-bool IndirectRecords::read(uint32_t i, DrawInfo& d) const {
+bool IndirectRecords::fill(uint32_t i, DrawInfo& d) const {
     const unsigned char* at = first_ + uint64_t(i) * stride_;
-    d = draw_;
     d.draw_id = i;
     if (draw_.index_type != IndexType::none) {
         DrawElementsIndirectCommand c;

@@ -21,7 +21,9 @@ bool same_but_start(const DrawInfo& like, const DrawInfo& next);
 // prepared with the same bound state into `like`: every check that depends on where the draw
 // starts runs again (validate_draw, the split limits, the split cache, base vertex against
 // the indices), the rest is `like`'s. Throws Error as prepare_draw does.
+// `validated`: the caller has run validate_draw on state.draw already (a multi-draw's first
+// pass), so it is not run twice.
 PreparedDraw prepare_draw_like(const PreparedDraw& like, const DrawState& state,
-                               const DrawOptions& options);
+                               const DrawOptions& options, bool validated = false);
 
 } // namespace drawpipe

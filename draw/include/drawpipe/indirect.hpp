@@ -58,7 +58,14 @@ class IndirectRecords {
     uint32_t count() const { return count_; }
     // Record i as `draw` with the record's fields and draw_id i; false when it draws nothing
     // (zero count or zero instances), which GL skips.
-    bool read(uint32_t i, DrawInfo& out) const;
+    bool read(uint32_t i, DrawInfo& out) const {
+        out = draw_;
+        return fill(i, out);
+    }
+    // read() for `out` already holding the draw (or an earlier record's): only the record's
+    // fields and the draw id are written.
+    bool fill(uint32_t i, DrawInfo& out) const;
+    const DrawInfo& draw() const { return draw_; }
 
   private:
     DrawInfo draw_;
