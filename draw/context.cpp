@@ -99,13 +99,17 @@ struct Context::Impl {
                 raster ? &*raster : nullptr, stages};
     }
 
-    // Checks and prepares one draw against the bound state; queues nothing.
-    PreparedDraw prepare_one(const DrawInfo& draw) {
+    void check_bound() const {
         if (!middle)
             throw Error(ErrorCode::invalid_value,
                         "middle end: none bound (Context::bind_middle_end)");
         if (!backend)
             throw Error(ErrorCode::invalid_value, "backend: none bound (Context::bind_backend)");
+    }
+
+    // Checks and prepares one draw against the bound state; queues nothing.
+    PreparedDraw prepare_one(const DrawInfo& draw) {
+        check_bound();
         const DrawState state{draw, {buffers, attribs}, vs ? &vs : nullptr, gs};
         const StreamOutput* so = stream_output ? &*stream_output : nullptr;
         const DrawOptions o = capture_options(options.draw, so);
@@ -134,6 +138,7 @@ struct Context::Impl {
         auto named = [&](const Error& e, size_t i) {
             return Error(e.code(), what + std::to_string(i) + ": " + e.what());
         };
+        check_bound();
         DrawState state{first, {buffers, attribs}, vs ? &vs : nullptr, gs};
         for (size_t i = 0; i < n; ++i) {
             try {
@@ -143,11 +148,6 @@ struct Context::Impl {
             }
         }
         // As prepare_one, with what every draw shares worked out once.
-        if (!middle)
-            throw Error(ErrorCode::invalid_value,
-                        "middle end: none bound (Context::bind_middle_end)");
-        if (!backend)
-            throw Error(ErrorCode::invalid_value, "backend: none bound (Context::bind_backend)");
         const StreamOutput* so = stream_output ? &*stream_output : nullptr;
         const DrawOptions o = capture_options(options.draw, so);
         const OutputOptions out = output();

@@ -237,7 +237,8 @@ void add_trace_command(CLI::App& app) {
     add_threads_option(*cmd, args->threads);
     cmd->add_option("--xfb-size", args->xfb_size,
                     "Capture with stream output into one buffer of BYTES bytes (vertex id, "
-                    "instance id and attributes as 32-bit words) and print what was written");
+                    "instance id, a multi-draw's draw id and attributes as 32-bit words) and "
+                    "print what was written");
     add_output_option(*cmd, "--xfb-dump", args->xfb_dump,
                       "With --xfb-size: write the buffer's bytes to FILE");
     cmd->add_option("--xfb-stream", args->xfb_stream,

@@ -22,10 +22,9 @@ namespace drawpipe {
 // Every key a description may hold, for help texts.
 inline constexpr const char* kDescriptionKeys =
     "prim, index, indices, restart, start, count, base_vertex, instances, base_instance, "
-    "provoking, attrib, vs, gs; for drawpipe render: positions, colors, edgeflags, viewport, "
-    "depth_range, polygon_mode, cull, front_face, shade, line_stipple, line_width, point_size, "
-    "point_sprite, clip_plane, depth_test, polygon_offset; multi-draw and indirect: multi_draw, "
-    "indirect, indirect_count";
+    "provoking, attrib, vs, multi_draw, indirect, indirect_count, gs; for drawpipe render: "
+    "positions, colors, edgeflags, viewport, depth_range, polygon_mode, cull, front_face, shade, "
+    "line_stipple, line_width, point_size, point_sprite, clip_plane, depth_test, polygon_offset";
 
 // What `drawpipe render` draws besides the draw: per-vertex positions, colours and edge
 // flags, and the rasterizer state. Positions default to (0, 0, 0, 1), colours to opaque
