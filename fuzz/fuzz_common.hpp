@@ -72,10 +72,14 @@ inline std::string trace_serial(const BoundDraw& b, const VertexShader* vs,
                                 const GeometryShader* gs, const MiddleEnd& middle,
                                 const DrawOptions& options = {}) {
     TraceBackend trace;
-    if (b.multi.indirect_given || !b.multi.draws.empty()) // a multi-draw: its draws in order
-        draw_serial({b.info, b.input(), vs, gs}, described_draws(b), middle, trace, options);
-    else
+    if (b.multi.indirect_given) { // the records drawn, each keeping its record's draw id
+        for (const DrawInfo& d : described_draws(b))
+            draw_serial({d, b.input(), vs, gs}, middle, trace, options);
+    } else if (!b.multi.draws.empty()) { // a multi-draw: its draws in order
+        draw_serial({b.info, b.input(), vs, gs}, b.multi.draws, middle, trace, options);
+    } else {
         draw_serial({b.info, b.input(), vs, gs}, middle, trace, options);
+    }
     return trace.take();
 }
 

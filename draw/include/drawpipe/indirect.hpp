@@ -2,7 +2,8 @@
 // glMultiDraw*Indirect and ARB_indirect_parameters' *IndirectCount, Vulkan's
 // vkCmdDraw*Indirect[Count]). The records have GL's and Vulkan's layouts, so a driver hands
 // its buffer over as it is. Context::draw_indirect draws them; resolve_indirect is the
-// decoding alone, for a driver that draws the records another way (draw_serial).
+// decoding alone, for a driver that draws the records another way (each with
+// draw_serial, which keeps a single draw's draw_id; the multi-draw draw_serial renumbers).
 #pragma once
 
 #include "drawpipe/types.hpp"
