@@ -27,7 +27,7 @@ void append_component(std::string& s, ValueType t, uint32_t bits) {
     s.append(buf, r.ptr);
 }
 
-void append_vertex_to(std::string& s, const uint32_t* v, const VertexLayout& layout) {
+void append_vertex_to(std::string& s, const uint32_t* v, const VertexLayout& layout, bool draw_id) {
     if (layout.gs_output) {
         append_u32(s, v[SLOT_GS_ID]);
         if (layout.outputs.layer) {
@@ -38,6 +38,10 @@ void append_vertex_to(std::string& s, const uint32_t* v, const VertexLayout& lay
         append_u32(s, v[SLOT_VERTEX_ID]);
         s += '/';
         append_u32(s, v[SLOT_INSTANCE_ID]);
+        if (draw_id) {
+            s += '/';
+            append_u32(s, v[SLOT_DRAW_ID]);
+        }
     }
     if (layout.varying_count() == 0) return;
     s += '[';
@@ -53,9 +57,9 @@ void append_vertex_to(std::string& s, const uint32_t* v, const VertexLayout& lay
 
 } // namespace
 
-std::string trace_vertex(const uint32_t* v, const VertexLayout& layout) {
+std::string trace_vertex(const uint32_t* v, const VertexLayout& layout, bool draw_id) {
     std::string s;
-    append_vertex_to(s, v, layout);
+    append_vertex_to(s, v, layout, draw_id);
     return s;
 }
 
@@ -68,7 +72,7 @@ void TraceBackend::begin_draw(const DrawInfo& draw, const VertexLayout& layout) 
 constexpr size_t kStreamChunk = size_t(1) << 16;
 
 void TraceBackend::append_vertex(const uint32_t* v) {
-    append_vertex_to(text_, v, layout_);
+    append_vertex_to(text_, v, layout_, draw_ids_);
 }
 
 void TraceBackend::draw_elements(Prim prim, uint8_t, const VertexView& vertices,

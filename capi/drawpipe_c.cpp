@@ -129,6 +129,7 @@ static_assert(DRAWPIPE_POLYGON_POINT == int(PolygonMode::point));
 static_assert(DRAWPIPE_CULL_FRONT_AND_BACK == int(CullFace::front_and_back));
 static_assert(DRAWPIPE_FRONT_CW == int(FrontFace::cw));
 static_assert(DRAWPIPE_CAPTURE_GS_ID == int(CaptureSource::gs_id));
+static_assert(DRAWPIPE_CAPTURE_DRAW_ID == int(CaptureSource::draw_id));
 static_assert(DRAWPIPE_CAPTURE_SEPARATE == int(CaptureMode::separate));
 static_assert(DRAWPIPE_MAX_VARYINGS == kMaxVaryings);
 static_assert(DRAWPIPE_MAX_CLIP_DISTANCES == kMaxClipDistances);
@@ -234,6 +235,7 @@ DrawInfo to_draw(const drawpipe_draw_info& c) {
     d.base_instance = c.base_instance;
     d.provoking = checked_enum<Provoking>(c.provoking, 2, "draw.provoking");
     if (c.has_index_range) d.index_range = IndexRange{c.index_min, c.index_max};
+    d.draw_id = c.draw_id;
     return d;
 }
 
@@ -253,6 +255,7 @@ drawpipe_draw_info from_draw(const DrawInfo& d) {
     c.provoking = drawpipe_provoking(d.provoking);
     c.has_index_range = d.index_range.has_value();
     if (d.index_range) c.index_min = d.index_range->min, c.index_max = d.index_range->max;
+    c.draw_id = d.draw_id;
     return c;
 }
 
@@ -510,7 +513,7 @@ drawpipe_status drawpipe_bind_vertex_shader(drawpipe_context* ctx,
         // The block is the C++ one field by field: copying it costs nothing per vertex.
         vs.run = [run, user](const ShaderBlock& b) {
             const drawpipe_shader_block c{b.count,       b.in_count, b.out_count, b.vertex_id,
-                                          b.instance_id, b.in,       b.out};
+                                          b.instance_id, b.in,       b.out,       b.draw_id};
             run(user, &c);
         };
         ctx->ctx.bind_vertex_shader(std::move(vs));
@@ -614,8 +617,9 @@ drawpipe_status drawpipe_set_stream_output(drawpipe_context* ctx,
         s.mode = checked_enum<CaptureMode>(state->mode, 2, "stream output mode");
         for (uint32_t i = 0; i < state->output_count; ++i) {
             const drawpipe_captured_output& o = state->outputs[i];
-            s.outputs.push_back({checked_enum<CaptureSource>(o.source, 9, "output source"), o.index,
-                                 o.first_component, o.components, o.buffer, o.offset, o.stream});
+            s.outputs.push_back({checked_enum<CaptureSource>(o.source, 10, "output source"),
+                                 o.index, o.first_component, o.components, o.buffer, o.offset,
+                                 o.stream});
         }
         for (uint32_t b = 0; b < kMaxStreamOutputBuffers; ++b) {
             const drawpipe_stream_output_buffer& c = state->buffers[b];
@@ -684,6 +688,33 @@ drawpipe_status drawpipe_draw(drawpipe_context* ctx, const drawpipe_draw_info* d
     return guarded("drawpipe_draw", [&] {
         need(ctx, "ctx"), need(draw, "draw");
         ctx->ctx.draw(to_draw(*draw));
+    });
+}
+
+drawpipe_status drawpipe_multi_draw(drawpipe_context* ctx, const drawpipe_draw_info* draws,
+                                    size_t count) {
+    return guarded("drawpipe_multi_draw", [&] {
+        need(ctx, "ctx");
+        if (count > 0) need(draws, "draws");
+        std::vector<DrawInfo> d;
+        d.reserve(count);
+        for (size_t i = 0; i < count; ++i) d.push_back(to_draw(draws[i]));
+        ctx->ctx.draw(std::span<const DrawInfo>(d));
+    });
+}
+
+drawpipe_status drawpipe_draw_indirect(drawpipe_context* ctx, const drawpipe_draw_info* draw,
+                                       const drawpipe_indirect* indirect) {
+    return guarded("drawpipe_draw_indirect", [&] {
+        need(ctx, "ctx"), need(draw, "draw"), need(indirect, "indirect");
+        IndirectDraws in;
+        in.buffer = {indirect->buffer, indirect->size};
+        in.offset = indirect->offset;
+        in.stride = indirect->stride;
+        in.draw_count = indirect->draw_count;
+        in.count_buffer = {indirect->count_buffer, indirect->count_size};
+        in.count_offset = indirect->count_offset;
+        ctx->ctx.draw_indirect(to_draw(*draw), in);
     });
 }
 

@@ -4,6 +4,7 @@
 #include "draw/internal/pipeline.hpp"
 #include "draw/internal/prepare_reuse.hpp"
 #include "draw/internal/prepared_draw.hpp"
+#include "draw/internal/validate.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/registry.hpp"
 #include "drawpipe/simd_shade.hpp"
@@ -13,6 +14,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -97,6 +99,74 @@ struct Context::Impl {
                 raster ? &*raster : nullptr, stages};
     }
 
+    void check_bound() const {
+        if (!middle)
+            throw Error(ErrorCode::invalid_value,
+                        "middle end: none bound (Context::bind_middle_end)");
+        if (!backend)
+            throw Error(ErrorCode::invalid_value, "backend: none bound (Context::bind_backend)");
+    }
+
+    // Checks and prepares one draw against the bound state; queues nothing.
+    PreparedDraw prepare_one(const DrawInfo& draw) {
+        check_bound();
+        const DrawState state{draw, {buffers, attribs}, vs ? &vs : nullptr, gs};
+        const StreamOutput* so = stream_output ? &*stream_output : nullptr;
+        const DrawOptions o = capture_options(options.draw, so);
+        PreparedDraw p = like && same_but_start(like->state.draw, draw)
+                             ? prepare_draw_like(*like, state, o)
+                             : prepare(state, so, o);
+        prepare_delivery(p, output(), *backend);
+        return p;
+    }
+
+    void enqueue(PreparedDraw&& p) {
+        p.ordinal = draw_ordinal++;
+        queued_work += p.work();
+        queue.push_back(std::move(p));
+        if (queue.size() >= detail::kMaxQueuedDraws || queued_work >= detail::kFlushWork) deliver();
+    }
+
+    // A multi-draw of `n` draws, draw i read by get(i, DrawInfo&) (false: it draws nothing).
+    // First every draw's own fields (validate_draw: enums, 32-bit positions, the index
+    // buffer's length), so that the errors GL would give for the call queue none of it; then
+    // each is prepared and queued as a single draw is, flushing as they go, so that memory
+    // stays bounded however many there are. Errors name the draw: `what` and its index.
+    // `get` may write only some fields: state.draw starts as `first` and keeps the rest.
+    template <class Get>
+    void draw_all(size_t n, Get&& get, const char* what, const DrawInfo& first = {}) {
+        auto named = [&](const Error& e, size_t i) {
+            return Error(e.code(), what + std::to_string(i) + ": " + e.what());
+        };
+        check_bound();
+        DrawState state{first, {buffers, attribs}, vs ? &vs : nullptr, gs};
+        for (size_t i = 0; i < n; ++i) {
+            try {
+                if (get(i, state.draw)) validate_draw(state.draw);
+            } catch (const Error& e) {
+                throw named(e, i);
+            }
+        }
+        // As prepare_one, with what every draw shares worked out once.
+        const StreamOutput* so = stream_output ? &*stream_output : nullptr;
+        const DrawOptions o = capture_options(options.draw, so);
+        const OutputOptions out = output();
+        for (size_t i = 0; i < n; ++i) {
+            if (!get(i, state.draw)) continue;
+            PreparedDraw p = [&] {
+                try {
+                    return like && same_but_start(like->state.draw, state.draw)
+                               ? prepare_draw_like(*like, state, o, true)
+                               : prepare(state, so, o);
+                } catch (const Error& e) {
+                    throw named(e, i);
+                }
+            }();
+            prepare_delivery(p, out, *backend);
+            enqueue(std::move(p)); // may deliver: its errors are the queue's, not this draw's
+        }
+    }
+
     void deliver() {
         if (queue.empty()) return;
         const bool parallel = options.inline_below == 0 ||
@@ -174,23 +244,28 @@ void Context::bind_backend(Backend& backend) {
 }
 
 void Context::draw(const DrawInfo& draw) {
-    Impl& m = *impl_;
-    if (!m.middle)
-        throw Error(ErrorCode::invalid_value, "middle end: none bound (Context::bind_middle_end)");
-    if (!m.backend)
-        throw Error(ErrorCode::invalid_value, "backend: none bound (Context::bind_backend)");
-    const DrawState state{draw, {m.buffers, m.attribs}, m.vs ? &m.vs : nullptr, m.gs};
-    const StreamOutput* so = m.stream_output ? &*m.stream_output : nullptr;
-    const DrawOptions options = capture_options(m.options.draw, so);
-    PreparedDraw prepared = m.like && same_but_start(m.like->state.draw, draw)
-                                ? prepare_draw_like(*m.like, state, options)
-                                : m.prepare(state, so, options);
-    prepared.ordinal = m.draw_ordinal++;
-    prepare_delivery(prepared, m.output(), *m.backend);
-    m.queue.push_back(std::move(prepared));
-    m.queued_work += m.queue.back().work();
-    if (m.queue.size() >= detail::kMaxQueuedDraws || m.queued_work >= detail::kFlushWork)
-        m.deliver();
+    impl_->enqueue(impl_->prepare_one(draw));
+}
+
+void Context::draw(std::span<const DrawInfo> draws) {
+    if (draws.size() > UINT32_MAX)
+        throw Error(ErrorCode::count_overflow,
+                    "draws: " + std::to_string(draws.size()) + " do not fit a draw id");
+    impl_->draw_all(
+        draws.size(),
+        [&](size_t i, DrawInfo& d) {
+            d = draws[i];
+            d.draw_id = uint32_t(i);
+            return true;
+        },
+        "draw ");
+}
+
+void Context::draw_indirect(const DrawInfo& draw, const IndirectDraws& indirect) {
+    const IndirectRecords records(draw, indirect); // read in place, never copied whole
+    impl_->draw_all(
+        records.count(), [&](size_t i, DrawInfo& d) { return records.fill(uint32_t(i), d); },
+        "indirect record ", draw);
 }
 
 DrawStats Context::flush() {

@@ -104,19 +104,19 @@ SimdShade::~SimdShade() = default;
 SimdShade::SimdShade(SimdShade&&) noexcept = default;
 SimdShade& SimdShade::operator=(SimdShade&&) noexcept = default;
 
-void SimdShade::shade_vertices(const uint32_t* ids, uint32_t n, uint32_t instance,
+void SimdShade::shade_vertices(const uint32_t* ids, uint32_t n, uint32_t instance, uint32_t draw_id,
                                uint32_t* out) const {
-    if (n > 0) simd_shade_vertices({plan_.get(), ids, 0, n, instance, out});
+    if (n > 0) simd_shade_vertices({plan_.get(), ids, 0, n, instance, out, nullptr, draw_id});
 }
 
 void SimdShade::shade_fetched(const Segment& seg, uint32_t instance, uint32_t* out) const {
     if (seg.fetch_count == 0) return;
     if (seg.linear_fetch())
-        simd_shade_vertices(
-            {plan_.get(), nullptr, seg.fetch_start, seg.fetch_count, instance, out});
+        simd_shade_vertices({plan_.get(), nullptr, seg.fetch_start, seg.fetch_count, instance, out,
+                             nullptr, seg.draw_id});
     else
-        simd_shade_vertices(
-            {plan_.get(), seg.fetch_elts.data(), seg.fetch_bias, seg.fetch_count, instance, out});
+        simd_shade_vertices({plan_.get(), seg.fetch_elts.data(), seg.fetch_bias, seg.fetch_count,
+                             instance, out, nullptr, seg.draw_id});
 }
 
 void SimdShade::shade_segment(const Segment& seg, ShadedBatch& out) const {
@@ -154,7 +154,8 @@ void SimdShade::shade_post(const Segment& seg, ShadedBatch& out) const {
                  n,
                  seg.instance_first,
                  out.append_unset_vertices(n, layout_.stride()),
-                 &post};
+                 &post,
+                 seg.draw_id};
     if (!seg.linear_fetch()) {
         job.elts = seg.fetch_elts.data();
         job.first_or_bias = seg.fetch_bias;

@@ -92,8 +92,8 @@ bool same_but_start(const DrawInfo& a, const DrawInfo& b) {
 }
 
 PreparedDraw prepare_draw_like(const PreparedDraw& like, const DrawState& state,
-                               const DrawOptions& options) {
-    validate_draw(state.draw);
+                               const DrawOptions& options, bool validated) {
+    if (!validated) validate_draw(state.draw);
     PreparedDraw p = like; // the middle end, split options and plans, and what else it holds
     p.state = state;
     p.cached = nullptr;

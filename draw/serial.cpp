@@ -5,6 +5,9 @@
 #include "drawpipe/error.hpp"
 #include "drawpipe/gs.hpp"
 
+#include <string>
+#include <vector>
+
 namespace drawpipe {
 
 void prepare_stream_output(PreparedDraw& draw, const StreamOutput* so) {
@@ -36,12 +39,19 @@ DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& 
     return draw_serial(state, middle, backend, options, OutputOptions{});
 }
 
-DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& backend,
-                      const DrawOptions& options, const OutputOptions& output) {
+namespace {
+
+PreparedDraw prepare_serial(const DrawState& state, const MiddleEnd& middle, Backend& backend,
+                            const DrawOptions& options, const OutputOptions& output) {
     PreparedDraw draw = prepare_draw(state, middle, capture_options(options, output.stream_output));
     prepare_stream_output(draw, output.stream_output);
     prepare_raster(draw, output);
     prepare_delivery(draw, output, backend);
+    return draw;
+}
+
+DrawStats run_serial(const PreparedDraw& draw, const MiddleEnd& middle, Backend& backend,
+                     const OutputOptions& output) {
     SegmentSource source;
     source.begin(draw);
     auto scratch = middle.make_scratch();
@@ -58,6 +68,37 @@ DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& 
     });
     sink.end();
     stats.front = source.stats();
+    return stats;
+}
+
+} // namespace
+
+DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& backend,
+                      const DrawOptions& options, const OutputOptions& output) {
+    return run_serial(prepare_serial(state, middle, backend, options, output), middle, backend,
+                      output);
+}
+
+DrawStats draw_serial(const DrawState& state, std::span<const DrawInfo> draws,
+                      const MiddleEnd& middle, Backend& backend, const DrawOptions& options,
+                      const OutputOptions& output) {
+    if (draws.size() > UINT32_MAX)
+        throw Error(ErrorCode::count_overflow,
+                    "draws: " + std::to_string(draws.size()) + " do not fit a draw id");
+    std::vector<PreparedDraw> prepared;
+    prepared.reserve(draws.size());
+    DrawState one = state;
+    for (size_t i = 0; i < draws.size(); ++i) {
+        one.draw = draws[i];
+        one.draw.draw_id = uint32_t(i);
+        try {
+            prepared.push_back(prepare_serial(one, middle, backend, options, output));
+        } catch (const Error& e) {
+            throw Error(e.code(), "draw " + std::to_string(i) + ": " + e.what());
+        }
+    }
+    DrawStats stats;
+    for (const PreparedDraw& p : prepared) stats += run_serial(p, middle, backend, output);
     return stats;
 }
 

@@ -22,9 +22,10 @@ void validate_outputs(const ShaderOutputs& o) {
                             std::to_string(o.varyings[i].components) + " components, not 1-4");
 }
 
-VertexShader per_vertex_shader(
-    const ShaderOutputs& outputs,
-    std::function<void(const float* in, float* out, uint32_t vertex_id, uint32_t instance)> main) {
+VertexShader per_vertex_shader(const ShaderOutputs& outputs,
+                               std::function<void(const float* in, float* out, uint32_t vertex_id,
+                                                  uint32_t instance, uint32_t draw_id)>
+                                   main) {
     VertexShader vs;
     vs.outputs = outputs;
     vs.run = [main = std::move(main)](const ShaderBlock& b) {
@@ -33,11 +34,20 @@ VertexShader per_vertex_shader(
         for (uint32_t l = 0; l < b.count; ++l) {
             for (uint32_t r = 0; r < b.in_count; ++r) in[r] = b.in[r][l];
             for (uint32_t r = 0; r < b.out_count; ++r) out[r] = b.out[r][l];
-            main(in, out, b.vertex_id[l], b.instance_id[l]);
+            main(in, out, b.vertex_id[l], b.instance_id[l], b.draw_id);
             for (uint32_t r = 0; r < b.out_count; ++r) b.out[r][l] = out[r];
         }
     };
     return vs;
+}
+
+VertexShader per_vertex_shader(
+    const ShaderOutputs& outputs,
+    std::function<void(const float* in, float* out, uint32_t vertex_id, uint32_t instance)> main) {
+    return per_vertex_shader(
+        outputs,
+        [main = std::move(main)](const float* in, float* out, uint32_t vertex_id, uint32_t instance,
+                                 uint32_t) { main(in, out, vertex_id, instance); });
 }
 
 } // namespace drawpipe

@@ -21,20 +21,20 @@ uint32_t one_of(ValueType t) {
     return t == ValueType::float32 ? float_dword(1.0f) : 1u;
 }
 
-void write_header(uint32_t* v, uint32_t vertex_id, uint32_t instance) {
+void write_header(uint32_t* v, uint32_t vertex_id, uint32_t instance, uint32_t draw_id) {
     v[SLOT_VERTEX_ID] = vertex_id;
     v[SLOT_INSTANCE_ID] = instance;
-    v[SLOT_GS_ID] = 0;
+    v[SLOT_DRAW_ID] = draw_id;
     v[SLOT_GS_LAYER] = 0;
 }
 
 // No vertex shader: each attribute lands in its varying, attribute 0 also in the position.
 void pass_through(const DrawState& state, const VertexLayout& layout, const uint32_t* ids,
-                  uint32_t n, uint32_t instance, uint32_t* out) {
+                  uint32_t n, uint32_t instance, uint32_t draw_id, uint32_t* out) {
     const uint32_t stride = layout.stride();
     const uint32_t attribs = layout.varying_count();
     for (uint32_t i = 0; i < n; ++i, out += stride) {
-        write_header(out, ids[i], instance);
+        write_header(out, ids[i], instance, draw_id);
         for (uint32_t a = 0; a < attribs; ++a) {
             fetch_vertex_attrib(state.input, state.input.attribs[a], ids[i], instance,
                                 state.draw.base_instance, out + layout.varying_slot(a));
@@ -73,8 +73,8 @@ VertexLayout vertex_layout_for(const DrawState& state) {
 }
 
 void shade_vertices(const DrawState& state, const VertexLayout& layout, const uint32_t* ids,
-                    uint32_t n, uint32_t instance, uint32_t* out) {
-    if (!state.vs) return pass_through(state, layout, ids, n, instance, out);
+                    uint32_t n, uint32_t instance, uint32_t draw_id, uint32_t* out) {
+    if (!state.vs) return pass_through(state, layout, ids, n, instance, draw_id, out);
 
     // Inputs and outputs of one block as lanes; the record's dwords after the header.
     constexpr uint32_t kMaxOut = kMaxRecordDwords - SLOT_POSITION;
@@ -106,10 +106,11 @@ void shade_vertices(const DrawState& state, const VertexLayout& layout, const ui
         }
         for (uint32_t r = 0; r < out_count; ++r)
             std::fill_n(outs[r], count, std::bit_cast<float>(preset[SLOT_POSITION + r]));
-        state.vs->run({count, 4 * attribs, out_count, ids + first, instances, in_rows, out_rows});
+        state.vs->run(
+            {count, 4 * attribs, out_count, ids + first, instances, in_rows, out_rows, draw_id});
         for (uint32_t l = 0; l < count; ++l) {
             uint32_t* rec = out + size_t(first + l) * stride;
-            write_header(rec, ids[first + l], instance);
+            write_header(rec, ids[first + l], instance, draw_id);
             for (uint32_t r = 0; r < out_count; ++r)
                 std::memcpy(&rec[SLOT_POSITION + r], &outs[r][l], 4);
         }
@@ -123,7 +124,8 @@ void shade_fetched(const DrawState& state, const VertexLayout& layout, const Seg
     for (uint32_t first = 0; first < seg.fetch_count; first += kShaderLanes) {
         const uint32_t count = std::min(kShaderLanes, seg.fetch_count - first);
         for (uint32_t i = 0; i < count; ++i) ids[i] = seg.vertex_id(first + i);
-        shade_vertices(state, layout, ids, count, instance, out + size_t(first) * stride);
+        shade_vertices(state, layout, ids, count, instance, seg.draw_id,
+                       out + size_t(first) * stride);
     }
 }
 

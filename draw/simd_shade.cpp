@@ -414,11 +414,13 @@ void ShadeVertices(const ShadeJob& job) {
     HWY_ALIGN float outs[kMaxOut][kLanes];
     HWY_ALIGN uint32_t ids[kLanes];
     HWY_ALIGN uint32_t instance[kLanes];
+    HWY_ALIGN uint32_t draw_id[kLanes];
     HWY_ALIGN uint32_t zero[kLanes];
     HWY_ALIGN uint32_t one[kLanes];
     HWY_ALIGN uint32_t staged[kLanes][4] = {};
     HWY_ALIGN float win[4][kLanes];
     fill_row(instance, job.instance);
+    fill_row(draw_id, job.draw_id);
     fill_row(zero, 0);
     fill_row(one, 0x3f800000u); // 1.0f
 
@@ -434,6 +436,7 @@ void ShadeVertices(const ShadeJob& job) {
     std::fill_n(rows, stride, zero);
     rows[SLOT_VERTEX_ID] = ids;
     rows[SLOT_INSTANCE_ID] = instance;
+    rows[SLOT_DRAW_ID] = draw_id;
     if (p.vs) {
         for (uint32_t r = 0; r < out_count; ++r) {
             out_rows[r] = outs[r];
@@ -485,7 +488,8 @@ void ShadeVertices(const ShadeJob& job) {
         if (p.vs) {
             for (uint32_t r = 0; r < out_count; ++r)
                 fill_row(reinterpret_cast<uint32_t*>(outs[r]), p.preset[SLOT_POSITION + r]);
-            p.vs->run({count, 4 * attribs, out_count, ids, instance, in_rows, out_rows});
+            p.vs->run(
+                {count, 4 * attribs, out_count, ids, instance, in_rows, out_rows, job.draw_id});
         }
         if (job.post) post_block(*job.post, ps, rows, pos, first, count, win_rows, clip_or, soa);
         emit_block(rows, stride, count, job.out + size_t(first) * stride);

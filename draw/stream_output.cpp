@@ -76,6 +76,8 @@ const char* source_name(CaptureSource s) {
         return "instance_id";
     case CaptureSource::gs_id:
         return "gs_id";
+    case CaptureSource::draw_id:
+        return "draw_id";
     }
     return "?";
 }
@@ -107,7 +109,7 @@ void validate_stream_output(const StreamOutputState& state) {
     for (size_t i = 0; i < outs.size(); ++i) {
         const CapturedOutput& o = outs[i];
         const std::string n = out_name(i);
-        if (uint32_t(o.source) > uint32_t(CaptureSource::gs_id)) bad(n + ".source: unknown");
+        if (uint32_t(o.source) > uint32_t(CaptureSource::draw_id)) bad(n + ".source: unknown");
         // A buffer index past GL_MAX_TRANSFORM_FEEDBACK_BUFFERS names no binding point.
         if (o.buffer >= kMaxStreamOutputBuffers)
             bad(n + ".buffer: " + std::to_string(o.buffer) + ", at most " +
@@ -212,9 +214,12 @@ StreamOutputPlan plan_stream_output(const StreamOutputState& state, const Vertex
             break;
         case CaptureSource::vertex_id:
         case CaptureSource::instance_id:
+        case CaptureSource::draw_id:
             // A geometry shader's output vertex has no vertex id of its own.
             if (layout.gs_output) missing("not an output of a geometry shader");
-            slot = o.source == CaptureSource::vertex_id ? SLOT_VERTEX_ID : SLOT_INSTANCE_ID;
+            slot = o.source == CaptureSource::vertex_id     ? SLOT_VERTEX_ID
+                   : o.source == CaptureSource::instance_id ? SLOT_INSTANCE_ID
+                                                            : SLOT_DRAW_ID;
             break;
         case CaptureSource::gs_id:
             if (!layout.gs_output) missing("only a geometry shader writes it");

@@ -33,20 +33,27 @@ inline std::optional<DrawDesc> parse_or_nothing(std::string_view text) {
 // make bind_draw fill more than `max_elements` attribute elements. Rejected inputs are not
 // bugs; they are just too slow to be worth an execution.
 inline bool cheap_enough(const DrawDesc& d, uint64_t max_work, uint64_t max_elements) {
-    if (uint64_t(d.count) * std::max<uint32_t>(d.instances, 1) > max_work) return false;
+    // The draw, or each sub-draw of a multi-draw or indirect draw (drawn or not).
+    const std::vector<DrawRange> ranges = draw_ranges(d);
+    uint64_t work = 0;
+    for (const DrawRange& r : ranges)
+        work += uint64_t(r.count) * std::max<uint32_t>(r.instances, 1);
+    if (work > max_work) return false;
     if (d.attrib_divisors.empty()) return true;
     // The same bound bind_draw computes for its attribute buffer.
     uint64_t last = 0;
-    if (d.index_type == IndexType::none) {
-        last = d.count ? uint64_t(d.start) + d.count - 1 : 0;
-    } else {
-        const uint64_t end = std::min<uint64_t>(d.indices.size(), uint64_t(d.start) + d.count);
-        for (uint64_t i = d.start; i < end; ++i)
-            last = std::max<int64_t>(int64_t(last), int64_t(d.indices[i]) + d.base_vertex);
+    for (const DrawRange& r : ranges) {
+        if (d.index_type == IndexType::none) {
+            last = std::max<uint64_t>(last, r.count ? uint64_t(r.start) + r.count - 1 : 0);
+        } else {
+            const uint64_t end = std::min<uint64_t>(d.indices.size(), uint64_t(r.start) + r.count);
+            for (uint64_t i = r.start; i < end; ++i)
+                last = std::max<int64_t>(int64_t(last), int64_t(d.indices[i]) + r.base_vertex);
+        }
+        for (uint32_t div : d.attrib_divisors)
+            if (div != 0)
+                last = std::max<uint64_t>(last, uint64_t(r.base_instance) + r.instances / div);
     }
-    for (uint32_t div : d.attrib_divisors)
-        if (div != 0)
-            last = std::max<uint64_t>(last, uint64_t(d.base_instance) + d.instances / div);
     return last < max_elements;
 }
 
@@ -65,7 +72,14 @@ inline std::string trace_serial(const BoundDraw& b, const VertexShader* vs,
                                 const GeometryShader* gs, const MiddleEnd& middle,
                                 const DrawOptions& options = {}) {
     TraceBackend trace;
-    draw_serial({b.info, b.input(), vs, gs}, middle, trace, options);
+    if (b.multi.indirect_given) { // the records drawn, each keeping its record's draw id
+        for (const DrawInfo& d : described_draws(b))
+            draw_serial({d, b.input(), vs, gs}, middle, trace, options);
+    } else if (!b.multi.draws.empty()) { // a multi-draw: its draws in order
+        draw_serial({b.info, b.input(), vs, gs}, b.multi.draws, middle, trace, options);
+    } else {
+        draw_serial({b.info, b.input(), vs, gs}, middle, trace, options);
+    }
     return trace.take();
 }
 

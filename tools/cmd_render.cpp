@@ -268,7 +268,8 @@ void add_render_command(CLI::App& app) {
         "render", "Render a draw description, a mesh file assimp reads (.obj, .ply, .3ds, ...), "
                   "a workload (W1..W7) or a generated mesh (sphere:N) through clipping, the "
                   "stages and the raster backend");
-    cmd->footer("Description keys: " + std::string(kDescriptionKeys) + "\n" + kConventionKeysHelp +
+    cmd->footer("Description keys: " + std::string(kDescriptionKeys) + "\n" + kMultiDrawKeysHelp +
+                "\n" + kConventionKeysHelp +
                 "\n" + kExitCodeHelp);
     cmd->add_option("input", args->file,
                     "Draw description (.txt, '-' for stdin), mesh file, workload (W1..W7) or "

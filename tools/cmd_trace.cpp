@@ -45,8 +45,8 @@ struct TraceArgs {
 // The CLI's capture: per vertex its vertex id and instance id (a geometry shader's output
 // vertex: its id, and its layer when it writes one), then every component of each varying,
 // as 32-bit words, interleaved in one buffer; the outputs tests/mesa/mesa_trace captures.
-StreamOutputState cli_capture(const VertexLayout& layout, void* data, size_t size,
-                              uint32_t stream) {
+StreamOutputState cli_capture(const VertexLayout& layout, void* data, size_t size, uint32_t stream,
+                              bool draw_ids) {
     StreamOutputState so;
     auto add = [&](CaptureSource src, uint32_t index, uint32_t components) {
         const uint32_t at =
@@ -59,6 +59,7 @@ StreamOutputState cli_capture(const VertexLayout& layout, void* data, size_t siz
     } else {
         add(CaptureSource::vertex_id, 0, 1);
         add(CaptureSource::instance_id, 0, 1);
+        if (draw_ids) add(CaptureSource::draw_id, 0, 1); // a multi-draw's gl_DrawID
     }
     for (uint32_t i = 0; i < layout.varying_count(); ++i)
         add(CaptureSource::varying, i, layout.varying(i).components);
@@ -70,7 +71,7 @@ StreamOutputState cli_capture(const VertexLayout& layout, void* data, size_t siz
 // The trace of what the capture wrote: each captured vertex put back into a record of
 // `layout` and printed as the trace backend prints it.
 void print_captured(const StreamOutputState& so, const VertexLayout& layout, uint32_t n,
-                    uint64_t written) {
+                    uint64_t written, bool draw_ids) {
     static constexpr const char* kNames[4] = {"", "point", "line", "tri"};
     const auto* bytes = static_cast<const unsigned char*>(so.buffers[0].data);
     const uint32_t stride = so.buffers[0].stride;
@@ -95,6 +96,9 @@ void print_captured(const StreamOutputState& so, const VertexLayout& layout, uin
                 case CaptureSource::gs_id:
                     slot = SLOT_GS_ID;
                     break;
+                case CaptureSource::draw_id:
+                    slot = SLOT_DRAW_ID;
+                    break;
                 case CaptureSource::layer:
                     slot = SLOT_GS_LAYER;
                     break;
@@ -105,7 +109,7 @@ void print_captured(const StreamOutputState& so, const VertexLayout& layout, uin
                 for (uint32_t c = 0; c < o.components; ++c) record[slot + c] = words[w++];
             }
             line += ' ';
-            line += trace_vertex(record.data(), layout);
+            line += trace_vertex(record.data(), layout, draw_ids);
         }
         line += '\n';
         std::fwrite(line.data(), 1, line.size(), stdout);
@@ -139,6 +143,21 @@ void print_segments(const DrawState& state, const MiddleEnd& middle, const DrawO
     const FrontEndStats& s = source.stats();
     std::printf("# segments %llu, indices %llu, fetched %llu\n", (unsigned long long)s.segments,
                 (unsigned long long)s.indices, (unsigned long long)s.fetched);
+}
+
+// Each of a multi-draw's or indirect draw's draws, one by one.
+void print_all_segments(DrawState state, const MiddleEnd& middle, const DrawOptions& ro,
+                        const BoundDraw& bound) {
+    const std::vector<DrawInfo> draws = described_draws(bound);
+    if (draws.size() != 1 || bound.multi.indirect_given || !bound.multi.draws.empty()) {
+        for (const DrawInfo& d : draws) { // a multi-draw's or indirect draw's, one by one
+            std::printf("# draw %u\n", d.draw_id);
+            state.draw = d;
+            print_segments(state, middle, ro);
+        }
+        return;
+    }
+    print_segments(state, middle, ro);
 }
 
 void print_stats(const MiddleEnd& middle, const DrawStats& s) {
@@ -177,6 +196,11 @@ constexpr const char* kTraceHeader =
     "# trace: one primitive per line (point, line, tri), each vertex as vertexid/instanceid then "
     "[its attributes or varyings] (a geometry shader's output vertex: its id, @layer), in the "
     "order GL's transform feedback writes them";
+// The header of a multi-draw's or indirect draw's trace (more than one sub-draw).
+constexpr const char* kMultiTraceHeader =
+    "# trace: one primitive per line (point, line, tri), each vertex as "
+    "vertexid/instanceid/drawid then [its attributes or varyings] (a geometry shader's output "
+    "vertex: its id, @layer), in the order GL's transform feedback writes them";
 
 // What a description may name: the registered middle ends and the library shaders.
 std::string library_help() {
@@ -186,7 +210,7 @@ std::string library_help() {
     for (const GeometryShader& g : gs_library()) gs += " " + std::string(g.name);
     for (const NamedVertexShader& v : vs_library()) vs += " " + std::string(v.name);
     return "Description keys: " + std::string(kDescriptionKeys) +
-           " (README: The drawpipe program).\n" + kConventionKeysHelp +
+           " (README: The drawpipe program).\n" + kMultiDrawKeysHelp + "\n" + kConventionKeysHelp +
            " (render draws them; trace prints vertices, which they do not change)" +
            "\nMiddle ends (--middle-end):" + middles + "\nGeometry shaders (--gs, key gs):" + gs +
            "\nVertex shaders (key vs):" + vs + "\n" + kExitCodeHelp;
@@ -214,7 +238,8 @@ void add_trace_command(CLI::App& app) {
     add_threads_option(*cmd, args->threads);
     cmd->add_option("--xfb-size", args->xfb_size,
                     "Capture with stream output into one buffer of BYTES bytes (vertex id, "
-                    "instance id and attributes as 32-bit words) and print what was written");
+                    "instance id, a multi-draw's draw id and attributes as 32-bit words) and "
+                    "print what was written");
     add_output_option(*cmd, "--xfb-dump", args->xfb_dump,
                       "With --xfb-size: write the buffer's bytes to FILE");
     cmd->add_option("--xfb-stream", args->xfb_stream,
@@ -238,10 +263,12 @@ void add_trace_command(CLI::App& app) {
         const VertexShader* vs = desc.vs.empty() ? nullptr : &find_vs(desc.vs);
         const DrawState state{bound->info, bound->input(), vs, gs};
         DrawOptions ro{strategy, args->max_vertices};
-        if (args->segments) return print_segments(state, *middle, ro);
-        // The draw and its limits are checked here, so that an error comes before the header.
-        prepare_draw(state, *middle, ro);
+        if (args->segments) return print_all_segments(state, *middle, ro, *bound);
+        // The draws and their limits are checked here, so that an error comes before the header.
+        check_described_draws(*bound, state, *middle, ro);
+        const bool draw_ids = desc.multi.draw_ids();
         TraceBackend trace;
+        trace.print_draw_ids(draw_ids);
         // TBB caps its workers at the hardware's threads; the application may raise that cap.
         const uint32_t threads = args->threads ? args->threads : default_thread_count();
         const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, threads);
@@ -255,15 +282,17 @@ void add_trace_command(CLI::App& app) {
         ctx.set_vertex_attribs(bound->attribs);
         if (vs) ctx.bind_vertex_shader(*vs);
         ctx.bind_geometry_shader(gs);
-        if (bound->info.index_type != IndexType::none)
+        if (bound->info.index_type != IndexType::none) {
             bound->info.index_buffer_id = ctx.register_index_buffer();
+            for (DrawInfo& d : bound->multi.draws) d.index_buffer_id = bound->info.index_buffer_id;
+        }
         std::vector<unsigned char> xfb;
         StreamOutputState so;
         VertexLayout layout;
         if (args->xfb_size) {
             xfb.assign(size_t(*args->xfb_size), 0);
             layout = middle->prepare(state)->layout();
-            so = cli_capture(layout, xfb.data(), xfb.size(), args->xfb_stream);
+            so = cli_capture(layout, xfb.data(), xfb.size(), args->xfb_stream, draw_ids);
             ctx.set_stream_output(so);
             ctx.set_rasterizer_discard(true); // the capture is printed, not the backend's trace
         }
@@ -272,7 +301,7 @@ void add_trace_command(CLI::App& app) {
         // With a capture, the repeats are one session: each captured draw appends after the
         // last, and every second draw runs paused (generated, not written), as GL's queries
         // spanning the session count them.
-        std::printf("%s\n", kTraceHeader);
+        std::printf("%s\n", draw_ids ? kMultiTraceHeader : kTraceHeader);
         if (args->xfb_size) ctx.begin_stream_output();
         for (uint32_t r = 0; r < args->repeat; ++r) {
             trace.clear();
@@ -280,7 +309,7 @@ void add_trace_command(CLI::App& app) {
                 trace.stream_to(stdout); // only the last draw prints
             const bool paused = args->xfb_size && r % 2 == 1;
             if (paused) ctx.pause_stream_output();
-            ctx.draw(bound->info);
+            submit_draw(ctx, *bound);
             if (args->xfb_size)
                 stats += ctx.flush();
             else
@@ -291,7 +320,7 @@ void add_trace_command(CLI::App& app) {
         std::fflush(stdout);
         if (args->xfb_size) {
             print_captured(so, layout, captured_vertices(bound->info.prim, gs),
-                           captured.written[args->xfb_stream]);
+                           captured.written[args->xfb_stream], draw_ids);
             if (args->xfb_dump) {
                 write_output_file(*args->xfb_dump, "--xfb-dump",
                                   {reinterpret_cast<const char*>(xfb.data()), xfb.size()});

@@ -11,12 +11,15 @@ namespace drawpipe::cli {
 
 uint64_t vertex_span(const DrawDesc& d) {
     uint64_t top = 0;
-    if (d.index_type == IndexType::none) {
-        top = uint64_t(d.start) + d.count;
-    } else {
-        for (uint32_t i = d.start; i < d.start + d.count && i < d.indices.size(); ++i)
-            if (!d.restart || d.indices[i] != d.restart_index)
-                top = std::max<uint64_t>(top, uint64_t(int64_t(d.indices[i]) + d.base_vertex) + 1);
+    for (const DrawRange& r : draw_ranges(d)) { // the draw, or each sub-draw
+        if (d.index_type == IndexType::none) {
+            top = std::max<uint64_t>(top, uint64_t(r.start) + r.count);
+        } else {
+            for (uint64_t i = r.start; i < uint64_t(r.start) + r.count && i < d.indices.size(); ++i)
+                if (!d.restart || d.indices[i] != d.restart_index)
+                    top = std::max<uint64_t>(top,
+                                             uint64_t(int64_t(d.indices[i]) + r.base_vertex) + 1);
+        }
     }
     return std::max<uint64_t>(top, d.render.positions.size() / 4);
 }
@@ -100,7 +103,7 @@ RasterBackend render_description(const DrawDesc& given, const DescRender& how) {
     ctx.set_vertex_attribs(attribs);
     ctx.bind_geometry_shader(how.gs);
     ctx.set_raster_state(raster);
-    ctx.draw(bound->info);
+    submit_draw(ctx, *bound);
     ctx.flush();
     return image;
 }

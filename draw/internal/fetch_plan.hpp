@@ -73,6 +73,7 @@ struct ShadeJob {
     uint32_t instance = 0;
     uint32_t* out = nullptr;      // n records of plan->stride dwords
     PostShadeJob* post = nullptr; // also the clip test and viewport transform (post_shade)
+    uint32_t draw_id = 0;         // the segment's (Segment::draw_id)
 };
 
 // The vectorised kernels (draw/simd_shade.cpp), dispatched at run time to the best target

@@ -71,11 +71,15 @@ void stage_batch(const PreparedDraw& draw, ShadedBatch& batch);
 // capture the shader's positions (then the sink runs them), then the pipeline stages when
 // they are order-free. A middle end shading through SimdShade does the per-vertex step in its
 // own pass over each block (ShadedBatch::post_plan).
-inline void shade_step(const PreparedDraw& draw, const Segment& seg, MiddleEndScratch* scratch,
-                       ShadedBatch& batch) {
+inline void shade_step(const PreparedDraw& draw, const Segment& source_seg,
+                       MiddleEndScratch* scratch, ShadedBatch& batch) {
     batch.clear();
     const RasterPlan* r = draw.raster && draw.raster->parallel ? draw.raster.get() : nullptr;
     batch.post_plan = r;
+    // The draw id is set here, the one place every segment passes, rather than by each
+    // source: the front end, the split cache and closed-form runs then need not know it.
+    Segment seg = source_seg;
+    seg.draw_id = draw.state.draw.draw_id;
     draw.middle->shade(seg, scratch, batch);
     if (draw.check_batches)
         check_batch(batch, draw.middle->layout().stride(),

@@ -29,7 +29,7 @@ class CullBackDraw final : public MiddleEndDraw {
             uint32_t* v = out.append_vertices(seg.fetch_count, stride);
             for (uint32_t f = 0; f < seg.fetch_count; ++f)
                 shade_vertex(state_, layout(), seg.vertex_id(f), seg.instance_first + i,
-                             v + f * stride);
+                             seg.draw_id, v + f * stride);
             const uint32_t first = uint32_t(out.elts.size());
             for_each_decomposed(
                 seg.prim, state_.draw.provoking, seg.draw_count, [&](uint32_t, const uint32_t* p) {

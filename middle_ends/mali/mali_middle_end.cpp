@@ -82,7 +82,8 @@ struct Dispatch {
                                 ", GL reads " + std::to_string(gl));
         }
         const size_t at = size_t(instance - first_instance) * job.vertex_count + slot;
-        shade_vertex(state, layout, vertex_id, instance, vertices + at * layout.stride());
+        shade_vertex(state, layout, vertex_id, instance, seg.draw_id,
+                     vertices + at * layout.stride());
     }
 
     // GL's per-instance elements, computed once per instance: threads run instance by

@@ -303,3 +303,50 @@ TEST(Capi, StatusNamesAreTheCoreErrorNames) {
 }
 
 } // namespace
+
+namespace {
+
+// Multi-draws and indirect draws through C: each sub-draw reaches the backend as its own
+// draw with its draw id, the same as drawpipe_draw with those ids; bad records fail whole.
+TEST_F(CapiTest, MultiDrawAndIndirectDrawCarryDrawIds) {
+    drawpipe_draw_info draws[2] = {draw, draw};
+    draws[0].count = 3;
+    draws[1].start = 6;
+    draws[1].count = 6;
+    ASSERT_EQ(drawpipe_multi_draw(ctx, draws, 2), DRAWPIPE_OK) << last_error();
+    ASSERT_EQ(drawpipe_flush(ctx, nullptr), DRAWPIPE_OK);
+    EXPECT_EQ(recorder.begins, 2);
+    EXPECT_EQ(recorder.vertex_ids, (std::vector<uint32_t>{0, 1, 2, 6, 7, 8, 9, 10, 11}));
+
+    // The same draws as 16-byte records {count, instances, first, base instance}; the
+    // vertex shader sees draw ids 0 and 1 (it writes them as varying 0's x).
+    const uint32_t records[8] = {3, 1, 0, 0, 6, 1, 6, 0};
+    drawpipe_indirect in{};
+    in.buffer = records;
+    in.size = sizeof records;
+    in.draw_count = 2;
+    drawpipe_shader_outputs outputs{};
+    outputs.varying_count = 1;
+    outputs.varyings[0].components = 4;
+    ASSERT_EQ(drawpipe_bind_vertex_shader(
+                  ctx, &outputs,
+                  [](void*, const drawpipe_shader_block* b) {
+                      for (uint32_t l = 0; l < b->count; ++l) b->out[4][l] = float(b->draw_id);
+                  },
+                  nullptr),
+              DRAWPIPE_OK);
+    recorder = {};
+    ASSERT_EQ(drawpipe_draw_indirect(ctx, &draw, &in), DRAWPIPE_OK) << last_error();
+    ASSERT_EQ(drawpipe_flush(ctx, nullptr), DRAWPIPE_OK);
+    EXPECT_EQ(recorder.vertex_ids, (std::vector<uint32_t>{0, 1, 2, 6, 7, 8, 9, 10, 11}));
+    EXPECT_EQ(recorder.varying0_x, (std::vector<float>{0, 0, 0, 1, 1, 1, 1, 1, 1}));
+
+    in.draw_count = 3; // past the 32-byte buffer: GL_INVALID_OPERATION, nothing drawn
+    recorder = {};
+    EXPECT_EQ(drawpipe_draw_indirect(ctx, &draw, &in), DRAWPIPE_ERROR_INVALID_OPERATION);
+    EXPECT_NE(last_error().find("record buffer"), std::string::npos) << last_error();
+    ASSERT_EQ(drawpipe_flush(ctx, nullptr), DRAWPIPE_OK);
+    EXPECT_EQ(recorder.begins, 0);
+}
+
+} // namespace

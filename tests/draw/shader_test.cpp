@@ -106,8 +106,8 @@ TEST(ShaderOutputs, BlockAndPerVertexShadersAgree) {
         std::vector<uint32_t> ids(n);
         std::iota(ids.begin(), ids.end(), 5u); // vertices 5 .. n + 4
         std::vector<uint32_t> ra(n * layout.stride()), rb(ra.size());
-        shade_vertices(a, layout, ids.data(), n, 7, ra.data());
-        shade_vertices(b, layout, ids.data(), n, 7, rb.data());
+        shade_vertices(a, layout, ids.data(), n, 7, 0, ra.data());
+        shade_vertices(b, layout, ids.data(), n, 7, 0, rb.data());
         EXPECT_EQ(ra, rb) << n << " vertices";
         for (uint32_t v = 0; v < n; ++v) {
             const uint32_t* rec = &ra[v * layout.stride()];
@@ -133,7 +133,7 @@ TEST(ShaderOutputs, UnwrittenOutputsKeepTheirPresets) {
     s.vs = &nothing;
     const VertexLayout l = vertex_layout_for(s);
     std::vector<uint32_t> rec(l.stride(), 0xdeadbeef);
-    shade_vertex(s, l, 0, 0, rec.data());
+    shade_vertex(s, l, 0, 0, 0, rec.data());
     EXPECT_EQ(rec[SLOT_POSITION], 0u);
     EXPECT_EQ(rec[SLOT_POSITION + 3], std::bit_cast<uint32_t>(1.0f));
     EXPECT_EQ(rec[l.varying_slot(0) + 3], std::bit_cast<uint32_t>(1.0f));
@@ -150,7 +150,7 @@ TEST(ShaderOutputs, PassThroughKeepsTheAttributes) {
     const VertexLayout l = vertex_layout_for(s);
     ASSERT_EQ(l.varying_count(), 2u);
     std::vector<uint32_t> rec(l.stride());
-    shade_vertex(s, l, 2, 0, rec.data());
+    shade_vertex(s, l, 2, 0, 0, rec.data());
     EXPECT_EQ(std::bit_cast<float>(rec[SLOT_POSITION]), 2.0f);
     EXPECT_EQ(std::bit_cast<float>(rec[l.varying_slot(1) + 2]), 2.0f); // v * a
 }

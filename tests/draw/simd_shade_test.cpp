@@ -201,8 +201,8 @@ void compare_random(uint32_t seed, int rounds) {
         for (uint32_t i = 0; i < n; ++i) ids[i] = run ? first + i : random_id(rng);
         const uint32_t instance = rng(0, 7);
         std::vector<uint32_t> ref(size_t(n) * stride, 0xDEADBEEF), got(ref);
-        shade_vertices(state, layout, ids.data(), n, instance, ref.data());
-        fast.shade_vertices(ids.data(), n, instance, got.data());
+        shade_vertices(state, layout, ids.data(), n, instance, 3, ref.data());
+        fast.shade_vertices(ids.data(), n, instance, 3, got.data());
         ASSERT_EQ(ref, got) << "shade_vertices, round " << round << ", " << n << " vertices";
 
         // A segment: linear or listed (with a bias), drawn linearly or through elements.

@@ -29,6 +29,14 @@ captures, --stream-share of the time, one of its streams past 0 instead (`--xfb-
 against mesa_trace's gl_NextBuffer capture), through whichever middle end --variants picks:
 the reference, gen7 and the A4xx all deliver every stream. --gs-names keeps only some shaders.
 
+With --multi each draw becomes a multi-draw (`multi_draw` lines) or an indirect draw
+(`indirect` records, sometimes with `indirect_count N MAX`) over the same buffers: zero
+counts, zero-instance records, a draw count above the maximum or of 0, and now and then a
+maximum whose records reach past the buffer (GL_INVALID_OPERATION: both sides must reject
+it). mesa_trace draws them with glMultiDraw*Indirect[Count] and captures gl_DrawID; with more
+than one sub-draw the traces print vertexid/instanceid/drawid. Records stay inside the index
+buffer: past it llvmpipe reads index 0 where drawpipe names the record in an Error.
+
 With --variants each draw also gets a random --strategy, --middle-end, --repeat and --threads.
 The reorder strategy changes the order of a triangle list's triangles on purpose (never their
 vertices), so its traces are compared with Mesa's as sorted lines.
@@ -96,9 +104,19 @@ def fmt(d):
         lines.append("indices " + " ".join(str(v) for v in idx[i:i + 32]))
     if d["restart"] is not None:
         lines.append(f"restart {d['restart']}")
-    lines += [f"start {d['start']}", f"count {d['count']}", f"base_vertex {d['base_vertex']}",
-              f"instances {d['instances']}", f"base_instance {d['base_instance']}",
-              f"provoking {d['provoking']}"]
+    multi, indirect = d.get("multi"), d.get("indirect")
+    if multi is None and indirect is None:
+        lines += [f"start {d['start']}", f"count {d['count']}", f"base_vertex {d['base_vertex']}"]
+    if indirect is None:
+        lines += [f"instances {d['instances']}", f"base_instance {d['base_instance']}"]
+    lines.append(f"provoking {d['provoking']}")
+    indexed = d["index"] != "none"
+    for start, count, bv in multi or []:
+        lines.append(f"multi_draw {start} {count}" + (f" {bv}" if indexed else ""))
+    for count, inst, first, bv, bi in indirect or []:
+        lines.append(f"indirect {count} {inst} {first}" + (f" {bv}" if indexed else "") + f" {bi}")
+    if d.get("indirect_count"):
+        lines.append("indirect_count %d %d" % d["indirect_count"])
     lines += [f"attrib {a}" for a in d["attribs"]]
     if d.get("vs"):
         lines.append(f"vs {d['vs']}")
@@ -115,8 +133,29 @@ def drawn_indices(d):
     return [v for v in vals if v != d["restart"]]
 
 
+def sub_draws(d):
+    """(start, count, base vertex, instances, base instance) of each sub-draw or record."""
+    if d.get("multi") is not None:
+        return [(s, c, bv, d["instances"], d["base_instance"]) for s, c, bv in d["multi"]]
+    if d.get("indirect") is not None:
+        return [(first, c, bv, inst, bi) for c, inst, first, bv, bi in d["indirect"]]
+    return [(d["start"], d["count"], d["base_vertex"], d["instances"], d["base_instance"])]
+
+
+def draw_ids(d):
+    """Whether the traces print draw ids: more than one sub-draw or record."""
+    return len(d.get("multi") or d.get("indirect") or []) > 1
+
+
 def valid(d):
     """Keeps every vertex id in [0, 2^24) and the description consistent."""
+    if d.get("multi") is not None or d.get("indirect") is not None:
+        for start, count, bv, _, _ in sub_draws(d):
+            one = dict(d, multi=None, indirect=None, start=start, count=count,
+                       base_vertex=bv if d["index"] != "none" else 0)
+            if not valid(one):
+                return False
+        return True
     if d["index"] == "none":
         return d["indices"] == [] and d["start"] + d["count"] < (1 << 24)
     if d["start"] + d["count"] > len(d["indices"]):
@@ -189,6 +228,47 @@ def random_draw(rng, prim, gs=None):
     return d
 
 
+def random_multi(rng, d):
+    """Turns a random draw into a multi-draw or an indirect draw over its buffers."""
+    indexed = d["index"] != "none"
+    if indexed and len(d["indices"]) < 24:  # room for several sub-draws
+        plain = [v for v in d["indices"] if v != d["restart"]] or [0]
+        d["indices"] += [rng.choice(plain) for _ in range(24 - len(d["indices"]))]
+    size = len(d["indices"])
+    n = rng.choice([1, 2, 2, 3, 4, 6, 8])
+    subs = []
+    for _ in range(n):
+        if indexed:
+            start = rng.randint(0, size)
+            count = 0 if rng.random() < 0.15 else rng.randint(0, size - start)
+            vals = [v for v in d["indices"][start:start + count] if v != d["restart"]]
+            lo = -min(vals) if vals else 0
+            bv = 0 if rng.random() < 0.5 else rng.randint(max(lo, -20), 20)
+        else:
+            start = rng.randint(0, 20)
+            count = 0 if rng.random() < 0.15 else rng.randint(0, 40)
+            bv = 0
+        inst = 0 if rng.random() < 0.15 else rng.randint(1, 3)
+        bi = 0 if rng.random() < 0.5 else rng.randint(1, 4)
+        subs.append((start, count, bv, inst, bi))
+    d["start"], d["count"], d["base_vertex"] = 0, 0, 0
+    form = rng.random()
+    if form < 0.4:
+        d["multi"] = [(s, c, bv) for s, c, bv, _, _ in subs]
+    else:
+        d["indirect"] = [(c, inst, s, bv, bi) for s, c, bv, inst, bi in subs]
+        if form > 0.7:
+            r = rng.random()
+            mx = rng.randint(n + 1, n + 2) if r < 0.1 else 0 if r < 0.15 else rng.randint(1, n)
+            num = 0 if rng.random() < 0.1 else rng.randint(0, n + 3)
+            d["indirect_count"] = (num, mx)
+    if not valid(d):  # a base vertex pushed an id out of range: drop the base vertices
+        if d.get("multi"):
+            d["multi"] = [(s, c, 0) for s, c, _ in d["multi"]]
+        else:
+            d["indirect"] = [(c, i, s, 0, bi) for c, i, s, _, bi in d["indirect"]]
+
+
 def random_variant(rng, strategies, middle_ends, gs):
     """Other drawpipe paths that must draw the same: strategies, middle ends, cached splits."""
     strategy = rng.choice(strategies)
@@ -217,7 +297,7 @@ def record_bytes(d):
         return 4
     if gs:
         return 4 * (1 + (gs in GS_WRITES_LAYER) + (4 if gs in GS_READS_COLOR else 0))
-    return 4 * (2 + (colour or len(d["attribs"])))
+    return 4 * (2 + draw_ids(d) + (colour or len(d["attribs"])))
 
 
 def prim_vertices(d):
@@ -233,7 +313,8 @@ def random_xfb_size(rng, d):
     not a multiple of a primitive (or of 4), sometimes large enough for everything."""
     prim_bytes = record_bytes(d) * prim_vertices(d)
     amplify = 3 if d.get("gs") else 1
-    full = max(1, d["count"] * max(d["instances"], 1) * amplify) * prim_bytes
+    vertices = sum(c * max(inst, 1) for _, c, _, inst, _ in sub_draws(d))
+    full = max(1, vertices * amplify) * prim_bytes
     r = rng.random()
     if r < 0.15:
         size = rng.randint(0, 2 * prim_bytes)
@@ -375,6 +456,11 @@ def shrink(runner, d, limit, extra):
         return valid(c) and check_one(runner, c, lim, extra)[0] is not None
 
     def candidates(c, lim):
+        for k in ("multi", "indirect"):  # fewer sub-draws or records
+            for i in range(len(c.get(k) or [])):
+                yield dict(c, **{k: c[k][:i] + c[k][i + 1:]}), lim
+        if c.get("indirect_count"):
+            yield dict(c, indirect_count=None), lim
         for k in ("attribs",):
             for i in range(len(c[k])):
                 yield dict(c, attribs=c[k][:i] + c[k][i + 1:]), lim
@@ -457,6 +543,8 @@ def main():
                     help="--variants picks from these (direct: direct-2 .. direct-1024)")
     ap.add_argument("--middle-ends", default="fetch_shade,fetch_shade_simd,mali,gen7,a4xx,a4xx_naive",
                     help="--variants picks from these (never mali with a geometry shader)")
+    ap.add_argument("--multi", action="store_true",
+                    help="multi-draws and indirect draws (multi_draw, indirect, indirect_count)")
     ap.add_argument("--xfb", action="store_true",
                     help="capture into a random-sized buffer; compare bytes and query counts")
     ap.add_argument("--max-report", type=int, default=40,
@@ -487,6 +575,8 @@ def main():
         for name, prim, gs in groups:
             for _ in range(args.per_prim):
                 d = random_draw(rng, prim, gs)
+                if args.multi:
+                    random_multi(rng, d)
                 if args.xfb:
                     if gs in GS_STREAMS and rng.random() < args.stream_share:
                         d["xfb_stream"] = rng.randint(1, GS_STREAMS[gs] - 1)
@@ -506,13 +596,14 @@ def main():
 
         cover = collections.Counter()  # what the draws exercised
         for name, d, lim, path, extra in jobs:
-            read = d["indices"][d["start"]:d["start"] + d["count"]]
+            subs = sub_draws(d)  # the draw, or each sub-draw or record
+            read = [v for st, c, _, _, _ in subs for v in d["indices"][st:st + c]]
             cover["restart value hit"] += d["index"] != "none" and d["restart"] in read
             cover["restart value not fitting the type"] += (
                 d["index"] != "none" and d["restart"] is not None
                 and d["restart"] > TYPE_MAX[d["index"]])
-            cover["split (limit below count)"] += 0 < lim < d["count"]
-            cover["negative base vertex"] += d["base_vertex"] < 0
+            cover["split (limit below count)"] += any(0 < lim < c for _, c, _, _, _ in subs)
+            cover["negative base vertex"] += any(bv < 0 for _, _, bv, _, _ in subs)
             cover["instanced attribute"] += any(d["attribs"])
             cover["base instance"] += d["base_instance"] > 0
             cover["non-empty Mesa trace"] += mesa[path][0] == 0 and mesa[path][1] != ""
@@ -528,6 +619,19 @@ def main():
                     middle = extra[extra.index("--middle-end") + 1]
                     cover[f"stream past 0 through {middle}"] += 1
                 cover["session of several draws with pause/resume"] += d.get("repeat", 1) > 1
+            if args.multi:
+                cover["multi_draw"] += d.get("multi") is not None
+                cover["indirect"] += d.get("indirect") is not None
+                cover["several sub-draws"] += len(subs) > 1
+                cover["zero-count sub-draw"] += any(c == 0 for _, c, _, _, _ in subs)
+                cover["zero-instance record"] += d.get("indirect") is not None and any(
+                    i == 0 for _, _, _, i, _ in subs)
+                ic = d.get("indirect_count")
+                cover["indirect_count"] += ic is not None
+                cover["draw count above max"] += ic is not None and ic[0] > ic[1]
+                cover["draw count or max 0"] += ic is not None and 0 in ic
+                cover["max records past the buffer (both reject)"] += (
+                    ic is not None and ic[1] > len(subs) and mesa[path][0] == 3)
         per_group = collections.Counter()
         bad_group = collections.Counter()
         both_reject = collections.Counter()

@@ -83,6 +83,14 @@ struct Render {
     std::string clip_origin = "lower_left", clip_depth = "negative_one_to_one";
 };
 
+// One record of a glMultiDraw*Indirect buffer (GL's DrawElementsIndirectCommand fields; a
+// non-indexed draw's record leaves base_vertex out).
+struct IndirectRecord {
+    uint32_t count = 0, instances = 0, first = 0;
+    int32_t base_vertex = 0;
+    uint32_t base_instance = 0;
+};
+
 struct Desc {
     int prim = 4;            // index into kPrims
     uint32_t index_size = 0; // bytes per index, 0 for none
@@ -99,6 +107,13 @@ struct Desc {
     std::string gs;
     std::string vs; // "" (attributes pass through) or "color"
     Render render;  // the keys of `drawpipe render` (mesa_render)
+    // multi_draw START COUNT [BASE_VERTEX] lines, as records (instances filled in at the end),
+    // or indirect lines; indirect_count N MAX.
+    bool multi = false, indirect = false, count_given = false;
+    std::vector<IndirectRecord> records;
+    uint32_t count_n = 0, count_max = 0;
+    // More than one sub-draw or record: the trace prints draw ids.
+    bool draw_ids() const { return records.size() > 1; }
 };
 
 struct ParseError : std::runtime_error {
@@ -280,11 +295,39 @@ inline Desc parse(std::string_view text) {
         } else if (key == "vs") {
             d.vs = one();
             if (d.vs != "color") bad(line_no, key, "unknown vertex shader '" + d.vs + "'");
+        } else if (key == "multi_draw") {
+            if (w.size() != 3 && w.size() != 4) bad(line_no, key, "expects START COUNT [BV]");
+            IndirectRecord r;
+            r.first = number<uint32_t>(line_no, key, w[1]);
+            r.count = number<uint32_t>(line_no, key, w[2]);
+            if (w.size() == 4) r.base_vertex = number<int32_t>(line_no, key, w[3]);
+            d.records.push_back(r);
+            d.multi = true;
+        } else if (key == "indirect") {
+            if (w.size() != 5 && w.size() != 6) bad(line_no, key, "expects 4 or 5 values");
+            IndirectRecord r;
+            r.count = number<uint32_t>(line_no, key, w[1]);
+            r.instances = number<uint32_t>(line_no, key, w[2]);
+            r.first = number<uint32_t>(line_no, key, w[3]);
+            if (w.size() == 6) r.base_vertex = number<int32_t>(line_no, key, w[4]);
+            r.base_instance = number<uint32_t>(line_no, key, w.back());
+            d.records.push_back(r);
+            d.indirect = true;
+        } else if (key == "indirect_count") {
+            if (w.size() != 3) bad(line_no, key, "expects N MAX");
+            d.count_n = number<uint32_t>(line_no, key, w[1]);
+            d.count_max = number<uint32_t>(line_no, key, w[2]);
+            d.count_given = d.indirect = true;
         } else if (parse_render_key(line_no, w, d.render)) {
         } else {
             bad(line_no, key, "unknown key");
         }
     }
+    if (d.multi && d.indirect) throw ParseError("multi_draw: not with indirect");
+    if (d.multi) // a multi-draw's sub-draws share the instances
+        for (IndirectRecord& r : d.records)
+            r.instances = d.instances, r.base_instance = d.base_instance;
+    if (d.multi || d.indirect) have_count = true, d.count = 0, d.start = 0;
     if (!have_prim) throw ParseError("prim: missing");
     if (d.index_size == 0 && !d.indices.empty()) throw ParseError("indices: given but index none");
     if (!have_count) {

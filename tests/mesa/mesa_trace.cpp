@@ -242,14 +242,17 @@ uint32_t vertex_streams(const GsInfo& gs) {
     return name == "streams2" ? 2 : name == "streams4" ? 4 : 1;
 }
 
-std::string vertex_shader(size_t attribs, bool color) {
+// `draw_ids`: also gl_DrawID (ARB_shader_draw_parameters), as `did`.
+std::string vertex_shader(size_t attribs, bool color, bool draw_ids) {
     std::string s = "#version 420\n";
+    if (draw_ids) s += "#extension GL_ARB_shader_draw_parameters : require\nflat out uint did;\n";
     if (color) attribs = 0;
     for (size_t a = 0; a < attribs; ++a)
         s += "layout(location = " + std::to_string(a) + ") in uint a" + std::to_string(a) + ";\n";
     s += "flat out uint vid;\nflat out uint iid;\n";
     for (size_t a = 0; a < attribs; ++a) s += "flat out uint av" + std::to_string(a) + ";\n";
     s += "void main() {\n    vid = uint(gl_VertexID);\n    iid = uint(gl_InstanceID);\n";
+    if (draw_ids) s += "    did = uint(gl_DrawIDARB);\n";
     for (size_t a = 0; a < attribs; ++a)
         s += "    av" + std::to_string(a) + " = a" + std::to_string(a) + ";\n";
     if (color) {
@@ -261,13 +264,22 @@ std::string vertex_shader(size_t attribs, bool color) {
     return s;
 }
 
+// An extension's entry point (libOpenGL exports the core ones only).
+template <class Fn> Fn gl_proc(const char* name) {
+    const auto f = reinterpret_cast<Fn>(eglGetProcAddress(name));
+    if (!f) fail(2, std::string("no ") + name + " (ARB_indirect_parameters)");
+    return f;
+}
+
 // `stream` > 0: stream 0's `id` goes to buffer 0, then (gl_NextBuffer) the stream's `id<N>`
 // to buffer 1, the buffer compared.
 GLuint link_program(const Desc& d, const GsInfo* gs, std::vector<std::string>& varyings,
                     uint32_t stream) {
     const GLuint prog = glCreateProgram();
     const bool color = d.vs == "color";
-    glAttachShader(prog, compile(GL_VERTEX_SHADER, vertex_shader(d.divisors.size(), color)));
+    const bool draw_ids = d.draw_ids() && !gs; // a GS's output vertex has its own id
+    glAttachShader(prog,
+                   compile(GL_VERTEX_SHADER, vertex_shader(d.divisors.size(), color, draw_ids)));
     if (gs) {
         glAttachShader(prog, compile(GL_GEOMETRY_SHADER, std::string("#version 420\n") + gs->input +
                                                              kGsPrologue + gs->source));
@@ -277,6 +289,7 @@ GLuint link_program(const Desc& d, const GsInfo* gs, std::vector<std::string>& v
         if (stream > 0) varyings = {"id", "gl_NextBuffer", "id" + std::to_string(stream)};
     } else {
         varyings = {"vid", "iid"};
+        if (draw_ids) varyings.push_back("did");
         if (color)
             varyings.push_back("color");
         else
@@ -314,6 +327,18 @@ void check_gl(const char* what) {
 // The largest element a per-vertex attribute reads (raw index + base vertex, restart
 // indices skipped), or nothing when no vertex is read.
 std::optional<uint64_t> max_vertex_id(const Desc& d) {
+    if (d.multi || d.indirect) { // over every sub-draw or record, drawn or not
+        std::optional<uint64_t> m;
+        for (const IndirectRecord& r : d.records) {
+            Desc one = d;
+            one.multi = one.indirect = false;
+            one.start = r.first, one.count = r.count, one.base_vertex = r.base_vertex;
+            if (one.index_size != 0 && uint64_t(r.first) + r.count > d.indices.size()) continue;
+            if (one.index_size == 0) one.base_vertex = 0;
+            if (const auto v = max_vertex_id(one)) m = std::max(m.value_or(0), *v);
+        }
+        return m;
+    }
     if (d.count == 0) return std::nullopt;
     if (d.index_size == 0) return uint64_t(d.start) + d.count - 1;
     std::optional<uint64_t> m;
@@ -341,6 +366,7 @@ struct Capture {
 // that one context serves many draws.
 struct DrawObjects {
     GLuint prog = 0, fbo = 0, rb = 0, vao = 0, ib = 0, tfb = 0, tfb0 = 0;
+    GLuint indirect = 0, parameter = 0; // GL_DRAW_INDIRECT_BUFFER, GL_PARAMETER_BUFFER
     GLuint queries[3] = {};
     std::vector<GLuint> attrib_buffers;
     bool xfb_active = false, generated_active = false, written_active = false;
@@ -365,6 +391,10 @@ struct DrawObjects {
         glUseProgram(0);
         glDeleteQueries(3, queries);
         glDeleteBuffers(1, &tfb0);
+        glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
+        glBindBuffer(GL_PARAMETER_BUFFER_ARB, 0);
+        glDeleteBuffers(1, &indirect);
+        glDeleteBuffers(1, &parameter);
         glDeleteBuffers(GLsizei(attrib_buffers.size()), attrib_buffers.data());
         glDeleteBuffers(1, &ib);
         glDeleteBuffers(1, &tfb);
@@ -413,6 +443,10 @@ Capture draw(const Desc& d, const GsInfo* gs, std::optional<uint64_t> xfb_size, 
         if (div == 0 && max_vertex) n = *max_vertex + 1;
         if (div != 0)
             n = uint64_t(d.base_instance) + (d.instances ? (d.instances - 1) / div : 0) + 1;
+        if (div != 0 && (d.multi || d.indirect))
+            for (const IndirectRecord& r : d.records)
+                n = std::max<uint64_t>(n, uint64_t(r.base_instance) +
+                                              (r.instances ? (r.instances - 1) / div : 0) + 1);
         if (n > (uint64_t(1) << 24))
             fail(1, "attrib " + std::to_string(a) + ": reads element " + std::to_string(n - 1) +
                         ", past the 2^24 elements this checker allocates");
@@ -461,10 +495,48 @@ Capture draw(const Desc& d, const GsInfo* gs, std::optional<uint64_t> xfb_size, 
     const uint32_t per_prim = cap.xfb_mode == GL_POINTS ? 1 : cap.xfb_mode == GL_LINES ? 2 : 3;
     const uint32_t amplify = gs ? 64 * 4 : 1; // bounds a library shader's output per input
     uint64_t capacity = (uint64_t(d.count) + 2) * std::max(d.instances, 1u) * amplify;
+    for (const IndirectRecord& r : d.records)
+        capacity += (uint64_t(r.count) + 2) * std::max(r.instances, 1u) * amplify;
+
+    // Multi-draws and indirect records are drawn with glMultiDraw*Indirect[Count]: llvmpipe's
+    // direct glMultiDraw* loses gl_DrawID with restart on, keeps counting gl_PrimitiveIDIn
+    // across sub-draws, and draws nothing when the first count is 0 (gl-breadth-facts).
+    if (d.multi || d.indirect) {
+        std::vector<uint32_t> words;
+        for (const IndirectRecord& r : d.records) {
+            words.insert(words.end(), {r.count, r.instances, r.first});
+            if (d.index_size != 0) words.push_back(uint32_t(r.base_vertex));
+            words.push_back(r.base_instance);
+        }
+        words.resize(std::max<size_t>(words.size(), 1));
+        glGenBuffers(1, &o.indirect);
+        glBindBuffer(GL_DRAW_INDIRECT_BUFFER, o.indirect);
+        glBufferData(GL_DRAW_INDIRECT_BUFFER,
+                     GLsizeiptr(d.records.size() * 4 * (d.index_size != 0 ? 5 : 4)), words.data(),
+                     GL_STATIC_DRAW);
+        if (d.count_given) {
+            glGenBuffers(1, &o.parameter);
+            glBindBuffer(GL_PARAMETER_BUFFER_ARB, o.parameter);
+            glBufferData(GL_PARAMETER_BUFFER_ARB, 4, &d.count_n, GL_STATIC_DRAW);
+        }
+        check_gl("indirect buffers");
+    }
 
     const GLenum mode = kPrims[d.prim].mode;
     auto issue_draw = [&] {
-        if (d.index_size != 0) {
+        if (d.multi || d.indirect) {
+            const GLsizei n = GLsizei(d.count_given ? d.count_max : d.records.size());
+            if (d.index_size != 0 && d.count_given)
+                gl_proc<PFNGLMULTIDRAWELEMENTSINDIRECTCOUNTARBPROC>(
+                    "glMultiDrawElementsIndirectCountARB")(mode, index_type, nullptr, 0, n, 0);
+            else if (d.index_size != 0)
+                glMultiDrawElementsIndirect(mode, index_type, nullptr, n, 0);
+            else if (d.count_given)
+                gl_proc<PFNGLMULTIDRAWARRAYSINDIRECTCOUNTARBPROC>(
+                    "glMultiDrawArraysIndirectCountARB")(mode, nullptr, 0, n, 0);
+            else
+                glMultiDrawArraysIndirect(mode, nullptr, n, 0);
+        } else if (d.index_size != 0) {
             const auto offset = reinterpret_cast<const void*>(uintptr_t(d.start) * d.index_size);
             glDrawElementsInstancedBaseVertexBaseInstance(mode, GLsizei(d.count), index_type,
                                                           offset, GLsizei(d.instances),
@@ -570,7 +642,7 @@ std::string float_word(uint32_t bits) {
 }
 
 // `color`: the last four words of each vertex are a float vec4.
-std::string format_trace(const Capture& cap, const GsInfo* gs, bool color) {
+std::string format_trace(const Capture& cap, const GsInfo* gs, bool color, bool draw_ids) {
     const uint32_t per_prim = cap.xfb_mode == GL_POINTS ? 1 : cap.xfb_mode == GL_LINES ? 2 : 3;
     const char* name = per_prim == 1 ? "point" : per_prim == 2 ? "line" : "tri";
     const uint32_t floats_from = color ? cap.components - 4 : cap.components;
@@ -588,6 +660,7 @@ std::string format_trace(const Capture& cap, const GsInfo* gs, bool color) {
             } else {
                 out += std::to_string(v[0]) + '/' + std::to_string(v[1]);
                 first = 2;
+                if (draw_ids) out += '/' + std::to_string(v[2]), first = 3;
             }
             if (cap.components == first) continue;
             out += '[';
@@ -656,7 +729,8 @@ std::string trace_file(const Job& job) {
                   std::streamsize(cap.bytes.size()));
         if (!out) fail(1, "cannot write '" + job.dump + "'");
     }
-    std::string out = format_trace(cap, gs, gs ? gs->color : desc.vs == "color");
+    std::string out =
+        format_trace(cap, gs, gs ? gs->color : desc.vs == "color", desc.draw_ids() && !gs);
     if (job.stream > 0) {
         out += "# primitives_generated " + std::to_string(cap.generated0) + "\n";
         out += "# stream " + std::to_string(job.stream) + " primitives_generated " +

@@ -48,7 +48,8 @@ template <class T> T number(int line, std::string_view key, std::string_view wor
 // Keys that may appear on several lines: their values accumulate.
 bool repeatable_key(std::string_view key) {
     return key == "indices" || key == "attrib" || key == "positions" || key == "colors" ||
-           key == "edgeflags" || key == "clip_plane" || key == "viewport_array";
+           key == "edgeflags" || key == "clip_plane" || key == "viewport_array" ||
+           key == "multi_draw" || key == "indirect";
 }
 
 template <class T>
@@ -272,6 +273,7 @@ DrawDesc parse_draw_text(std::string_view text) {
         } else if (key == "vs") {
             d.vs = std::string(one());
         } else if (parse_render_key(line_no, key, words, d.render)) {
+        } else if (parse_multi_draw_key(line_no, key, words, d.multi)) {
         } else {
             bad(line_no, key, "unknown key");
         }
@@ -280,7 +282,8 @@ DrawDesc parse_draw_text(std::string_view text) {
         throw Error(ErrorCode::parse_error, "prim: missing (every draw names its primitive type)");
     if (d.index_type == IndexType::none && !d.indices.empty())
         bad(index_line[0], "indices", "given but index is none");
-    if (!d.count_given) {
+    check_multi_draw(d, seen);
+    if (!d.count_given && !d.multi.any()) {
         if (d.index_type == IndexType::none)
             throw Error(ErrorCode::parse_error, "count: missing (required for non-indexed draws)");
         d.count = d.indices.size() > d.start ? uint32_t(d.indices.size() - d.start) : 0;
@@ -305,9 +308,13 @@ std::string format_draw_text(const DrawDesc& d) {
         o << "\n";
     }
     if (d.restart) o << "restart " << d.restart_index << "\n";
-    o << "start " << d.start << "\ncount " << d.count << "\nbase_vertex " << d.base_vertex
-      << "\ninstances " << d.instances << "\nbase_instance " << d.base_instance << "\nprovoking "
-      << (d.provoking == Provoking::first ? "first" : "last") << "\n";
+    if (!d.multi.any())
+        o << "start " << d.start << "\ncount " << d.count << "\nbase_vertex " << d.base_vertex
+          << "\n";
+    if (!d.multi.indirect())
+        o << "instances " << d.instances << "\nbase_instance " << d.base_instance << "\n";
+    o << "provoking " << (d.provoking == Provoking::first ? "first" : "last") << "\n";
+    format_multi_draw(o, d.multi, d.index_type != IndexType::none);
     for (uint32_t div : d.attrib_divisors) o << "attrib " << div << "\n";
     if (!d.vs.empty()) o << "vs " << d.vs << "\n";
     if (!d.gs.empty()) o << "gs " << d.gs << "\n";
@@ -339,12 +346,15 @@ std::unique_ptr<BoundDraw> bind_draw(const DrawDesc& d) {
     // Largest element any attribute can read, capped: past the cap reads are robust zeros.
     constexpr uint64_t kCap = uint64_t(1) << 24;
     uint64_t max_vertex = 0;
-    if (d.index_type == IndexType::none) {
-        max_vertex = d.count ? uint64_t(d.start) + d.count - 1 : 0;
-    } else {
-        const uint64_t end = std::min<uint64_t>(d.indices.size(), uint64_t(d.start) + d.count);
-        for (uint64_t i = d.start; i < end; ++i) {
-            const int64_t v = int64_t(d.indices[i]) + d.base_vertex;
+    const std::vector<DrawRange> ranges = draw_ranges(d); // the draw, or each sub-draw
+    for (const DrawRange& r : ranges) {
+        if (d.index_type == IndexType::none) {
+            if (r.count) max_vertex = std::max(max_vertex, uint64_t(r.start) + r.count - 1);
+            continue;
+        }
+        const uint64_t end = std::min<uint64_t>(d.indices.size(), uint64_t(r.start) + r.count);
+        for (uint64_t i = r.start; i < end; ++i) {
+            const int64_t v = int64_t(d.indices[i]) + r.base_vertex;
             if (v >= 0) max_vertex = std::max<uint64_t>(max_vertex, uint64_t(v));
         }
     }
@@ -356,9 +366,13 @@ std::unique_ptr<BoundDraw> bind_draw(const DrawDesc& d) {
     // elements as it can read.
     std::vector<uint64_t> elements;
     for (const uint32_t div : d.attrib_divisors) {
-        const uint64_t last =
-            div == 0 ? max_vertex
-                     : uint64_t(d.base_instance) + (d.instances ? (d.instances - 1) / div : 0);
+        uint64_t last = max_vertex;
+        if (div != 0) {
+            last = 0;
+            for (const DrawRange& r : ranges)
+                last = std::max(last, uint64_t(r.base_instance) +
+                                          (r.instances ? (r.instances - 1) / div : 0));
+        }
         elements.push_back(std::min(last + 1, kCap));
     }
     if (!elements.empty()) {
@@ -370,6 +384,7 @@ std::unique_ptr<BoundDraw> bind_draw(const DrawDesc& d) {
         b->buffers.push_back({b->attrib_data[0].data(), elements[a] * 4, 4, 0});
         b->attribs.push_back({uint32_t(a), 0, Format::uint32x1, d.attrib_divisors[a]});
     }
+    bind_multi_draw(d, *b);
     return b;
 }
 

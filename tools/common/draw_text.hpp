@@ -10,6 +10,7 @@
 
 #include "drawpipe/raster_state.hpp"
 #include "drawpipe/types.hpp"
+#include "tools/common/multi_draw_text.hpp"
 
 #include <memory>
 #include <string>
@@ -21,10 +22,10 @@ namespace drawpipe {
 // Every key a description may hold, for help texts.
 inline constexpr const char* kDescriptionKeys =
     "prim, index, indices, restart, start, count, base_vertex, instances, base_instance, "
-    "provoking, attrib, vs, gs; for drawpipe render: positions, colors, edgeflags, viewport, "
-    "depth_range, polygon_mode, cull, front_face, shade, line_stipple, line_width, point_size, "
-    "point_sprite, clip_plane, depth_test, polygon_offset, viewport_array, depth_clamp, "
-    "clip_control";
+    "provoking, attrib, vs, multi_draw, indirect, indirect_count, gs; for drawpipe render: "
+    "positions, colors, edgeflags, viewport, depth_range, polygon_mode, cull, front_face, shade, "
+    "line_stipple, line_width, point_size, point_sprite, clip_plane, depth_test, polygon_offset, "
+    "viewport_array, depth_clamp, clip_control";
 
 // What the viewport-array and clip-convention keys mean, for help texts.
 inline constexpr const char* kConventionKeysHelp =
@@ -77,6 +78,7 @@ struct DrawDesc {
     std::string gs; // geometry shader name, empty for none
     std::string vs; // vertex shader name (tools/common/vs_library.hpp), empty: pass-through
     RenderDesc render;
+    MultiDrawDesc multi; // multi_draw, indirect, indirect_count (multi_draw_text.hpp)
 };
 
 // Parses a description; throws Error(parse_error) naming the line and key.
@@ -93,6 +95,7 @@ struct BoundDraw {
     std::vector<std::vector<uint32_t>> attrib_data;
     std::vector<VertexBuffer> buffers;
     std::vector<VertexAttrib> attribs;
+    BoundMultiDraw multi; // the sub-draws or indirect records, when the description has them
     VertexInput input() const { return {buffers, attribs}; }
 };
 std::unique_ptr<BoundDraw> bind_draw(const DrawDesc& desc);

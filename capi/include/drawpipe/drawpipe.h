@@ -151,6 +151,7 @@ typedef struct drawpipe_draw_info {
     drawpipe_provoking provoking;
     bool has_index_range; /* index_min..index_max (raw, inclusive) bound the indices */
     uint32_t index_min, index_max;
+    uint32_t draw_id; /* gl_DrawID (a multi-draw sets each sub-draw's) */
 } drawpipe_draw_info;
 
 /* Fills `info` with C++'s defaults: triangles, not indexed, one instance, provoking last. */
@@ -199,6 +200,7 @@ typedef struct drawpipe_shader_block {
     const uint32_t* instance_id;
     const float* const* in;
     float* const* out;
+    uint32_t draw_id; /* gl_DrawID, the same for every lane */
 } drawpipe_shader_block;
 
 /* A vertex shader over one block; called from several threads at once. */
@@ -295,7 +297,8 @@ void drawpipe_raster_state_init(drawpipe_raster_state* state);
 typedef enum drawpipe_capture_source {
     DRAWPIPE_CAPTURE_POSITION, DRAWPIPE_CAPTURE_VARYING, DRAWPIPE_CAPTURE_POINT_SIZE,
     DRAWPIPE_CAPTURE_CLIP_DISTANCE, DRAWPIPE_CAPTURE_LAYER, DRAWPIPE_CAPTURE_VIEWPORT_INDEX,
-    DRAWPIPE_CAPTURE_VERTEX_ID, DRAWPIPE_CAPTURE_INSTANCE_ID, DRAWPIPE_CAPTURE_GS_ID
+    DRAWPIPE_CAPTURE_VERTEX_ID, DRAWPIPE_CAPTURE_INSTANCE_ID, DRAWPIPE_CAPTURE_GS_ID,
+    DRAWPIPE_CAPTURE_DRAW_ID
 } drawpipe_capture_source;
 /* clang-format on */
 
@@ -433,6 +436,23 @@ drawpipe_status drawpipe_set_rasterizer_discard(drawpipe_context* ctx, bool disc
 
 /* Validates the draw and queues it; a bad draw fails here and is never queued. */
 drawpipe_status drawpipe_draw(drawpipe_context* ctx, const drawpipe_draw_info* draw);
+/* glMultiDrawArrays / glMultiDrawElementsBaseVertex: draws[i] with draw id i, all checked
+ * before any is queued (<drawpipe/context.hpp> Context::draw(span)). */
+drawpipe_status drawpipe_multi_draw(drawpipe_context* ctx, const drawpipe_draw_info* draws,
+                                    size_t count);
+/* Indirect draws (<drawpipe/indirect.hpp>): GL's 16-byte (non-indexed) or 20-byte (indexed)
+ * records read from `buffer`; with `count_buffer` non-NULL the draw count is the uint32 at
+ * `count_offset` there, clamped to `draw_count`. */
+typedef struct drawpipe_indirect {
+    const void* buffer;
+    size_t size, offset;
+    uint32_t stride; /* 0: tightly packed */
+    uint32_t draw_count;
+    const void* count_buffer;
+    size_t count_size, count_offset;
+} drawpipe_indirect;
+drawpipe_status drawpipe_draw_indirect(drawpipe_context* ctx, const drawpipe_draw_info* draw,
+                                       const drawpipe_indirect* indirect);
 /* glDrawTransformFeedbackStream: draws what `stream` wrote in the last session. */
 drawpipe_status drawpipe_draw_stream_output(drawpipe_context* ctx, const drawpipe_draw_info* draw,
                                             uint32_t stream);

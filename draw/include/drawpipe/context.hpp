@@ -10,6 +10,7 @@
 #pragma once
 
 #include "drawpipe/backend.hpp"
+#include "drawpipe/indirect.hpp"
 #include "drawpipe/middle_end.hpp"
 #include "drawpipe/raster_state.hpp"
 #include "drawpipe/serial.hpp"
@@ -76,6 +77,18 @@ class Context {
     // nothing) on bad input. The index buffer must stay valid until the draw is flushed.
     // May flush the queue when it holds enough work to fill the pipeline.
     void draw(const DrawInfo& draw);
+    // A multi-draw (glMultiDrawArrays, glMultiDrawElementsBaseVertex): draws[i] is drawn with
+    // draw_id i, exactly as the draws issued one by one with those draw ids would be (GL
+    // defines it so: primitive ids restart per draw). Errors name the draw ("draw 3: ...").
+    // Every draw's own fields (validate_draw: an index buffer too short, a count past 2^32)
+    // are checked before any is queued; an error found only when a draw is prepared (a base
+    // vertex taking an index out of [0, 2^32), a limit, the middle end) leaves the draws
+    // before it queued, as if they had been issued one by one.
+    void draw(std::span<const DrawInfo> draws);
+    // Indirect draws (drawpipe/indirect.hpp): the records are read now, during the call, and
+    // drawn as draw(span) would draw resolve_indirect(draw, indirect), draw ids being the
+    // record indices; errors name the record ("indirect record 3: ...").
+    void draw_indirect(const DrawInfo& draw, const IndirectDraws& indirect);
     // Delivers every queued draw to the backend, in order, and returns the statistics of all
     // draws delivered since the previous flush() call. An exception thrown by a middle end or
     // the backend propagates here; the queue is then dropped (the backend may have received

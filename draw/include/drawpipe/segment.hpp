@@ -41,6 +41,10 @@ struct Segment {
     // index buffer's own indices, handed on uncopied; a cached split recorded without base
     // vertex is replayed with the draw's (draw/split_cache.hpp).
     uint32_t fetch_bias = 0;
+    // The draw's DrawInfo::draw_id (gl_DrawID), set by the draw module before the middle end
+    // shades the segment: a middle end writes this one, not the draw id of the state it was
+    // prepared with, since draws that differ only in start and draw id share that preparation.
+    uint32_t draw_id = 0;
 
     bool linear_fetch() const { return fetch_elts.empty(); }
     bool linear_draw() const { return draw_elts.empty(); }

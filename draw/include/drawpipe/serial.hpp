@@ -53,5 +53,11 @@ DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& 
 // The same, through stream output (drawpipe/stream_output.hpp) and rasterizer discard.
 DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& backend,
                       const DrawOptions& options, const OutputOptions& output);
+// A multi-draw on the calling thread, as Context::draw(span) draws it: draws[i] with the
+// bound state of `state` (its own draw ignored) and draw_id i, each checked before any is
+// drawn (an Error names the first bad one, "draw 3: ..."). The statistics are summed.
+DrawStats draw_serial(const DrawState& state, std::span<const DrawInfo> draws,
+                      const MiddleEnd& middle, Backend& backend, const DrawOptions& options = {},
+                      const OutputOptions& output = {});
 
 } // namespace drawpipe

@@ -24,6 +24,7 @@ enum VertexSlot : uint32_t {
     SLOT_VERTEX_ID = 0,   // index + base vertex (or start + position)
     SLOT_INSTANCE_ID = 1, // 0-based within the draw
     SLOT_GS_ID = 2,       // integer `id` output of a geometry shader
+    SLOT_DRAW_ID = 2,     // a vertex-stage record's: its draw's DrawInfo::draw_id
     SLOT_GS_LAYER = 3,    // layer output of a geometry shader
     SLOT_POSITION = 4,    // 4 floats, as bits
 };

@@ -57,6 +57,7 @@ struct ShaderBlock {
     const uint32_t* instance_id = nullptr;
     const float* const* in = nullptr;
     float* const* out = nullptr;
+    uint32_t draw_id = 0; // gl_DrawID, the same for every lane (DrawInfo::draw_id)
 };
 
 // A vertex shader: its declared outputs and a function over blocks, called from several
@@ -75,5 +76,10 @@ struct VertexShader {
 VertexShader per_vertex_shader(
     const ShaderOutputs& outputs,
     std::function<void(const float* in, float* out, uint32_t vertex_id, uint32_t instance)> main);
+// The same for a shader that reads gl_DrawID.
+VertexShader per_vertex_shader(const ShaderOutputs& outputs,
+                               std::function<void(const float* in, float* out, uint32_t vertex_id,
+                                                  uint32_t instance, uint32_t draw_id)>
+                                   main);
 
 } // namespace drawpipe

@@ -25,17 +25,18 @@ void preset_record(const VertexLayout& layout, uint32_t* rec);
 
 // Shades vertices `ids[0 .. n)` of one instance into consecutive records at `out`: fetches
 // with GL's rules, runs the vertex shader a block at a time and fills the headers. The
-// reference every faster path is checked against.
+// reference every faster path is checked against. `draw_id` is the segment's
+// (Segment::draw_id), never the prepared state's: draws sharing a preparation differ in it.
 void shade_vertices(const DrawState& state, const VertexLayout& layout, const uint32_t* ids,
-                    uint32_t n, uint32_t instance, uint32_t* out);
+                    uint32_t n, uint32_t instance, uint32_t draw_id, uint32_t* out);
 
 // One vertex (for middle ends that compute their own fetch order).
 inline void shade_vertex(const DrawState& state, const VertexLayout& layout, uint32_t vertex_id,
-                         uint32_t instance, uint32_t* out) {
-    shade_vertices(state, layout, &vertex_id, 1, instance, out);
+                         uint32_t instance, uint32_t draw_id, uint32_t* out) {
+    shade_vertices(state, layout, &vertex_id, 1, instance, draw_id, out);
 }
 
-// Every fetched vertex of a segment for one instance, in fetch order.
+// Every fetched vertex of a segment for one instance, in fetch order, with its draw id.
 void shade_fetched(const DrawState& state, const VertexLayout& layout, const Segment& seg,
                    uint32_t instance, uint32_t* out);
 

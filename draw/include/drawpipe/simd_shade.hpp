@@ -36,8 +36,9 @@ class SimdShade {
 
     const VertexLayout& layout() const { return layout_; }
 
-    // As shade_vertices(state, layout(), ids, n, instance, out).
-    void shade_vertices(const uint32_t* ids, uint32_t n, uint32_t instance, uint32_t* out) const;
+    // As shade_vertices(state, layout(), ids, n, instance, draw_id, out).
+    void shade_vertices(const uint32_t* ids, uint32_t n, uint32_t instance, uint32_t draw_id,
+                        uint32_t* out) const;
     // As shade_fetched(state, layout(), seg, instance, out).
     void shade_fetched(const Segment& seg, uint32_t instance, uint32_t* out) const;
     // As shade_segment(state, layout(), seg, out). When the draw module has set

@@ -127,6 +127,10 @@ struct DrawInfo {
     // Identity of the index buffer from SplitCache::register_buffer (draw/split_cache.hpp);
     // 0 when the buffer is not registered and its splits are never cached.
     uint64_t index_buffer_id = 0;
+    // gl_DrawID: the draw's index within its multi-draw or indirect draw (0 for a single
+    // draw). The vertex shader reads it (ShaderBlock::draw_id) and every vertex-stage record
+    // carries it (SLOT_DRAW_ID), so it can be captured; it changes nothing else.
+    uint32_t draw_id = 0;
 };
 
 std::string_view prim_name(Prim prim);
