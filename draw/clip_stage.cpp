@@ -45,7 +45,8 @@ void ClipStage::copy_flat(uint32_t* dst, const uint32_t* provoking) const {
 
 void ClipStage::point(const StagePrim& prim) {
     // A point is kept or culled whole (its size does not matter: GL clips the vertex).
-    if (batch_->clip_or == 0 || mask_of(prim.v[0]) == 0) next()->point(prim);
+    if (batch_->clip_or == 0 || mask_of(prim.v[0]) == 0) return next()->point(prim);
+    --delta_;
 }
 
 namespace {
@@ -64,6 +65,7 @@ void ClipStage::line(const StagePrim& prim) {
     if (batch_->clip_or == 0) return next()->line(prim);
     const uint32_t m0 = mask_of(prim.v[0]), m1 = mask_of(prim.v[1]);
     if ((m0 | m1) == 0) return next()->line(prim);
+    --delta_;            // counted back when a piece is left
     if (m0 & m1) return; // both outside one plane
     // Mesa's arithmetic (draw_pipe_clip.c do_clip_line), so that the new ends fall on the
     // same subpixels: t0 is how far the start moves towards the end, t1 how far the end
@@ -113,6 +115,7 @@ void ClipStage::line(const StagePrim& prim) {
     };
     if (m0) out.v[0] = make(0, t0);
     if (m1) out.v[1] = make(1, t1);
+    ++delta_;
     next()->line(out);
 }
 
@@ -121,6 +124,7 @@ void ClipStage::triangle(const StagePrim& prim) {
     if (batch_->clip_or == 0) return next()->triangle(prim);
     const uint32_t m[3] = {mask_of(prim.v[0]), mask_of(prim.v[1]), mask_of(prim.v[2])};
     if ((m[0] | m[1] | m[2]) == 0) return next()->triangle(prim);
+    --delta_; // each triangle of the clipped polygon counts one back
     if (m[0] & m[1] & m[2]) return;
     const bool last = draw_.draw->provoking == Provoking::last;
     const uint32_t* provoking = prim.v[last ? 2 : 0];
@@ -227,6 +231,7 @@ void ClipStage::triangle(const StagePrim& prim) {
         // As Mesa's clipper emits the polygon: its first triangle restarts the stipple.
         t.flags = uint8_t((prim.flags & ~(PRIM_EDGE_MASK | PRIM_RESET_STIPPLE)) | e |
                           (i == 1 ? PRIM_RESET_STIPPLE : 0));
+        ++delta_;
         next()->triangle(t);
     }
 }

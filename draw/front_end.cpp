@@ -461,6 +461,7 @@ bool FrontEnd::next_split(SegmentStorage& storage, Segment& seg) {
     stats_.segments++;
     stats_.indices += seg.draw_count;
     stats_.fetched += seg.fetch_count;
+    stats_.shaded += uint64_t(seg.fetch_count) * seg.instance_count;
     return true;
 }
 

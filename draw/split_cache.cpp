@@ -124,6 +124,7 @@ bool SplitReplay::next(Segment& seg) {
     stats_.segments++;
     stats_.indices += seg.draw_count;
     stats_.fetched += seg.fetch_count;
+    stats_.shaded += uint64_t(seg.fetch_count) * seg.instance_count;
     if (++index_ == entry_->segments.size()) {
         index_ = 0;
         ++instance_;

@@ -42,6 +42,8 @@ struct RasterPlan {
     // Polygon offset clamps each vertex's depth to [0, 1], as Mesa's draw module does
     // (draw_pipe_offset.c) when llvmpipe leaves offset to it (plan_raster says when).
     bool offset_saturates = false;
+    // The two-side stage runs: two_side on with a colour pair given.
+    bool two_side = false;
 
     // Signed distance of a clip-space position (and its record) to plane p (< 0: outside).
     float distance(uint32_t plane, const float* pos, const uint32_t* record) const;

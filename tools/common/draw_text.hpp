@@ -23,7 +23,7 @@ inline constexpr const char* kDescriptionKeys =
     "prim, index, indices, restart, start, count, base_vertex, instances, base_instance, "
     "provoking, attrib, vs, gs; for drawpipe render: positions, colors, edgeflags, viewport, "
     "depth_range, polygon_mode, cull, front_face, shade, line_stipple, line_width, point_size, "
-    "point_sprite, clip_plane, depth_test, polygon_offset";
+    "point_sprite, clip_plane, depth_test, polygon_offset, two_side, back_colors";
 
 // What `drawpipe render` draws besides the draw: per-vertex positions, colours and edge
 // flags, and the rasterizer state. Positions default to (0, 0, 0, 1), colours to opaque
@@ -31,6 +31,8 @@ inline constexpr const char* kDescriptionKeys =
 struct RenderDesc {
     std::vector<float> positions; // 4 per vertex id
     std::vector<float> colors;    // 4 per vertex id
+    // 4 per vertex id: the colours `two_side 1` gives back faces, opaque white by default
+    std::vector<float> back_colors;
     std::vector<float> edgeflags; // 1 per vertex id
     bool viewport_given = false;  // else the whole image
     bool point_sprite = false;    // the colour output carries the point coordinates
