@@ -217,8 +217,9 @@ void add_trace_command(CLI::App& app) {
     cmd->add_flag("--stats", args->stats,
                   "Print the front end's and middle end's counters to stderr");
     cmd->add_flag("--statistics", args->statistics,
-                  "End the trace with the pipeline statistics of every draw (--repeat) as one "
-                  "line: '# statistics ia_vertices N ia_primitives N vs_invocations N "
+                  "End the trace with the pipeline statistics as one line (of the last draw, "
+                  "or with --xfb-size of the capture session's draws, as primitives_generated): "
+                  "'# statistics ia_vertices N ia_primitives N vs_invocations N "
                   "gs_invocations N gs_primitives N clip_invocations N clip_primitives N' "
                   "(vs_invocations depends on --strategy and --max-vertices; the trace draws "
                   "without a raster state, so no clipper runs and clip_* are 0)");
@@ -284,7 +285,6 @@ void add_trace_command(CLI::App& app) {
             ctx.set_rasterizer_discard(true); // the capture is printed, not the backend's trace
         }
         DrawStats stats;
-        PipelineStatistics statistics; // of every draw, as one query around them counts
         StreamOutputCounts captured;
         // With a capture, the repeats are one session: each captured draw appends after the
         // last, and every second draw runs paused (generated, not written), as GL's queries
@@ -298,12 +298,10 @@ void add_trace_command(CLI::App& app) {
             const bool paused = args->xfb_size && r % 2 == 1;
             if (paused) ctx.pause_stream_output();
             ctx.draw(bound->info);
-            const DrawStats flushed = ctx.flush();
-            statistics += flushed.statistics;
             if (args->xfb_size)
-                stats += flushed;
+                stats += ctx.flush();
             else
-                stats = flushed;
+                stats = ctx.flush();
             if (paused) ctx.resume_stream_output();
         }
         if (args->xfb_size) captured = ctx.end_stream_output();
@@ -325,7 +323,7 @@ void add_trace_command(CLI::App& app) {
                         (unsigned long long)stats.primitives.generated[st]);
         if (args->xfb_size)
             std::printf("# primitives_written %llu\n", (unsigned long long)captured.written[st]);
-        if (args->statistics) print_statistics(statistics);
+        if (args->statistics) print_statistics(stats.statistics);
         if (args->stats) {
             print_stats(*middle, stats);
             const SplitCacheStats c = ctx.split_cache().stats();
