@@ -477,7 +477,6 @@ DrawStats DrawPipeline::run(std::span<const PreparedDraw> draws, Backend& backen
     stats.front += m.sink_front_total;
     stats.counters = m.counter_total;
     stats.primitives = m.primitive_total;
-    for (const PreparedDraw& d : draws) stats.statistics += d.input_statistics;
     if (!draws.empty())
         add_pipeline_statistics(stats.statistics, draws.front(), stats.front, stats.primitives,
                                 m.clip_delta_total + m.sink->take_clip_delta());

@@ -1,7 +1,6 @@
 #include "draw/internal/prepared_draw.hpp"
 
 #include "draw/internal/prepare_reuse.hpp"
-#include "draw/internal/statistics.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/gs.hpp"
 #include "drawpipe/shading.hpp"
@@ -48,7 +47,6 @@ void finish_draw(PreparedDraw& p, const DrawOptions& options) {
         p.cached = options.split_cache->acquire(draw, p.split);
     }
     check_indices(draw, p.cached ? p.cached->range : std::nullopt);
-    p.input_statistics = input_statistics(draw, p.state.gs);
 }
 
 } // namespace

@@ -61,7 +61,6 @@ DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& 
     });
     sink.end();
     stats.front = source.stats();
-    stats.statistics = draw.input_statistics;
     add_pipeline_statistics(stats.statistics, draw, stats.front, stats.primitives,
                             clip_delta + sink.take_clip_delta());
     return stats;

@@ -44,8 +44,6 @@ struct PreparedDraw {
     // The bound backend when it takes parallel batches and this draw's output needs nothing
     // ordered: the shading threads then hand it each batch (prepare_delivery).
     Backend* parallel_backend = nullptr;
-    // The pipeline statistics its input fixes (input_statistics, draw/internal/statistics.hpp).
-    PipelineStatistics input_statistics{};
 
     // Vertices times instances: how much work the draw is, for queue and token sizing.
     uint64_t work() const { return uint64_t(state.draw.count) * state.draw.instance_count; }

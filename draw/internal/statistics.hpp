@@ -1,8 +1,8 @@
-// Pipeline statistics (drawpipe/stats.hpp): the counts a draw's input fixes, found when it is
-// prepared, and those the pipeline gathers, added when its flush ends.
+// Pipeline statistics (drawpipe/stats.hpp): what the front end counts per restart run, and
+// the statistics a flush's totals give.
 #pragma once
 
-#include "drawpipe/gs.hpp"
+#include "drawpipe/prim.hpp"
 #include "drawpipe/stats.hpp"
 #include "drawpipe/types.hpp"
 
@@ -12,15 +12,19 @@ namespace drawpipe {
 
 struct PreparedDraw;
 
-// Input assembly's vertices and primitives and the geometry shader's invocations of one draw:
-// per instance and restart run, the vertices of its whole primitives (adjacency vertices too)
-// and its primitives, a quad strip's quads, a polygon as one. With primitive restart on, one
-// pass over the draw's indices finds the runs.
-PipelineStatistics input_statistics(const DrawInfo& draw, const GeometryShader* gs);
+// GL_PRIMITIVES_SUBMITTED of a run of n vertices, as llvmpipe counts where GL lets an
+// implementation choose: a quad strip's quads and a polygon as one primitive, not their
+// triangles. With trim_count(prim, n), GL_VERTICES_SUBMITTED of the run (the front end counts
+// both at each run's first segment, FrontEndStats::ia_vertices).
+inline uint64_t submitted_prim_count(Prim prim, uint32_t n) {
+    const uint32_t k = gl_prim_count(prim, n);
+    return prim == Prim::polygon ? (k != 0) : k;
+}
 
-// Adds what the pipeline counted for a flush of draws sharing `draw`'s state: vertex shader
-// runs (front.shaded), the geometry shader's primitives on the streams processed further
-// (stream 0, and the others stream output captures) and, with a raster state in use, the
+// Adds what the pipeline counted for a flush of draws sharing `draw`'s state: input assembly
+// (front.ia_*), vertex shader runs (front.shaded), geometry shader invocations (ia_primitives
+// times GeometryShader::invocations), the geometry shader's primitives on the streams processed
+// further (stream 0, and the others stream output captures) and, with a raster state in use, the
 // clipper's primitives in and out (`clip_delta`: made minus dropped by the clip stage).
 void add_pipeline_statistics(PipelineStatistics& s, const PreparedDraw& draw,
                              const FrontEndStats& front, const StreamOutputCounts& primitives,

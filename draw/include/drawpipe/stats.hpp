@@ -13,12 +13,17 @@ struct FrontEndStats {
     uint64_t indices = 0; // draw elements handed on (positions drawn)
     uint64_t fetched = 0; // vertices the middle end must fetch and shade
     uint64_t shaded = 0;  // fetched times the instances of each segment: vertex shader runs
+    // Input assembly (pipeline statistics): per instance and restart run, the vertices of its
+    // whole primitives and its GL primitives, counted at the run's first segment.
+    uint64_t ia_vertices = 0, ia_primitives = 0;
 
     FrontEndStats& operator+=(const FrontEndStats& o) {
         segments += o.segments;
         indices += o.indices;
         fetched += o.fetched;
         shaded += o.shaded;
+        ia_vertices += o.ia_vertices;
+        ia_primitives += o.ia_primitives;
         return *this;
     }
 };
