@@ -9,6 +9,7 @@
 #include "drawpipe/gs.hpp"
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/prim.hpp"
+#include "drawpipe/split_cache.hpp"
 #include "drawpipe/stream_output.hpp"
 #include "tools/common/gs_library.hpp"
 
@@ -303,6 +304,57 @@ TEST(Statistics, TheSameAtEveryLimitStrategyMiddleEndAndThreadCount) {
                             << prim_name(d.prim) << " " << middle << " " << limit << " " << threads;
                     }
                 }
+    }
+}
+
+TEST(Statistics, ChunksAndCachedSplitsCountEachRunOnce) {
+    // A draw cut into many chunks (runs crossing the cuts), split on 1 and 3 threads, then
+    // drawn again from its registered index buffer: the cache replays the split.
+    std::mt19937 rng(13);
+    for (const Prim prim : {Prim::triangle_strip, Prim::line_loop, Prim::polygon, Prim::quads}) {
+        Draw d;
+        d.prim = prim;
+        d.instances = 3;
+        for (uint32_t i = 0; i < 5000; ++i)
+            d.indices.push_back(rng() % 97 == 0 ? kRestart : rng() % 64);
+        const auto [v, p] = reference(d);
+        static const std::vector<float> pos = positions();
+        const VertexBuffer buffer{pos.data(), pos.size() * 4, 16, 0};
+        const VertexAttrib attrib{0, 0, Format::float32x4, 0};
+        for (const uint32_t threads : {1u, 3u}) {
+            ContextOptions o;
+            o.threads = threads;
+            o.inline_below = 0;
+            o.draw.chunk_positions = 256;
+            o.draw.max_vertices = 40;
+            Context ctx(o);
+            TraceBackend trace;
+            ctx.bind_middle_end("fetch_shade");
+            ctx.bind_backend(trace);
+            ctx.set_vertex_buffers({&buffer, 1});
+            ctx.set_vertex_attribs({&attrib, 1});
+            DrawInfo info;
+            info.prim = prim;
+            info.index_type = IndexType::u32;
+            info.indices = d.indices.data();
+            info.index_buffer_count = info.count = uint32_t(d.indices.size());
+            info.primitive_restart = true;
+            info.restart_index = kRestart;
+            info.instance_count = d.instances;
+            const PipelineStatistics once = [&] {
+                ctx.draw(info);
+                return ctx.flush().statistics;
+            }();
+            EXPECT_EQ(once.ia_vertices, v) << prim_name(prim) << " " << threads;
+            EXPECT_EQ(once.ia_primitives, p) << prim_name(prim) << " " << threads;
+            info.index_buffer_id = ctx.register_index_buffer();
+            for (int k = 0; k < 3; ++k) { // recorded, then replayed twice
+                ctx.draw(info);
+                const DrawStats s = ctx.flush();
+                EXPECT_EQ(s.statistics, once) << prim_name(prim) << " " << threads << " " << k;
+            }
+            EXPECT_GE(ctx.split_cache().stats().hits, 2u);
+        }
     }
 }
 
