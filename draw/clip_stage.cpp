@@ -62,7 +62,8 @@ void ClipStage::copy_flat(uint32_t* dst, const uint32_t* provoking) const {
 void ClipStage::point(const StagePrim& prim) {
     // A point is kept or culled whole (its size does not matter: GL clips the vertex). It is
     // its own provoking vertex, so post_shade already put it in its viewport.
-    if (batch_->clip_or == 0 || mask_of(prim.v[0]) == 0) next()->point(prim);
+    if (batch_->clip_or == 0 || mask_of(prim.v[0]) == 0) return next()->point(prim);
+    --delta_;
 }
 
 namespace {
@@ -87,6 +88,7 @@ void ClipStage::line(const StagePrim& prim) {
     if (batch_->clip_or == 0) return next()->line(placed);
     const uint32_t m0 = mask_of(prim.v[0]), m1 = mask_of(prim.v[1]);
     if ((m0 | m1) == 0) return next()->line(placed);
+    --delta_;            // counted back when a piece is left
     if (m0 & m1) return; // both outside one plane
     // Mesa's arithmetic (draw_pipe_clip.c do_clip_line), so that the new ends fall on the
     // same subpixels: t0 is how far the start moves towards the end, t1 how far the end
@@ -135,6 +137,7 @@ void ClipStage::line(const StagePrim& prim) {
     };
     if (m0) out.v[0] = make(0, t0);
     if (m1) out.v[1] = make(1, t1);
+    ++delta_;
     next()->line(out);
 }
 
@@ -149,6 +152,7 @@ void ClipStage::triangle(const StagePrim& prim) {
     if (batch_->clip_or == 0) return next()->triangle(placed);
     const uint32_t m[3] = {mask_of(prim.v[0]), mask_of(prim.v[1]), mask_of(prim.v[2])};
     if ((m[0] | m[1] | m[2]) == 0) return next()->triangle(placed);
+    --delta_; // each triangle of the clipped polygon counts one back
     if (m[0] & m[1] & m[2]) return;
     const uint32_t* provoking = placed.v[last ? 2 : 0];
     const VertexLayout& l = plan_.layout;
@@ -254,6 +258,7 @@ void ClipStage::triangle(const StagePrim& prim) {
         // As Mesa's clipper emits the polygon: its first triangle restarts the stipple.
         t.flags = uint8_t((prim.flags & ~(PRIM_EDGE_MASK | PRIM_RESET_STIPPLE)) | e |
                           (i == 1 ? PRIM_RESET_STIPPLE : 0));
+        ++delta_;
         next()->triangle(t);
     }
 }

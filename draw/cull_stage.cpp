@@ -6,16 +6,14 @@
 namespace drawpipe {
 
 void CullStage::triangle(const StagePrim& prim) {
-    auto x = [&](uint32_t i) { return dword_float(prim.v[i][SLOT_POSITION]); };
-    auto y = [&](uint32_t i) { return dword_float(prim.v[i][SLOT_POSITION + 1]); };
-    const float det = window_det(x(0), y(0), x(1), y(1), x(2), y(2));
-    if (det != det) return; // NaN: nothing to draw, and no facing to test
+    const float det = facing_det(plan_.state, prim); // front faces positive
+    if (det != det) return;                          // NaN: nothing to draw, and no facing to test
     const CullFace cull = plan_.state.cull;
     if (cull == CullFace::front_and_back) return;
     // A triangle without area is culled as a back face whatever the winding, as llvmpipe
     // (Mesa 22.3) does: it draws nothing filled, but its edges and vertices in polygon mode
     // line and point (UnfilledStage then takes it as counter-clockwise).
-    const bool front = det != 0 && (plan_.state.front_face == FrontFace::ccw ? det > 0 : det < 0);
+    const bool front = det > 0;
     if ((cull == CullFace::front && front) || (cull == CullFace::back && !front)) return;
     next()->triangle(prim);
 }
@@ -26,7 +24,7 @@ void cull_triangles(const RasterState& state, Prim prim, Provoking pv, const Ver
     // positive, a back-culling state keeps det > 0 and a front-culling one det <= 0; NaN
     // fails both, and zero area counts as a back face.
     if (state.cull == CullFace::front_and_back || state.cull == CullFace::none) return;
-    const float sign = state.front_face == FrontFace::ccw ? 1.0f : -1.0f;
+    const float sign = front_sign(state);
     const bool keep_front = state.cull == CullFace::back;
     const uint32_t* data = vertices.data + SLOT_POSITION;
     const size_t stride = vertices.stride;

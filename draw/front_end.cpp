@@ -7,6 +7,7 @@
 #include "draw/internal/reorder.hpp"
 #include "draw/internal/split_linear.hpp"
 #include "draw/internal/splitter.hpp"
+#include "draw/internal/statistics.hpp"
 #include "drawpipe/limits.hpp"
 #include "drawpipe/prim.hpp"
 
@@ -441,6 +442,11 @@ bool FrontEnd::next_split(SegmentStorage& storage, Segment& seg) {
     seg.instance_first = m.order.first(m.instance);
     seg.instance_count = m.order.count();
     seg.sequence = m.sequence++;
+    if (k0 == 0) { // the run's first segment, once per instance pass (pipeline statistics)
+        stats_.ia_vertices += uint64_t(m.run.count) * seg.instance_count;
+        stats_.ia_primitives +=
+            submitted_prim_count(m.params.prim, m.run.count) * seg.instance_count;
+    }
     m.k = k1;
     if (k1 >= m.run.stop) {
         m.run_open = false;
@@ -461,6 +467,7 @@ bool FrontEnd::next_split(SegmentStorage& storage, Segment& seg) {
     stats_.segments++;
     stats_.indices += seg.draw_count;
     stats_.fetched += seg.fetch_count;
+    stats_.shaded += uint64_t(seg.fetch_count) * seg.instance_count;
     return true;
 }
 

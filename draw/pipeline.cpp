@@ -1,6 +1,7 @@
 #include "draw/internal/pipeline.hpp"
 
 #include "draw/internal/output_stage.hpp"
+#include "draw/internal/statistics.hpp"
 #include "drawpipe/error.hpp"
 
 #include <oneapi/tbb/enumerable_thread_specific.h>
@@ -82,6 +83,7 @@ struct Item {
     // are not kept): their counters and primitive counts, summed by the sink.
     std::array<uint64_t, kMaxCounters> counters{};
     StreamOutputCounts primitives;
+    int64_t clip_delta = 0;
 };
 
 struct Token {
@@ -134,6 +136,7 @@ struct DrawPipeline::Impl {
     // Sink state (serial stage).
     std::array<uint64_t, kMaxCounters> counter_total{};
     StreamOutputCounts primitive_total;
+    int64_t clip_delta_total = 0; // of batches staged on the shading threads
     // Front-end totals of what the shade stage split (chunks, small draws whole), summed here
     // in the sink while the source adds its own to front_total.
     FrontEndStats sink_front_total;
@@ -289,8 +292,10 @@ struct DrawPipeline::Impl {
                 // core's cache; only their counts go on to the sink.
                 it.counters = {};
                 it.primitives = {};
+                it.clip_delta = 0;
                 shade_chunk(it, cell, [&it](const ShadedBatch& b) {
                     for (uint32_t c = 0; c < kMaxCounters; ++c) it.counters[c] += b.counters[c];
+                    it.clip_delta += b.clip_delta;
                     for (const PrimRange& r : b.prims)
                         it.primitives.generated[r.stream] +=
                             drawn_prim_count(r.prim, r.count, r.flags);
@@ -308,6 +313,7 @@ struct DrawPipeline::Impl {
     void sink_batch(ShadedBatch& batch) {
         for (uint32_t c = 0; c < kMaxCounters; ++c) counter_total[c] += batch.counters[c];
         sink->batch(batch, primitive_total);
+        clip_delta_total += batch.clip_delta;
     }
 
     void consume(Token& t) {
@@ -321,6 +327,7 @@ struct DrawPipeline::Impl {
                 if (it.draw->parallel_backend) {
                     for (uint32_t c = 0; c < kMaxCounters; ++c) counter_total[c] += it.counters[c];
                     primitive_total += it.primitives;
+                    clip_delta_total += it.clip_delta;
                 }
                 sink_front_total += it.front;
             } else if (it.is_whole) {
@@ -442,6 +449,7 @@ DrawStats DrawPipeline::run(std::span<const PreparedDraw> draws, Backend& backen
     if (m.restart_tables.size() < draws.size()) m.restart_tables.resize(draws.size());
     m.counter_total = {};
     m.primitive_total = {};
+    m.clip_delta_total = 0;
     m.delivered = 0;
     // Each flush walks the token ring from its start, so a flush of the same shape uses the
     // same tokens: once one has warmed them, nothing grows.
@@ -469,6 +477,9 @@ DrawStats DrawPipeline::run(std::span<const PreparedDraw> draws, Backend& backen
     stats.front += m.sink_front_total;
     stats.counters = m.counter_total;
     stats.primitives = m.primitive_total;
+    if (!draws.empty())
+        add_pipeline_statistics(stats.statistics, draws.front(), stats.front, stats.primitives,
+                                m.clip_delta_total + m.sink->take_clip_delta());
     return stats;
 }
 

@@ -68,6 +68,27 @@ std::shared_ptr<const RasterPlan> plan_raster(const RasterState& s, const Vertex
     if (s.edge_flag_varying >= int32_t(layout.varying_count()))
         bad("edge_flag_varying: " + std::to_string(s.edge_flag_varying) +
             " is not an output of the last shader stage");
+    if (s.two_side) {
+        const auto n = int32_t(layout.varying_count());
+        int32_t fronts[kMaxTwoSideColors];
+        for (uint32_t i = 0; i < kMaxTwoSideColors; ++i) {
+            const ColorPair& c = s.two_side_colors[i];
+            fronts[i] = c.front;
+            if (c.front < 0 && c.back < 0) continue;
+            const std::string name = "two_side_colors[" + std::to_string(i) + "]: ";
+            if (c.front < 0 || c.back < 0 || c.front >= n || c.back >= n)
+                bad(name + "front " + std::to_string(c.front) + " and back " +
+                    std::to_string(c.back) + " must both be outputs of the last shader stage (0-" +
+                    std::to_string(n - 1) + ")");
+            if (c.front == c.back) bad(name + "front and back are the same output");
+            if (layout.varying(uint32_t(c.front)).type != layout.varying(uint32_t(c.back)).type)
+                bad(name + "front and back outputs differ in type");
+            for (uint32_t j = 0; j < i; ++j)
+                if (fronts[j] == c.front)
+                    bad(name + "front output " + std::to_string(c.front) + " is also pair " +
+                        std::to_string(j) + "'s");
+        }
+    }
     auto plan = std::make_shared<RasterPlan>();
     plan->state = s;
     plan->layout = layout;
@@ -128,10 +149,13 @@ std::shared_ptr<const RasterPlan> plan_raster(const RasterState& s, const Vertex
     plan->triangles_in_pipeline =
         unfilled || (offset && s.line_stipple) || plan->viewport_per_primitive;
     plan->offset_saturates = unfilled || s.line_stipple;
-    plan->per_primitive = plan->viewport_per_primitive || !filled || s.cull != CullFace::none ||
-                          s.line_stipple || plan->wide_lines || s.point_size != 1.0f ||
-                          layout.outputs.point_size || s.sprite_coord_varying >= 0 || offset ||
-                          s.flatshade;
+    plan->two_side = false;
+    if (s.two_side)
+        for (const ColorPair& c : s.two_side_colors) plan->two_side |= c.front >= 0;
+    plan->per_primitive = plan->viewport_per_primitive || plan->two_side || !filled ||
+                          s.cull != CullFace::none || s.line_stipple || plan->wide_lines ||
+                          s.point_size != 1.0f || layout.outputs.point_size ||
+                          s.sprite_coord_varying >= 0 || offset || s.flatshade;
     return plan;
 }
 

@@ -2,6 +2,7 @@
 
 #include "draw/internal/output_stage.hpp"
 #include "draw/internal/prepared_draw.hpp"
+#include "draw/internal/statistics.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/gs.hpp"
 
@@ -60,14 +61,18 @@ DrawStats run_serial(const PreparedDraw& draw, const MiddleEnd& middle, Backend&
     ShadedBatch batch;
     DrawStats stats;
     DrawSink sink(backend, output);
+    int64_t clip_delta = 0; // of batches the stages ran on as they were shaded
     sink.begin(draw);
     source.drain(storage, seg, [&](const Segment& s) {
         shade_step(draw, s, scratch.get(), batch);
         for (uint32_t i = 0; i < kMaxCounters; ++i) stats.counters[i] += batch.counters[i];
         sink.batch(batch, stats.primitives);
+        clip_delta += batch.clip_delta;
     });
     sink.end();
     stats.front = source.stats();
+    add_pipeline_statistics(stats.statistics, draw, stats.front, stats.primitives,
+                            clip_delta + sink.take_clip_delta());
     return stats;
 }
 

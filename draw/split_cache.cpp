@@ -81,6 +81,8 @@ std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOpt
         entry->draw.insert(entry->draw.end(), seg.draw_elts.begin(), seg.draw_elts.end());
         entry->segments.push_back(seg);
     }
+    entry->ia_vertices = front.stats().ia_vertices;
+    entry->ia_primitives = front.stats().ia_primitives;
     // Growth left up to half of each list unused; the budget counts what is really held.
     entry->fetch.shrink_to_fit();
     entry->draw.shrink_to_fit();
@@ -124,6 +126,11 @@ bool SplitReplay::next(Segment& seg) {
     stats_.segments++;
     stats_.indices += seg.draw_count;
     stats_.fetched += seg.fetch_count;
+    stats_.shaded += uint64_t(seg.fetch_count) * seg.instance_count;
+    if (index_ == 0) { // each pass replays every run once
+        stats_.ia_vertices += entry_->ia_vertices * seg.instance_count;
+        stats_.ia_primitives += entry_->ia_primitives * seg.instance_count;
+    }
     if (++index_ == entry_->segments.size()) {
         index_ = 0;
         ++instance_;

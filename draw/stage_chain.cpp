@@ -20,6 +20,8 @@ void StageChain::begin(const PreparedDraw& draw, std::span<Stage* const> driver_
     chain.push_back(&*clip_);
     cull_.reset();
     if (s.cull != CullFace::none) chain.push_back(&cull_.emplace(plan));
+    two_side_.reset();
+    if (plan.two_side) chain.push_back(&two_side_.emplace(plan));
     offset_.reset();
     if (s.offset_fill || s.offset_line || s.offset_point) chain.push_back(&offset_.emplace(plan));
     // Flat outputs must be on every vertex before unfilled turns triangles into lines and
@@ -85,6 +87,7 @@ void StageChain::batch(ShadedBatch& batch, const PrimRange& range, QuadStripOrde
     clip_->set_batch(batch);
     assemble(range.prim, range.flags, draw_->state.draw.provoking, view, batch.elts_of(range),
              edge_flag_slot_, *first_, order);
+    clip_delta_ += clip_->take_delta();
 }
 
 bool stages_order_free(const PreparedDraw& draw, const OutputOptions& out) {
@@ -136,6 +139,7 @@ void stage_batch(const PreparedDraw& draw, ShadedBatch& batch) {
     for (const PrimRange& r : batch.prims)
         if (r.stream == 0) chain.batch(batch, r);
     chain.flush();
+    batch.clip_delta = chain.take_clip_delta();
     batch.staged = true; // even when every primitive was culled: nothing is drawn
 }
 

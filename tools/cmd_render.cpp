@@ -270,7 +270,11 @@ void add_render_command(CLI::App& app) {
                   "stages and the raster backend");
     cmd->footer("Description keys: " + std::string(kDescriptionKeys) + "\n" + kMultiDrawKeysHelp +
                 "\n" + kConventionKeysHelp +
-                "\n" + kExitCodeHelp);
+                "\nTwo-sided colour: 'two_side 1' gives back-facing triangles (in every polygon "
+                "mode, after culling) the colours of 'back_colors R G B A ...', one per vertex "
+                "like 'colors' (opaque white by default); lines and points keep 'colors'. Not "
+                "with --gs.\n" +
+                kExitCodeHelp);
     cmd->add_option("input", args->file,
                     "Draw description (.txt, '-' for stdin), mesh file, workload (W1..W7) or "
                     "generated mesh (sphere:N, sphere:N:random)")

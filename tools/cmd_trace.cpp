@@ -35,6 +35,7 @@ struct TraceArgs {
     bool segments = false;
     std::string gs;                      // overrides the description's `gs`
     bool stats = false;                  // middle-end counters to stderr
+    bool statistics = false;             // the pipeline statistics, last line of the trace
     uint32_t repeat = 1;                 // draws of the same registered index buffer
     uint32_t threads = 0;                // 0: $DRAWPIPE_THREADS or every hardware thread
     std::optional<uint64_t> xfb_size;    // capture into one buffer of this many bytes
@@ -172,6 +173,16 @@ void print_stats(const MiddleEnd& middle, const DrawStats& s) {
         std::fprintf(stderr, "# %s %.4f\n", f.name.c_str(), f.value);
 }
 
+void print_statistics(const PipelineStatistics& s) {
+    std::printf("# statistics ia_vertices %llu ia_primitives %llu vs_invocations %llu "
+                "gs_invocations %llu gs_primitives %llu clip_invocations %llu "
+                "clip_primitives %llu\n",
+                (unsigned long long)s.ia_vertices, (unsigned long long)s.ia_primitives,
+                (unsigned long long)s.vs_invocations, (unsigned long long)s.gs_invocations,
+                (unsigned long long)s.gs_primitives, (unsigned long long)s.clip_invocations,
+                (unsigned long long)s.clip_primitives);
+}
+
 // Vertices of each captured primitive: GL's transform-feedback mode for the draw.
 uint32_t captured_vertices(Prim prim, const GeometryShader* gs) {
     if (gs) return gs_min_strip_vertices(gs->output);
@@ -230,6 +241,13 @@ void add_trace_command(CLI::App& app) {
                     "Bind a library geometry shader (overrides the description's gs)");
     cmd->add_flag("--stats", args->stats,
                   "Print the front end's and middle end's counters to stderr");
+    cmd->add_flag("--statistics", args->statistics,
+                  "End the trace with the pipeline statistics as one line (of the last draw, "
+                  "or with --xfb-size of the capture session's draws, as primitives_generated): "
+                  "'# statistics ia_vertices N ia_primitives N vs_invocations N "
+                  "gs_invocations N gs_primitives N clip_invocations N clip_primitives N' "
+                  "(vs_invocations depends on --strategy and --max-vertices; the trace draws "
+                  "without a raster state, so no clipper runs and clip_* are 0)");
     cmd->add_option("--repeat", args->repeat,
                     "Draw N times from a registered index buffer (later draws replay the cached "
                     "split; the trace printed is the last draw's; with --xfb-size the draws are "
@@ -335,6 +353,7 @@ void add_trace_command(CLI::App& app) {
                         (unsigned long long)stats.primitives.generated[st]);
         if (args->xfb_size)
             std::printf("# primitives_written %llu\n", (unsigned long long)captured.written[st]);
+        if (args->statistics) print_statistics(stats.statistics);
         if (args->stats) {
             print_stats(*middle, stats);
             const SplitCacheStats c = ctx.split_cache().stats();

@@ -43,19 +43,30 @@ RasterBackend render_description(const DrawDesc& given, const DescRender& how) {
     if (span > (uint64_t(1) << 24))
         throw Error(ErrorCode::invalid_value,
                     "render: vertex ids up to 2^24 (the draw reads " + std::to_string(span) + ")");
-    // Attribute 0 the position, 1 the colour, 2 the edge flag; without a vertex shader each
-    // reaches the varying of its number, attribute 0 the position too.
+    // Attribute 0 the position, 1 the colour, 2 the edge flag, 3 the back colour (two_side
+    // only); without a vertex shader each reaches the varying of its number, attribute 0 the
+    // position too.
+    const bool two_side = desc.render.raster.two_side;
+    if (two_side && how.gs)
+        throw Error(ErrorCode::invalid_value,
+                    "two_side: the back colour is attribute 3 passed through, so not with a gs");
     const std::vector<float> pos = padded(desc.render.positions, {0, 0, 0, 1}, span);
     const std::vector<float> col = padded(desc.render.colors, {1, 1, 1, 1}, span);
     const std::vector<float> edge = padded(desc.render.edgeflags, {1}, span);
+    const std::vector<float> back =
+        padded(desc.render.back_colors, {1, 1, 1, 1}, two_side ? span : 0);
     desc.attrib_divisors.clear();
     const auto bound = bind_draw(desc);
-    const VertexBuffer buffers[3] = {{pos.data(), pos.size() * 4, 16, 0},
+    const VertexBuffer buffers[4] = {{pos.data(), pos.size() * 4, 16, 0},
                                      {col.data(), col.size() * 4, 16, 0},
-                                     {edge.data(), edge.size() * 4, 4, 0}};
-    const VertexAttrib attribs[3] = {
-        {0, 0, Format::float32x4, 0}, {1, 0, Format::float32x4, 0}, {2, 0, Format::float32x1, 0}};
+                                     {edge.data(), edge.size() * 4, 4, 0},
+                                     {back.data(), back.size() * 4, 16, 0}};
+    const VertexAttrib attribs[4] = {{0, 0, Format::float32x4, 0},
+                                     {1, 0, Format::float32x4, 0},
+                                     {2, 0, Format::float32x1, 0},
+                                     {3, 0, Format::float32x4, 0}};
     RasterState raster = desc.render.raster;
+    if (two_side) raster.two_side_colors[0] = {1, 3};
     if (!desc.render.viewport_given) {
         raster.viewport.width = float(how.width);
         raster.viewport.height = float(how.height);
@@ -99,8 +110,8 @@ RasterBackend render_description(const DrawDesc& given, const DescRender& how) {
     else
         ctx.bind_middle_end(how.middle_end);
     ctx.bind_backend(image);
-    ctx.set_vertex_buffers(buffers);
-    ctx.set_vertex_attribs(attribs);
+    ctx.set_vertex_buffers(std::span(buffers, two_side ? 4 : 3));
+    ctx.set_vertex_attribs(std::span(attribs, two_side ? 4 : 3));
     ctx.bind_geometry_shader(how.gs);
     ctx.set_raster_state(raster);
     submit_draw(ctx, *bound);

@@ -164,6 +164,7 @@ class FrontEnd {
             stats.segments += n;
             stats.indices += vertices;
             stats.fetched += vertices;
+            stats.shaded += vertices * instance_count;
         }
 
         void write_fixed(Segment& seg) {

@@ -152,6 +152,9 @@ class DrawSink {
         backend_.end_draw();
     }
 
+    // Primitives the clip stage made minus those it dropped here since the last call.
+    int64_t take_clip_delta() { return chain_.take_clip_delta(); }
+
   private:
     // Quad strips, run by run as Mesa's draw module decides for llvmpipe: a restart run goes
     // through the draw pipeline, and takes its order, when the state needs the pipeline for

@@ -58,6 +58,8 @@ struct RasterPlan {
     // Polygon offset clamps each vertex's depth to [0, 1], as Mesa's draw module does
     // (draw_pipe_offset.c) when llvmpipe leaves offset to it (plan_raster says when).
     bool offset_saturates = false;
+    // The two-side stage runs: two_side on with a colour pair given.
+    bool two_side = false;
 
     // The viewport a record's primitive takes when it provokes it (viewport_per_primitive).
     uint32_t viewport_of(const uint32_t* record) const {

@@ -21,6 +21,7 @@ struct SplitEntry {
     std::optional<IndexRange> range; // raw index bounds (restart excluded), for base vertex checks
     // FrontEnd::chunk_count and the chunk size: sequence numbers are chunk-major past 1 chunk.
     uint32_t chunks = 1, chunk_positions = kChunkPositions;
+    uint64_t ia_vertices = 0, ia_primitives = 0; // of the one instance (FrontEndStats)
     size_t bytes = 0;
 };
 

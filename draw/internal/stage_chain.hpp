@@ -1,5 +1,5 @@
 // The pipeline stages a draw needs, strung together when it begins, in Mesa's order: clip,
-// cull, offset, flatshade, unfilled, stipple, wide line, wide point, the driver's own stages,
+// cull, two-side, offset, flatshade, unfilled, stipple, wide line, wide point, the driver's own stages,
 // then emit to the backend. Stages the state does not need are left
 // out; with none needed and no vertex outside, DrawSink hands ranges to the backend directly.
 #pragma once
@@ -24,12 +24,19 @@ class StageChain {
     void batch(ShadedBatch& batch, const PrimRange& range,
                QuadStripOrder order = QuadStripOrder::pipeline);
     void flush() { first_->flush(); }
+    // Primitives the clip stage made minus those it dropped since the last call.
+    int64_t take_clip_delta() {
+        const int64_t d = clip_delta_;
+        clip_delta_ = 0;
+        return d;
+    }
     void end() { first_->end_draw(); }
 
   private:
     const PreparedDraw* draw_ = nullptr;
     std::optional<ClipStage> clip_;
     std::optional<CullStage> cull_;
+    std::optional<TwoSideStage> two_side_;
     std::optional<FlatshadeStage> flat_;
     std::optional<UnfilledStage> unfilled_;
     std::optional<WidePointStage> wide_point_;
@@ -43,6 +50,7 @@ class StageChain {
     // are culled in one loop over their elements, straight into emit.
     bool cull_only_ = false;
     int32_t edge_flag_slot_ = -1;
+    int64_t clip_delta_ = 0;
 };
 
 } // namespace drawpipe

@@ -45,6 +45,12 @@ class ClipStage final : public Stage {
     void point(const StagePrim& prim) override;
     void line(const StagePrim& prim) override;
     void triangle(const StagePrim& prim) override;
+    // Primitives made minus primitives dropped since the last call (pipeline statistics).
+    int64_t take_delta() {
+        const int64_t d = delta_;
+        delta_ = 0;
+        return d;
+    }
 
   private:
     struct ClipVertex;
@@ -61,12 +67,27 @@ class ClipStage final : public Stage {
     const ShadedBatch* batch_ = nullptr;
     const ViewportXform* xform_ = nullptr; // the current primitive's viewport
     uint32_t viewport_ = 0;
+    int64_t delta_ = 0;
 };
 
 // Twice a window-space triangle's signed area, as Mesa's cull stage computes it (edges from
 // v2); y points up, so counter-clockwise is positive.
 inline float window_det(float x0, float y0, float x1, float y1, float x2, float y2) {
     return (x0 - x2) * (y1 - y2) - (y0 - y2) * (x1 - x2);
+}
+
+// The sign that makes window_det positive for a front face (RasterState::front_face): the one
+// facing rule the cull stage, cull_triangles and the two-side stage share.
+inline float front_sign(const RasterState& s) {
+    return s.front_face == FrontFace::ccw ? 1.0f : -1.0f;
+}
+
+// Twice a triangle's window-space area, positive for a front face, negative for a back face;
+// 0 without area, NaN without a facing.
+inline float facing_det(const RasterState& s, const StagePrim& prim) {
+    auto x = [&](uint32_t i) { return dword_float(prim.v[i][SLOT_POSITION]); };
+    auto y = [&](uint32_t i) { return dword_float(prim.v[i][SLOT_POSITION + 1]); };
+    return front_sign(s) * window_det(x(0), y(0), x(1), y(1), x(2), y(2));
 }
 
 // Drops triangles by window-space winding (RasterState::cull, front_face).
@@ -85,6 +106,20 @@ class CullStage final : public PassStage {
 // through the chain. Keeps exactly what CullStage keeps.
 void cull_triangles(const RasterState& state, Prim prim, Provoking pv, const VertexView& vertices,
                     std::span<const uint32_t> elts, EmitStage& emit);
+
+// Two-sided colour (RasterState::two_side, Mesa's draw_pipe_twoside): a back-facing triangle
+// goes on with copies of its vertices whose front colour outputs hold the back ones. After
+// cull (a culled face needs no colour) and before flatshade and unfilled, so the lines and
+// points polygon mode makes of a back face, and its provoking vertex, carry the back colour.
+class TwoSideStage final : public PassStage {
+  public:
+    explicit TwoSideStage(const RasterPlan& plan);
+    void triangle(const StagePrim& prim) override;
+
+  private:
+    const RasterPlan& plan_;
+    std::vector<std::pair<uint32_t, uint32_t>> copies_; // (front, back) record dwords
+};
 
 // Polygon offset on window depth (RasterState::offset_*), before unfilled.
 class OffsetStage final : public PassStage {

@@ -37,6 +37,17 @@ it). mesa_trace draws them with glMultiDraw*Indirect[Count] and captures gl_Draw
 than one sub-draw the traces print vertexid/instanceid/drawid. Records stay inside the index
 buffer: past it llvmpipe reads index 0 where drawpipe names the record in an Error.
 
+With --statistics both sides end each trace with their pipeline statistics (drawpipe
+`trace --statistics`, mesa_trace's ARB_pipeline_statistics_query counts of the draw alone)
+and the counts GL defines exactly must agree as well: ia_vertices, ia_primitives,
+gs_invocations and gs_primitives. Two are llvmpipe deviations from GL, which drawpipe does
+not copy: llvmpipe counts a geometry shader with `invocations = N` (invocations4) once per
+input primitive, so there drawpipe's gs_invocations must be N times llvmpipe's; and llvmpipe
+counts primitives of every vertex stream in gs_primitives where GL counts only those
+processed further, so gs_primitives is not compared for streams2 and streams4. The rest
+(vs_invocations under vertex reuse, the clipper's counts, 0 on both sides here: drawpipe's
+trace has no raster state, llvmpipe's rasterizer discard) GL leaves to the implementation.
+
 With --variants each draw also gets a random --strategy, --middle-end, --repeat and --threads.
 The reorder strategy changes the order of a triangle list's triangles on purpose (never their
 vertices), so its traces are compared with Mesa's as sorted lines.
@@ -359,6 +370,7 @@ class Runner:
         self.mesa = args.mesa_trace
         self.tmp = tmp
         self.n = 0
+        self.statistics = args.statistics
 
     def write(self, d):
         self.n += 1
@@ -375,6 +387,8 @@ class Runner:
             cmd += ["--xfb-stream", str(stream)]
         if "--threads" not in extra:
             cmd += ["--threads", "2"]
+        if self.statistics:
+            cmd += ["--statistics"]
         if limit:
             cmd += ["--max-vertices", str(limit)]
         p = subprocess.run(cmd, capture_output=True, text=True)
@@ -389,7 +403,8 @@ class Runner:
         out = {}
         for i in range(0, len(paths), 300):
             chunk = paths[i:i + 300]
-            p = subprocess.run([self.mesa, "--batch"] + chunk, capture_output=True, text=True)
+            flags = ["--batch"] + (["--statistics"] if self.statistics else [])
+            p = subprocess.run([self.mesa] + flags + chunk, capture_output=True, text=True)
             if p.returncode == 2:  # no usable OpenGL here: a skip, not a failure
                 print(f"SKIP: mesa_trace: {p.stderr.strip()}")
                 sys.exit(77)
@@ -405,11 +420,54 @@ def mesa_arg(path, d):
     return f"{path},{d['xfb']},{path}.mesa.bin,{d.get('xfb_stream', 0)},{d.get('repeat', 1)}"
 
 
+# The pipeline statistics GL defines exactly (--statistics), and the geometry shaders for which
+# llvmpipe deviates from GL: it counts one invocation per input primitive whatever the
+# shader's `invocations`, and the primitives of every vertex stream.
+GL_STATISTICS = ("ia_vertices", "ia_primitives", "gs_invocations", "gs_primitives")
+GS_INVOCATIONS = {"invocations4": 4}
+
+
+def split_statistics(text):
+    """(text without its `# statistics` line, {name: count} or None)."""
+    if text is None:
+        return None, None
+    rest, stats = [], None
+    for line in text.splitlines(True):
+        if line.startswith("# statistics "):
+            w = line.split()[2:]
+            stats = {w[i]: int(w[i + 1]) for i in range(0, len(w), 2)}
+        else:
+            rest.append(line)
+    return "".join(rest), stats
+
+
+def statistics_verdict(d, dp_stats, mesa_stats):
+    if dp_stats is None or mesa_stats is None:
+        return f"statistics missing (drawpipe {dp_stats}, Mesa {mesa_stats})"
+    gs = d.get("gs")
+    for k in GL_STATISTICS:
+        want = mesa_stats[k]
+        if k == "gs_invocations":
+            want *= GS_INVOCATIONS.get(gs, 1)
+        if k == "gs_primitives" and gs in GS_STREAMS:
+            continue
+        if dp_stats[k] != want:
+            return f"statistics {k}: drawpipe {dp_stats[k]}, want {want} (Mesa {mesa_stats[k]})"
+    return None
+
+
 def verdict(d, limit, dp, dp_err, mesa, extra=(), path=None):
     """None when both agree, else a one-line reason. The reorder strategy draws the same
     primitives in vertex-cache order, so there the traces are compared as multisets of lines
     (not when capturing: stream output keeps GL's order, so drawpipe splits `exact` then)."""
     status, text = mesa
+    if "# statistics " in text or (dp is not None and "# statistics " in dp):
+        dp, dp_stats = split_statistics(dp)
+        text, mesa_stats = split_statistics(text)
+        if dp is not None and status in (0, 4):
+            why = statistics_verdict(d, dp_stats, mesa_stats)
+            if why:
+                return why
     xfb = d.get("xfb") is not None
     if "reorder" in extra and dp is not None and status == 0 and not xfb:
         dp, text = "".join(sorted(dp.splitlines(True))), "".join(sorted(text.splitlines(True)))
@@ -547,6 +605,8 @@ def main():
                     help="multi-draws and indirect draws (multi_draw, indirect, indirect_count)")
     ap.add_argument("--xfb", action="store_true",
                     help="capture into a random-sized buffer; compare bytes and query counts")
+    ap.add_argument("--statistics", action="store_true",
+                    help="also compare the pipeline statistics GL defines exactly")
     ap.add_argument("--max-report", type=int, default=40,
                     help="mismatches shrunk and written (all are counted)")
     args = ap.parse_args()

@@ -7,8 +7,14 @@ two (so window coordinates are exact), colours in 1/8 steps; then renders each w
 `drawpipe render --pixels` (through a forced small limit, a strategy and 1-2 threads, so
 every strip, fan, polygon and loop is split) and with mesa_render, and compares every pixel.
 
+With --two-side every scene has two-sided colour on (`two_side 1`, random `back_colors`,
+GL_VERTEX_PROGRAM_TWO_SIDE with gl_BackColor in mesa_render) and a random front face, and
+30 % of the triangle scenes polygon mode line or point: back faces must show the back colour
+in every polygon mode, culled or not, flat (the provoking vertex's) or smooth; lines and
+points the front colour.
+
 usage: compare_render.py --drawpipe PATH --mesa-render PATH [--scenes N] [--seed S]
-       [--out DIR] [--unfilled] [--limits] [--conventions] [--prims LIST]
+       [--out DIR] [--unfilled] [--two-side] [--limits] [--conventions] [--prims LIST]
 Exit status: 0 no pixel differs, 1 some differ (scenes saved under --out), 77 no OpenGL."""
 import argparse
 import os
@@ -29,6 +35,7 @@ FIRST = {"points": 1, "lines": 2, "line_loop": 2, "line_strip": 2, "triangles": 
          "lines_adjacency": 4, "line_strip_adjacency": 4, "triangles_adjacency": 6,
          "triangle_strip_adjacency": 6}
 UNFILLED = False  # --unfilled: polygon mode line and point scenes too
+TWO_SIDE = False  # --two-side: two-sided colour in every scene
 # --limits: a 256 x 256 image, and line widths, point sizes and viewports past what GL lets an
 # implementation draw (llvmpipe: 255, 255, 16384 with the corner in +-32768), which both sides
 # must clamp alike. Viewports stay multiples of 256 or clamp to 16384, so window coordinates
@@ -127,6 +134,10 @@ def scene(rng, prim):
     d.append("indices " + " ".join(map(str, idx)))
     d.append("positions " + " ".join(f"{v:g}" for v in pos))
     d.append("colors " + " ".join(f"{v:g}" for v in col))
+    if TWO_SIDE:
+        back = [c for _ in range(verts) for c in [rng.randint(0, 8) / 8 for _ in range(3)] + [1]]
+        d.append("two_side 1")
+        d.append("back_colors " + " ".join(f"{v:g}" for v in back))
     if rng.random() < 0.4:
         d.append(f"shade {rng.choice(['flat', 'smooth'])}")
     if (is_line(prim) or unfilled) and rng.random() < 0.4:
@@ -145,6 +156,8 @@ def scene(rng, prim):
         d.append(f"point_sprite {rng.choice(['upper_left', 'lower_left'])}")
     if prim not in ("points",) and not is_line(prim) and rng.random() < 0.4:
         d.append(f"cull {rng.choice(['front', 'back', 'front_and_back'])}")
+        d.append(f"front_face {rng.choice(['ccw', 'cw'])}")
+    elif TWO_SIDE and rng.random() < 0.5:
         d.append(f"front_face {rng.choice(['ccw', 'cw'])}")
     if rng.random() < 0.2:
         # A plane on pixel boundaries: x_ndc >= c (or <=), in clip space a*x + d*w >= 0.
@@ -242,7 +255,7 @@ def zero_area_in_doubt(drawpipe, path):
     v = [Fraction(x) for x in pos[0].split()[1:]] if pos else []
     verts = [v[i:i + 4] for i in range(0, len(v) - 3, 4)]
     planes = "clip_plane" in text
-    facing = "cull " in text or "polygon_mode" in text
+    facing = "cull " in text or "polygon_mode" in text or "two_side 1" in text
     # Depth clamp or zero_to_one move the z planes: any vertex past a z plane counts.
     loose_z = "depth_clamp 1" in text or "zero_to_one" in text
     r = subprocess.run([drawpipe, "trace", path], capture_output=True, text=True)
@@ -299,6 +312,9 @@ def main():
     ap.add_argument("--out", default=None)
     ap.add_argument("--unfilled", action="store_true",
                     help="also polygon mode line / point scenes, with random edge flags")
+    ap.add_argument("--two-side", action="store_true",
+                    help="two-sided colour in every scene, polygon mode line / point in 30 %% "
+                         "of the triangle scenes")
     ap.add_argument("--limits", action="store_true",
                     help="a 256 x 256 image with line widths, point sizes and viewports past "
                          "the implementation's limits")
@@ -308,8 +324,9 @@ def main():
     ap.add_argument("--prims", default="all",
                     help="comma-separated primitive types, 'all', or 'filled'")
     a = ap.parse_args()
-    global UNFILLED, LIMITS, CONVENTIONS, W, H
-    UNFILLED = a.unfilled
+    global UNFILLED, TWO_SIDE, LIMITS, CONVENTIONS, W, H
+    UNFILLED = a.unfilled or a.two_side
+    TWO_SIDE = a.two_side
     CONVENTIONS = a.conventions
     LIMITS = a.limits
     if LIMITS:

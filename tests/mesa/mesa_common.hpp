@@ -57,7 +57,8 @@ constexpr PrimInfo kPrims[] = {
 
 // `drawpipe render`'s keys, as mesa_render needs them (defaults as drawpipe's).
 struct Render {
-    std::vector<float> positions, colors, edgeflags;
+    std::vector<float> positions, colors, edgeflags, back_colors;
+    bool two_side = false; // GL_VERTEX_PROGRAM_TWO_SIDE, gl_BackColor from back_colors
     bool viewport_given = false;
     float viewport[4] = {0, 0, 0, 0};
     float depth_range[2] = {0, 1};
@@ -157,6 +158,11 @@ inline bool parse_render_key(int line, const std::vector<std::string>& w, Render
         reals(r.positions);
     } else if (key == "colors") {
         reals(r.colors);
+    } else if (key == "back_colors") {
+        reals(r.back_colors);
+    } else if (key == "two_side") {
+        values(1);
+        r.two_side = w[1] == "1";
     } else if (key == "edgeflags") {
         reals(r.edgeflags);
     } else if (key == "viewport") {

@@ -10,8 +10,9 @@
 // glClipPlane (with gl_ClipVertex = the position, so the plane applies in clip space),
 // glLineStipple, glLineWidth, glPointSize, glPolygonOffset, glShadeModel (the colour is
 // gl_Color), glProvokingVertex, glFrontFace, glCullFace, glDepthRange, glViewport,
-// glViewportIndexedf, glDepthRangeIndexed, GL_DEPTH_CLAMP, glClipControl; of the geometry
-// shaders only `viewport_select` (gl_ViewportIndex = gl_PrimitiveIDIn % 4).
+// glViewportIndexedf, glDepthRangeIndexed, GL_DEPTH_CLAMP, glClipControl, and
+// GL_VERTEX_PROGRAM_TWO_SIDE with gl_BackColor from `back_colors` (`two_side 1`); of the
+// geometry shaders only `viewport_select` (gl_ViewportIndex = gl_PrimitiveIDIn % 4).
 // Exit status: 0 drawn; 1 bad arguments or description; 2 no usable OpenGL; 3 a GL error;
 // 4 a description this program does not render (another geometry or a vertex shader).
 #include "mesa_common.hpp"
@@ -60,11 +61,12 @@ GLuint program(bool sprite, bool viewport_select = false) {
     const char* vs = R"(#version 120
 attribute vec4 pos;
 attribute vec4 col;
+attribute vec4 bcol;
 void main() {
     gl_Position = pos;
     gl_ClipVertex = pos;
     gl_FrontColor = col;
-    gl_BackColor = col;
+    gl_BackColor = bcol;
 }
 )";
     const char* fs = sprite ? R"(#version 120
@@ -79,6 +81,7 @@ void main() { gl_FragColor = gl_Color; }
     if (viewport_select) glAttachShader(prog, compile(GL_GEOMETRY_SHADER, kViewportSelectGs));
     glBindAttribLocation(prog, 0, "pos");
     glBindAttribLocation(prog, 1, "col");
+    glBindAttribLocation(prog, 3, "bcol");
     glLinkProgram(prog);
     GLint ok = 0;
     glGetProgramiv(prog, GL_LINK_STATUS, &ok);
@@ -107,6 +110,9 @@ std::string render(const Desc& d, const Image& img) {
     if (span > (1u << 24)) fail(1, "vertex ids past 2^24");
     const std::vector<float> pos = padded(r.positions, {0, 0, 0, 1}, span);
     const std::vector<float> col = padded(r.colors, {1, 1, 1, 1}, span);
+    // gl_BackColor: the back colours with two-sided colour on (opaque white by default, as
+    // drawpipe render), else the colours (GL then shows the front colour on both faces).
+    const std::vector<float> bcol = r.two_side ? padded(r.back_colors, {1, 1, 1, 1}, span) : col;
     std::vector<GLubyte> edge(span, 1);
     for (size_t i = 0; i < r.edgeflags.size() && i < span; ++i) edge[i] = r.edgeflags[i] != 0;
 
@@ -127,8 +133,8 @@ std::string render(const Desc& d, const Image& img) {
     glClearDepth(1);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 
-    GLuint buf[4];
-    glGenBuffers(4, buf);
+    GLuint buf[5];
+    glGenBuffers(5, buf);
     glBindBuffer(GL_ARRAY_BUFFER, buf[0]);
     glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(pos.size() * 4), pos.data(), GL_STATIC_DRAW);
     glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
@@ -141,6 +147,11 @@ std::string render(const Desc& d, const Image& img) {
     glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(edge.size()), edge.data(), GL_STATIC_DRAW);
     glEdgeFlagPointer(0, nullptr);
     glEnableClientState(GL_EDGE_FLAG_ARRAY);
+    glBindBuffer(GL_ARRAY_BUFFER, buf[4]);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(bcol.size() * 4), bcol.data(), GL_STATIC_DRAW);
+    glVertexAttribPointer(3, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glEnableVertexAttribArray(3);
+    if (r.two_side) glEnable(GL_VERTEX_PROGRAM_TWO_SIDE);
 
     glUseProgram(program(!r.point_sprite.empty(), viewport_select));
     if (!r.point_sprite.empty()) {
@@ -250,14 +261,14 @@ std::string render(const Desc& d, const Image& img) {
             }
         }
     // Back to the defaults for the next description of a batch.
-    glDeleteBuffers(4, buf);
+    glDeleteBuffers(5, buf);
     glDeleteRenderbuffers(2, rb);
     glDeleteFramebuffers(1, &fbo);
     glDisableClientState(GL_EDGE_FLAG_ARRAY);
     glClipControl(GL_LOWER_LEFT, GL_NEGATIVE_ONE_TO_ONE);
-    for (GLenum cap :
-         {GL_CULL_FACE, GL_LINE_STIPPLE, GL_DEPTH_TEST, GL_POLYGON_OFFSET_FILL,
-          GL_POLYGON_OFFSET_LINE, GL_POLYGON_OFFSET_POINT, GL_PRIMITIVE_RESTART, GL_DEPTH_CLAMP})
+    for (GLenum cap : {GL_CULL_FACE, GL_LINE_STIPPLE, GL_DEPTH_TEST, GL_POLYGON_OFFSET_FILL,
+                       GL_POLYGON_OFFSET_LINE, GL_POLYGON_OFFSET_POINT, GL_PRIMITIVE_RESTART,
+                       GL_DEPTH_CLAMP, GL_VERTEX_PROGRAM_TWO_SIDE})
         glDisable(cap);
     for (GLenum i = 0; i < 8; ++i) glDisable(GL_CLIP_PLANE0 + i);
     return out;

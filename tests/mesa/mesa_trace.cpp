@@ -11,6 +11,11 @@
 //   mesa_trace --batch DRAW.txt,BYTES[,DUMP[,STREAM[,REPEAT]]]...   the same per file
 //   --xfb-stream N (gs streams2: 1, streams4: 1-3): capture vertex stream N instead, with
 //                                         `# stream N primitives_generated M`
+//   --statistics                          end each trace with `# statistics ia_vertices N
+//                                         ia_primitives N vs_invocations N gs_invocations N
+//                                         gs_primitives N clip_invocations N clip_primitives
+//                                         N` (ARB_pipeline_statistics_query, the draw alone,
+//                                         rasterizer discard on, with --xfb-size --repeat times)
 //
 // Every trace ends with `# primitives_generated N` (GL_PRIMITIVES_GENERATED), and with a
 // fixed buffer `# primitives_written M` (GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN).
@@ -360,7 +365,24 @@ struct Capture {
     std::vector<uint8_t> bytes; // with a fixed buffer size: the whole buffer
     GLuint generated0 = 0;      // stream 0's count, when another stream is captured
     GLuint generated_drawn = 0; // the count of the draw without transform feedback
+    std::string statistics;     // `--statistics`: the `# statistics ...` line
 };
+
+// ARB_pipeline_statistics_query's counts, in the order and with the names of
+// `drawpipe trace --statistics`.
+constexpr struct {
+    GLenum target;
+    const char* name;
+} kStatistics[] = {
+    {GL_VERTICES_SUBMITTED_ARB, "ia_vertices"},
+    {GL_PRIMITIVES_SUBMITTED_ARB, "ia_primitives"},
+    {GL_VERTEX_SHADER_INVOCATIONS_ARB, "vs_invocations"},
+    {GL_GEOMETRY_SHADER_INVOCATIONS, "gs_invocations"},
+    {GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED_ARB, "gs_primitives"},
+    {GL_CLIPPING_INPUT_PRIMITIVES_ARB, "clip_invocations"},
+    {GL_CLIPPING_OUTPUT_PRIMITIVES_ARB, "clip_primitives"},
+};
+constexpr size_t kStatisticsCount = sizeof kStatistics / sizeof kStatistics[0];
 
 // Every GL object of one draw, released (and the state it changed reset) on any exit, so
 // that one context serves many draws.
@@ -368,6 +390,8 @@ struct DrawObjects {
     GLuint prog = 0, fbo = 0, rb = 0, vao = 0, ib = 0, tfb = 0, tfb0 = 0;
     GLuint indirect = 0, parameter = 0; // GL_DRAW_INDIRECT_BUFFER, GL_PARAMETER_BUFFER
     GLuint queries[3] = {};
+    GLuint statistics[kStatisticsCount] = {};
+    size_t statistics_active = 0; // the first ones of kStatistics begun and not ended
     std::vector<GLuint> attrib_buffers;
     bool xfb_active = false, generated_active = false, written_active = false;
     bool generated0_active = false; // stream 0's count while another stream is captured
@@ -380,6 +404,8 @@ struct DrawObjects {
         if (written_active) glEndQueryIndexed(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, stream);
         if (generated_active) glEndQueryIndexed(GL_PRIMITIVES_GENERATED, stream);
         if (generated0_active) glEndQuery(GL_PRIMITIVES_GENERATED);
+        for (size_t i = 0; i < statistics_active; ++i) glEndQuery(kStatistics[i].target);
+        glDeleteQueries(GLsizei(kStatisticsCount), statistics);
         glDisable(GL_PRIMITIVE_RESTART);
         glDisable(GL_RASTERIZER_DISCARD);
         glBindVertexArray(0);
@@ -412,8 +438,10 @@ struct DrawObjects {
 // `stream` > 0: that vertex stream is captured (into buffer 1) and counted instead.
 // `repeat`: with a fixed buffer, the draw runs that many times in one transform-feedback
 // session, every second time paused (as `drawpipe trace --repeat N --xfb-size` does).
+// `statistics`: the draw (`repeat` times with a fixed buffer) without transform feedback, inside
+// the pipeline statistics queries first (Capture::statistics).
 Capture draw(const Desc& d, const GsInfo* gs, std::optional<uint64_t> xfb_size, uint32_t stream,
-             uint32_t repeat) {
+             uint32_t repeat, bool statistics) {
     DrawObjects o;
     o.stream = stream;
     std::vector<std::string> varyings;
@@ -546,6 +574,24 @@ Capture draw(const Desc& d, const GsInfo* gs, std::optional<uint64_t> xfb_size, 
                                               GLsizei(d.instances), d.base_instance);
         }
     };
+    if (statistics) {
+        glGenQueries(GLsizei(kStatisticsCount), o.statistics);
+        for (; o.statistics_active < kStatisticsCount; ++o.statistics_active)
+            glBeginQuery(kStatistics[o.statistics_active].target,
+                         o.statistics[o.statistics_active]);
+        check_gl("the statistics queries");
+        for (uint32_t r = 0; r < (xfb_size ? repeat : 1); ++r) issue_draw();
+        for (; o.statistics_active > 0; --o.statistics_active)
+            glEndQuery(kStatistics[o.statistics_active - 1].target);
+        cap.statistics = "# statistics";
+        for (size_t i = 0; i < kStatisticsCount; ++i) {
+            GLuint64 n = 0;
+            glGetQueryObjectui64v(o.statistics[i], GL_QUERY_RESULT, &n);
+            cap.statistics += std::string(" ") + kStatistics[i].name + " " + std::to_string(n);
+        }
+        cap.statistics += "\n";
+        check_gl("the statistics");
+    }
     glGenBuffers(1, &o.tfb);
     glGenQueries(3, o.queries);
     const GLuint binding = stream > 0 ? 1 : 0;
@@ -692,8 +738,9 @@ struct Job {
     std::string file;
     std::optional<uint64_t> xfb_size;
     std::string dump;
-    uint32_t stream = 0; // the vertex stream captured
-    uint32_t repeat = 1; // draws in the capture session
+    uint32_t stream = 0;     // the vertex stream captured
+    uint32_t repeat = 1;     // draws in the capture session
+    bool statistics = false; // end with the `# statistics` line
 };
 
 // One description drawn: its trace and the queries, or a Failure.
@@ -716,10 +763,10 @@ std::string trace_file(const Job& job) {
     if (job.stream > 0 && (!gs || job.stream >= vertex_streams(*gs)))
         fail(1, "--xfb-stream " + std::to_string(job.stream) +
                     ": only streams 1 of gs streams2 and 1-3 of gs streams4 are declared here");
-    const Capture cap = draw(desc, gs, job.xfb_size, job.stream, job.repeat);
+    const Capture cap = draw(desc, gs, job.xfb_size, job.stream, job.repeat, job.statistics);
     if (cap.count_only)
         fail(4, "# count-only " + std::string(kPrims[desc.prim].name) + ": " +
-                    std::to_string(cap.generated) + " lines generated");
+                    std::to_string(cap.generated) + " lines generated\n" + cap.statistics);
     if (!job.xfb_size && cap.generated != cap.written)
         fail(3, "transform feedback wrote " + std::to_string(cap.written) + " of " +
                     std::to_string(cap.generated) + " primitives generated");
@@ -739,7 +786,7 @@ std::string trace_file(const Job& job) {
         out += "# primitives_generated " + std::to_string(cap.generated_drawn) + "\n";
     }
     if (job.xfb_size) out += "# primitives_written " + std::to_string(cap.written) + "\n";
-    return out;
+    return out + cap.statistics;
 }
 
 void print_info(const Gl& gl) {
@@ -771,6 +818,7 @@ int run(int argc, char** argv) {
     std::optional<uint64_t> xfb_size;
     std::string dump;
     uint32_t stream = 0, repeat = 1;
+    bool statistics = false;
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
         auto value = [&]() -> std::string {
@@ -790,6 +838,8 @@ int run(int argc, char** argv) {
             stream = uint32_t(byte_count(value()));
         } else if (a == "--repeat") {
             repeat = uint32_t(byte_count(value()));
+        } else if (a == "--statistics") {
+            statistics = true;
         } else if (a == "-" || a.substr(0, 1) != "-") {
             // FILE, or FILE,BYTES[,DUMP] in a batch: that file captured into BYTES bytes.
             Job job;
@@ -820,6 +870,7 @@ int run(int argc, char** argv) {
         if (job.dump.empty()) job.dump = dump;
         if (job.stream == 0) job.stream = stream;
         if (job.repeat == 1) job.repeat = repeat;
+        job.statistics = statistics;
     }
     if (files.size() > 1) batch = true;
     if (files.empty() && !info) fail(1, "usage: mesa_trace [--info] [--batch] DRAW.txt...");

@@ -48,8 +48,8 @@ template <class T> T number(int line, std::string_view key, std::string_view wor
 // Keys that may appear on several lines: their values accumulate.
 bool repeatable_key(std::string_view key) {
     return key == "indices" || key == "attrib" || key == "positions" || key == "colors" ||
-           key == "edgeflags" || key == "clip_plane" || key == "viewport_array" ||
-           key == "multi_draw" || key == "indirect";
+           key == "back_colors" || key == "edgeflags" || key == "clip_plane" ||
+           key == "viewport_array" || key == "multi_draw" || key == "indirect";
 }
 
 template <class T>
@@ -90,6 +90,11 @@ bool parse_render_key(int line, std::string_view key, const std::vector<std::str
         reals(r.positions, 4);
     } else if (key == "colors") {
         reals(r.colors, 4);
+    } else if (key == "back_colors") {
+        reals(r.back_colors, 4);
+    } else if (key == "two_side") {
+        values(1);
+        r.raster.two_side = pick<bool>(line, key, w[1], {{"0", false}, {"1", true}});
     } else if (key == "edgeflags") {
         for (size_t i = 1; i < w.size(); ++i)
             r.edgeflags.push_back(float(number<uint32_t>(line, key, w[i]) != 0));

@@ -25,7 +25,7 @@ inline constexpr const char* kDescriptionKeys =
     "provoking, attrib, vs, multi_draw, indirect, indirect_count, gs; for drawpipe render: "
     "positions, colors, edgeflags, viewport, depth_range, polygon_mode, cull, front_face, shade, "
     "line_stipple, line_width, point_size, point_sprite, clip_plane, depth_test, polygon_offset, "
-    "viewport_array, depth_clamp, clip_control";
+    "viewport_array, depth_clamp, clip_control, two_side, back_colors";
 
 // What the viewport-array and clip-convention keys mean, for help texts.
 inline constexpr const char* kConventionKeysHelp =
@@ -44,6 +44,8 @@ inline constexpr const char* kConventionKeysHelp =
 struct RenderDesc {
     std::vector<float> positions; // 4 per vertex id
     std::vector<float> colors;    // 4 per vertex id
+    // 4 per vertex id: the colours `two_side 1` gives back faces, opaque white by default
+    std::vector<float> back_colors;
     std::vector<float> edgeflags; // 1 per vertex id
     bool viewport_given = false;  // else the whole image
     bool point_sprite = false;    // the colour output carries the point coordinates

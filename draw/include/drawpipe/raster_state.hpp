@@ -32,6 +32,12 @@ enum class PolygonMode : uint8_t { fill, line, point };
 enum class CullFace : uint8_t { none, front, back, front_and_back };
 enum class FrontFace : uint8_t { ccw, cw };
 
+// A front colour output and the back one that replaces it on back faces (two-sided colour).
+struct ColorPair {
+    int32_t front = -1, back = -1; // generic outputs of the last shader stage; -1: unused
+};
+inline constexpr uint32_t kMaxTwoSideColors = 2; // primary and secondary colour
+
 struct RasterState {
     Viewport viewport; // viewport 0: every primitive's, unless the shader selects another
     // ARB_viewport_array: viewports 1 to viewport_count - 1 are extra_viewports[0 ..]. A
@@ -82,6 +88,12 @@ struct RasterState {
     // The generic output carrying the per-vertex edge flag (x != 0: boundary edge), as a
     // vertex shader passes glEdgeFlagPointer's attribute on; -1: every edge flag is true.
     int32_t edge_flag_varying = -1;
+    // GL_VERTEX_PROGRAM_TWO_SIDE (gl_FrontColor / gl_BackColor and the secondary pair): a
+    // back-facing triangle, after culling and in every polygon mode, takes each pair's back
+    // output in place of its front one, on every vertex, so the provoking vertex's back colour
+    // is its flat one; points and lines keep the front. A pair's outputs have the same type.
+    bool two_side = false;
+    std::array<ColorPair, kMaxTwoSideColors> two_side_colors{};
 
     // The viewport index `i` selects (viewport 0 past viewport_count).
     const Viewport& viewport_at(uint32_t i) const {

@@ -87,6 +87,8 @@ struct ShadedBatch {
     uint32_t staged_vertex_count = 0;
     std::vector<StagedRange> staged_ranges;
     boost::container::vector<uint32_t> staged_elts;
+    // Then too: primitives the clip stage made minus those it dropped (pipeline statistics).
+    int64_t clip_delta = 0;
     // The segment's place in its draw (Segment::sequence), and whether the shading thread
     // already handed the batch to a backend that takes parallel batches.
     uint64_t sequence = 0;
@@ -105,6 +107,7 @@ struct ShadedBatch {
         staged_vertex_count = 0;
         staged_ranges.clear();
         staged_elts.clear();
+        clip_delta = 0;
         sequence = 0;
         delivered = false;
     }
