@@ -52,6 +52,9 @@ struct Context::Impl {
     std::vector<VertexAttrib> attribs;
     VertexShader vs;
     const GeometryShader* gs = nullptr;
+    TessControlShader tcs;
+    TessEvalShader tes;
+    TessLevels patch_default_levels;
     std::shared_ptr<const MiddleEnd> middle;
     Backend* backend = nullptr;
     uint64_t draw_ordinal = 0; // BatchOrder::draw of the next draw
@@ -157,6 +160,21 @@ void Context::bind_geometry_shader(const GeometryShader* gs) {
     impl_->gs = gs;
 }
 
+void Context::bind_tess_control(TessControlShader tcs) {
+    impl_->changing();
+    impl_->tcs = std::move(tcs);
+}
+
+void Context::bind_tess_eval(TessEvalShader tes) {
+    impl_->changing();
+    impl_->tes = std::move(tes);
+}
+
+void Context::set_patch_default_levels(const TessLevels& levels) {
+    impl_->changing();
+    impl_->patch_default_levels = levels;
+}
+
 void Context::bind_middle_end(std::string_view name) {
     bind_middle_end(MiddleEndRegistry::global().find(name));
 }
@@ -179,7 +197,13 @@ void Context::draw(const DrawInfo& draw) {
         throw Error(ErrorCode::invalid_value, "middle end: none bound (Context::bind_middle_end)");
     if (!m.backend)
         throw Error(ErrorCode::invalid_value, "backend: none bound (Context::bind_backend)");
-    const DrawState state{draw, {m.buffers, m.attribs}, m.vs ? &m.vs : nullptr, m.gs};
+    const DrawState state{draw,
+                          {m.buffers, m.attribs},
+                          m.vs ? &m.vs : nullptr,
+                          m.gs,
+                          m.tcs ? &m.tcs : nullptr,
+                          m.tes ? &m.tes : nullptr,
+                          m.patch_default_levels};
     const StreamOutput* so = m.stream_output ? &*m.stream_output : nullptr;
     const DrawOptions options = capture_options(m.options.draw, so);
     PreparedDraw prepared = m.like && same_but_start(m.like->state.draw, draw)
