@@ -268,7 +268,11 @@ void add_render_command(CLI::App& app) {
         "render", "Render a draw description, a mesh file assimp reads (.obj, .ply, .3ds, ...), "
                   "a workload (W1..W7) or a generated mesh (sphere:N) through clipping, the "
                   "stages and the raster backend");
-    cmd->footer("Description keys: " + std::string(kDescriptionKeys) + "\n" + kExitCodeHelp);
+    cmd->footer("Description keys: " + std::string(kDescriptionKeys) +
+                "\nTessellation (prim patches): key tess binds the evaluation shader interpolate "
+                "(position and colour interpolated over the control points), tcs the control "
+                "shader levels_by_patch (docs/tessellation-stages.md)\n" +
+                kExitCodeHelp);
     cmd->add_option("input", args->file,
                     "Draw description (.txt, '-' for stdin), mesh file, workload (W1..W7) or "
                     "generated mesh (sphere:N, sphere:N:random)")

@@ -245,10 +245,14 @@ def random_tess_draw(rng, mode, spacing, winding, point_mode):
             d["indices"].append(rng.randint(0, 20))
         # GL: restart is off for patches; llvmpipe restarts them anyway (a deviation from
         # GL), so a restart value is enabled only where the draw never reads it.
+        # A restart value read is then an ordinary vertex: keep vertex ids small.
+        for i in range(d["start"], d["start"] + d["count"]):
+            if d["indices"][i] > 1000:
+                d["indices"][i] = rng.randint(0, 20)
+        fix_base_vertex(rng, d)
         read = d["indices"][d["start"]:d["start"] + d["count"]]
         if d["restart"] is not None and d["restart"] in read:
             d["restart"] = None if rng.random() < 0.5 else max(read) + 1
-        fix_base_vertex(rng, d)
     if rng.random() < 0.25:
         d["gs"] = rng.choice(TESS_GS[tess_output(mode, point_mode)])
     return d
@@ -338,10 +342,10 @@ def read_batch(stdout):
         if line.startswith("== "):
             _, name, _, status = line.split()
             cur = name
-            out[cur] = [int(status), ""]
+            out[cur] = [int(status), []]
         else:
-            out[cur][1] += line
-    return {k: tuple(v) for k, v in out.items()}
+            out[cur][1].append(line)  # joined once: += on a long text is quadratic
+    return {k: (v[0], "".join(v[1])) for k, v in out.items()}
 
 
 class Runner:
