@@ -28,7 +28,15 @@ void append_component(std::string& s, ValueType t, uint32_t bits) {
 }
 
 void append_vertex_to(std::string& s, const uint32_t* v, const VertexLayout& layout, bool draw_id) {
-    if (layout.gs_output) {
+    if (layout.tess_output) {
+        // p<patch>/<instance>(u,v,w): w = 1 - u - v in float for triangles, as llvmpipe's.
+        const float u = dword_float(v[SLOT_GS_ID]), t = dword_float(v[SLOT_GS_LAYER]);
+        const float w = layout.tess_triangles ? 1.0f - u - t : 0.0f;
+        char buf[96];
+        const int n = std::snprintf(buf, sizeof buf, "p%u/%u(%.9g,%.9g,%.9g)", v[SLOT_VERTEX_ID],
+                                    v[SLOT_INSTANCE_ID], double(u), double(t), double(w));
+        s.append(buf, size_t(n));
+    } else if (layout.gs_output) {
         append_u32(s, v[SLOT_GS_ID]);
         if (layout.outputs.layer) {
             s += '@';

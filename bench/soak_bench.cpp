@@ -225,7 +225,7 @@ class Soak {
 
     DrawInfo random_draw() {
         DrawInfo d;
-        d.prim = Prim(uni(0, kPrimCount - 1));
+        d.prim = Prim(uni(0, int(Prim::patches) - 1)); // patches need tessellation shaders
         d.provoking = one_in(2) ? Provoking::first : Provoking::last;
         d.instance_count = one_in(8) ? uint32_t(uni(0, 6)) : 1;
         d.base_instance = one_in(8) ? uint32_t(uni(0, 10)) : 0;

@@ -119,7 +119,8 @@ static_assert(DRAWPIPE_FORMAT_BGRA_UNORM10_10_10_2 == int(Format::bgra_unorm10_1
 static_assert(DRAWPIPE_FORMAT_BGRA_SNORM10_10_10_2 == int(Format::bgra_snorm10_10_10_2));
 // clang-format on
 static_assert(DRAWPIPE_FORMAT_BGRA_SNORM10_10_10_2 + 1 == kFormatCount);
-static_assert(DRAWPIPE_PRIM_TRIANGLE_STRIP_ADJACENCY + 1 == kPrimCount);
+// The C interface has no tessellation yet: its primitives stop before Prim::patches.
+static_assert(DRAWPIPE_PRIM_TRIANGLE_STRIP_ADJACENCY + 1 == int(Prim::patches));
 static_assert(DRAWPIPE_PRIM_QUAD_STRIP == int(Prim::quad_strip));
 static_assert(DRAWPIPE_INDEX_U32 == int(IndexType::u32));
 static_assert(DRAWPIPE_PROVOKING_LAST == int(Provoking::last));
@@ -217,7 +218,7 @@ template <class E, class CEnum> E checked_enum(const CEnum& field, int count, co
 }
 
 Prim to_prim(const drawpipe_prim& p, const char* what) {
-    return checked_enum<Prim>(p, kPrimCount, what);
+    return checked_enum<Prim>(p, int(Prim::patches), what);
 }
 
 DrawInfo to_draw(const drawpipe_draw_info& c) {

@@ -54,6 +54,9 @@ struct Context::Impl {
     std::vector<VertexAttrib> attribs;
     VertexShader vs;
     const GeometryShader* gs = nullptr;
+    TessControlShader tcs;
+    TessEvalShader tes;
+    TessLevels patch_default_levels;
     std::shared_ptr<const MiddleEnd> middle;
     Backend* backend = nullptr;
     uint64_t draw_ordinal = 0; // BatchOrder::draw of the next draw
@@ -107,15 +110,31 @@ struct Context::Impl {
             throw Error(ErrorCode::invalid_value, "backend: none bound (Context::bind_backend)");
     }
 
+    DrawState bound_state(const DrawInfo& draw) const {
+        return {draw,
+                {buffers, attribs},
+                vs ? &vs : nullptr,
+                gs,
+                tcs ? &tcs : nullptr,
+                tes ? &tes : nullptr,
+                patch_default_levels};
+    }
+
+    // Whether `draw` may be prepared like the last draw prepared in full. Not with
+    // tessellation: its prepared middle end may hold counts that depend on where the draw
+    // starts (gl_PrimitiveIDIn after a control shader, drawpipe/tess_run.hpp).
+    bool reuses_like(const DrawInfo& draw) const {
+        return like && !tes && same_but_start(like->state.draw, draw);
+    }
+
     // Checks and prepares one draw against the bound state; queues nothing.
     PreparedDraw prepare_one(const DrawInfo& draw) {
         check_bound();
-        const DrawState state{draw, {buffers, attribs}, vs ? &vs : nullptr, gs};
+        const DrawState state = bound_state(draw);
         const StreamOutput* so = stream_output ? &*stream_output : nullptr;
         const DrawOptions o = capture_options(options.draw, so);
-        PreparedDraw p = like && same_but_start(like->state.draw, draw)
-                             ? prepare_draw_like(*like, state, o)
-                             : prepare(state, so, o);
+        PreparedDraw p =
+            reuses_like(draw) ? prepare_draw_like(*like, state, o) : prepare(state, so, o);
         prepare_delivery(p, output(), *backend);
         return p;
     }
@@ -139,7 +158,7 @@ struct Context::Impl {
             return Error(e.code(), what + std::to_string(i) + ": " + e.what());
         };
         check_bound();
-        DrawState state{first, {buffers, attribs}, vs ? &vs : nullptr, gs};
+        DrawState state = bound_state(first);
         for (size_t i = 0; i < n; ++i) {
             try {
                 if (get(i, state.draw)) validate_draw(state.draw);
@@ -155,9 +174,8 @@ struct Context::Impl {
             if (!get(i, state.draw)) continue;
             PreparedDraw p = [&] {
                 try {
-                    return like && same_but_start(like->state.draw, state.draw)
-                               ? prepare_draw_like(*like, state, o, true)
-                               : prepare(state, so, o);
+                    return reuses_like(state.draw) ? prepare_draw_like(*like, state, o, true)
+                                                   : prepare(state, so, o);
                 } catch (const Error& e) {
                     throw named(e, i);
                 }
@@ -225,6 +243,21 @@ void Context::bind_vertex_shader(VertexShader vs) {
 void Context::bind_geometry_shader(const GeometryShader* gs) {
     impl_->changing();
     impl_->gs = gs;
+}
+
+void Context::bind_tess_control(TessControlShader tcs) {
+    impl_->changing();
+    impl_->tcs = std::move(tcs);
+}
+
+void Context::bind_tess_eval(TessEvalShader tes) {
+    impl_->changing();
+    impl_->tes = std::move(tes);
+}
+
+void Context::set_patch_default_levels(const TessLevels& levels) {
+    impl_->changing();
+    impl_->patch_default_levels = levels;
 }
 
 void Context::bind_middle_end(std::string_view name) {

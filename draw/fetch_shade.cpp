@@ -4,6 +4,7 @@
 #include "drawpipe/gs_executor.hpp"
 #include "drawpipe/shading.hpp"
 #include "drawpipe/simd_shade.hpp"
+#include "drawpipe/tess_run.hpp"
 
 #include <utility>
 
@@ -72,9 +73,63 @@ class GsDraw final : public MiddleEndDraw {
     VertexLayout in_layout_;
 };
 
+// Tessellation: the stages of drawpipe/tess_run.hpp per segment of whole patches, then a
+// geometry shader (its input the tessellator's primitives) when one is bound.
+class TessDraw final : public MiddleEndDraw {
+  public:
+    TessDraw(const DrawState& state, const TessRun& run, uint32_t max_vertices)
+        : MiddleEndDraw(
+              {.max_vertices = run.segment_vertex_limit(state.draw.patch_vertices, max_vertices),
+               .assemble_as = std::nullopt,
+               .delivers_streams = true},
+              state.gs ? gs_output_layout(*state.gs) : run.output_layout()),
+          state_(state), run_(run) {}
+
+    void shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatch& out) const override {
+        auto& s = static_cast<TessScratch&>(*scratch);
+        if (!state_.gs) return run_.shade(state_, seg, s, out);
+        // The geometry shader sees each tessellated primitive in order.
+        s.tessellated.clear();
+        run_.shade(state_, seg, s, s.tessellated);
+        const GeometryShader& gs = *state_.gs;
+        const uint32_t stride = run_.output_layout().stride();
+        const uint32_t per_prim = gs_input_vertices(gs.input);
+        GsStripWriter writer(gs, out, true);
+        GsStats stats;
+        const uint32_t* inputs[3];
+        uint32_t patch = ~0u, instance = ~0u, id = 0;
+        for (const PrimRange& r : s.tessellated.prims)
+            for (uint32_t k = 0; k + per_prim <= r.count; k += per_prim) {
+                for (uint32_t v = 0; v < per_prim; ++v)
+                    inputs[v] =
+                        &s.tessellated
+                             .vertices[size_t(s.tessellated.elts[r.first + k + v]) * stride];
+                // gl_PrimitiveIDIn counts the instance's tessellated primitives.
+                if (inputs[0][SLOT_VERTEX_ID] != patch || inputs[0][SLOT_INSTANCE_ID] != instance) {
+                    patch = inputs[0][SLOT_VERTEX_ID], instance = inputs[0][SLOT_INSTANCE_ID];
+                    id = run_.gs_primitive_base(instance, patch);
+                }
+                execute_gs_reference(gs, std::span<const uint32_t* const>(inputs, per_prim), stride,
+                                     id++, writer, stats);
+            }
+        out.counters[0] += stats.invocations;
+        out.counters[1] += stats.emitted;
+        out.counters[2] += stats.dropped;
+    }
+
+  private:
+    DrawState state_;
+    TessRun run_;
+};
+
 } // namespace
 
 std::shared_ptr<const MiddleEndDraw> FetchShade::prepare(const DrawState& state) const {
+    validate_tess(state);
+    if (state.tes) {
+        if (state.gs) validate_gs(*state.gs);
+        return std::make_shared<TessDraw>(state, TessRun(state), max_vertices_);
+    }
     if (!state.gs) return std::make_shared<PlainDraw>(state, max_vertices_);
     validate_gs(*state.gs);
     check_gs_draw(*state.gs, state.draw.prim);
@@ -82,12 +137,12 @@ std::shared_ptr<const MiddleEndDraw> FetchShade::prepare(const DrawState& state)
 }
 
 std::shared_ptr<const MiddleEndDraw> FetchShadeSimd::prepare(const DrawState& state) const {
-    if (state.gs) return reference_.prepare(state);
+    if (state.gs || state.tes || state.draw.prim == Prim::patches) return reference_.prepare(state);
     return std::make_shared<SimdDraw>(reference_.max_vertices(), SimdShade(state));
 }
 
 std::unique_ptr<MiddleEndScratch> FetchShade::make_scratch() const {
-    return std::make_unique<GsScratch>();
+    return std::make_unique<TessScratch>();
 }
 
 std::span<const std::string_view> FetchShade::counters() const {

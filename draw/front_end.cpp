@@ -176,10 +176,10 @@ struct FrontEnd::Impl {
             }
             first_run = false;
             if (r >= chunk_stop) carry = {b, prim_id_base, r, true, true}; // runs on past the chunk
-            const uint32_t n = trim_count(params.prim, r - b);
+            const uint32_t n = trim_count(params.prim, r - b, params.patch_vertices);
             run.begin = b;
             run.count = n;
-            run.gl_prims = gl_prim_count(params.prim, n);
+            run.gl_prims = gl_prim_count(params.prim, n, params.patch_vertices);
             switch (params.shape) {
             case Shape::fan:
                 run.prims = n >= 3 ? n - 2 : 0;
@@ -191,7 +191,7 @@ struct FrontEnd::Impl {
                 run.prims = run.gl_prims;
                 break;
             default:
-                run.prims = gl_prim_count(params.prim, n);
+                run.prims = run.gl_prims;
                 break;
             }
             run_cursor = r < end ? r + 1 : end;
@@ -209,8 +209,9 @@ struct FrontEnd::Impl {
 namespace {
 
 // GL primitives of a run of n positions.
-uint32_t run_gl_prims(Prim prim, uint32_t n) {
-    return gl_prim_count(prim, trim_count(prim, n));
+uint32_t run_gl_prims(const DrawInfo& draw, uint32_t n) {
+    const uint32_t pv = draw.prim == Prim::patches ? draw.patch_vertices : 1;
+    return gl_prim_count(draw.prim, trim_count(draw.prim, n, pv), pv);
 }
 
 } // namespace
@@ -251,7 +252,7 @@ void FrontEnd::find_restart_chunks(const DrawInfo& draw, const FrontEndOptions& 
             while (r < e) {
                 const uint32_t n = find_restart(idx, r + 1, e, draw.restart_index);
                 if (n == e) break;
-                inner += run_gl_prims(draw.prim, n - r - 1);
+                inner += run_gl_prims(draw, n - r - 1);
                 r = n;
             }
             out.last[c] = r;
@@ -287,7 +288,7 @@ void FrontEnd::find_restart_chunks(const DrawInfo& draw, const FrontEndOptions& 
         out.prim_base[c] = base;
         const uint32_t e = std::min<uint64_t>(end, draw.start + uint64_t(c + 1) * size);
         if (out.first[c] < e) {
-            base += run_gl_prims(draw.prim, out.first[c] - begin) + out.inner[c];
+            base += run_gl_prims(draw, out.first[c] - begin) + out.inner[c];
             begin = out.last[c] + 1;
         }
     }
@@ -339,7 +340,8 @@ void FrontEnd::setup(const DrawInfo& input, const FrontEndOptions& input_options
     p.prim = draw.prim;
     p.out_prim = out_prim;
     p.shape = detail::shape_of(draw.prim, assembled);
-    p.ps = prim_shape(out_prim);
+    p.patch_vertices = draw.prim == Prim::patches ? draw.patch_vertices : 1;
+    p.ps = prim_shape(out_prim, p.patch_vertices);
     p.pv = draw.provoking;
     p.fetch_limit = limit;
     p.base_vertex = indexed ? uint32_t(draw.base_vertex) : 0;
@@ -351,7 +353,7 @@ void FrontEnd::setup(const DrawInfo& input, const FrontEndOptions& input_options
         p.index_cap = limit;
     else
         p.index_cap = std::clamp(limit * 8, limit, kMaxSegmentVertices);
-    p.index_cap = std::max(p.index_cap, min_segment_vertices(out_prim));
+    p.index_cap = std::max(p.index_cap, min_segment_vertices(out_prim, p.patch_vertices));
     m.chunks = chunk_count(draw, options);
     m.choose_splitter();
     m.splitter_fresh = true;
@@ -367,7 +369,7 @@ void FrontEnd::setup(const DrawInfo& input, const FrontEndOptions& input_options
     }
     // A primitive's first position steps by the draw primitive's own stride (GS input too).
     const Shape ds = detail::shape_of(draw.prim, false);
-    const PrimShape dps = prim_shape(draw.prim);
+    const PrimShape dps = prim_shape(draw.prim, p.patch_vertices);
     m.step = ds == Shape::list ? dps.first : ds == Shape::strip ? dps.incr : 1;
     m.even = p.shape == Shape::strip && has_strip_parity(p.prim);
 

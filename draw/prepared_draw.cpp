@@ -4,6 +4,7 @@
 #include "drawpipe/error.hpp"
 #include "drawpipe/gs.hpp"
 #include "drawpipe/shading.hpp"
+#include "drawpipe/tess.hpp"
 #include "drawpipe/vertex_fetch.hpp"
 
 #include <string>
@@ -49,10 +50,19 @@ void finish_draw(PreparedDraw& p, const DrawOptions& options) {
     check_indices(draw, p.cached ? p.cached->range : std::nullopt);
 }
 
+// GL treats primitive restart as disabled for patches (PRIMITIVE_RESTART_FOR_PATCHES_SUPPORTED
+// is false): the restart index is an ordinary index there. llvmpipe restarts anyway.
+DrawState without_patch_restart(const DrawState& state) {
+    DrawState s = state;
+    if (s.draw.prim == Prim::patches) s.draw.primitive_restart = false;
+    return s;
+}
+
 } // namespace
 
-PreparedDraw prepare_draw(const DrawState& state, const MiddleEnd& middle,
+PreparedDraw prepare_draw(const DrawState& given, const MiddleEnd& middle,
                           const DrawOptions& options) {
+    const DrawState state = without_patch_restart(given);
     const DrawInfo& draw = state.draw;
     validate_draw(draw);
     validate_vertex_input(state.input);
@@ -60,9 +70,11 @@ PreparedDraw prepare_draw(const DrawState& state, const MiddleEnd& middle,
         if (!state.vs->run) throw Error(ErrorCode::invalid_value, "vs: no run function");
         validate_outputs(state.vs->outputs);
     }
+    validate_tess(state);
     if (state.gs) {
         validate_gs(*state.gs);
-        check_gs_link(*state.gs, vertex_layout_for(state));
+        check_gs_link(*state.gs,
+                      state.tes ? tess_output_layout(*state.tes) : vertex_layout_for(state));
     }
     PreparedDraw p{state, middle.prepare(state), {}, nullptr, nullptr, nullptr};
     if (!p.middle)
@@ -88,14 +100,14 @@ bool same_but_start(const DrawInfo& a, const DrawInfo& b) {
            a.index_range.has_value() == b.index_range.has_value() &&
            (!a.index_range || (a.index_range->min == b.index_range->min &&
                                a.index_range->max == b.index_range->max)) &&
-           a.index_buffer_id == b.index_buffer_id;
+           a.index_buffer_id == b.index_buffer_id && a.patch_vertices == b.patch_vertices;
 }
 
 PreparedDraw prepare_draw_like(const PreparedDraw& like, const DrawState& state,
                                const DrawOptions& options, bool validated) {
     if (!validated) validate_draw(state.draw);
     PreparedDraw p = like; // the middle end, split options and plans, and what else it holds
-    p.state = state;
+    p.state = without_patch_restart(state);
     p.cached = nullptr;
     finish_draw(p, options);
     return p;

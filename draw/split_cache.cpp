@@ -20,6 +20,7 @@ struct SplitKey {
     uint64_t version = 0;
     uint32_t start = 0, count = 0, restart_index = 0, limit = 0, strategy_entries = 0, chunk = 0;
     uint8_t index_type = 0, prim = 0, restart = 0, strategy = 0, assemble = 0xFF, provoking = 0;
+    uint8_t patch_vertices = 0;
     auto operator<=>(const SplitKey&) const = default;
 };
 
@@ -37,6 +38,7 @@ SplitKey make_key(const DrawInfo& d, uint64_t version, const FrontEndOptions& o)
     k.strategy_entries = o.strategy.entries;
     k.index_type = uint8_t(d.index_type);
     k.prim = uint8_t(d.prim);
+    if (d.prim == Prim::patches) k.patch_vertices = uint8_t(d.patch_vertices);
     if (o.limits.assemble_as) {
         k.assemble = uint8_t(*o.limits.assemble_as);
         k.provoking = uint8_t(d.provoking); // GS input assembly order depends on it

@@ -78,6 +78,8 @@ const char* source_name(CaptureSource s) {
         return "gs_id";
     case CaptureSource::draw_id:
         return "draw_id";
+    case CaptureSource::tess_coord:
+        return "tess_coord";
     }
     return "?";
 }
@@ -90,6 +92,8 @@ uint32_t source_max_components(CaptureSource s) {
         return 4;
     case CaptureSource::clip_distance:
         return kMaxClipDistances;
+    case CaptureSource::tess_coord:
+        return 2;
     default:
         return 1;
     }
@@ -109,7 +113,7 @@ void validate_stream_output(const StreamOutputState& state) {
     for (size_t i = 0; i < outs.size(); ++i) {
         const CapturedOutput& o = outs[i];
         const std::string n = out_name(i);
-        if (uint32_t(o.source) > uint32_t(CaptureSource::draw_id)) bad(n + ".source: unknown");
+        if (uint32_t(o.source) > uint32_t(CaptureSource::tess_coord)) bad(n + ".source: unknown");
         // A buffer index past GL_MAX_TRANSFORM_FEEDBACK_BUFFERS names no binding point.
         if (o.buffer >= kMaxStreamOutputBuffers)
             bad(n + ".buffer: " + std::to_string(o.buffer) + ", at most " +
@@ -217,6 +221,9 @@ StreamOutputPlan plan_stream_output(const StreamOutputState& state, const Vertex
         case CaptureSource::draw_id:
             // A geometry shader's output vertex has no vertex id of its own.
             if (layout.gs_output) missing("not an output of a geometry shader");
+            // After tessellation the header's dword 2 holds gl_TessCoord's u, not a draw id.
+            if (layout.tess_output && o.source == CaptureSource::draw_id)
+                missing("not an output of a tessellation evaluation stage");
             slot = o.source == CaptureSource::vertex_id     ? SLOT_VERTEX_ID
                    : o.source == CaptureSource::instance_id ? SLOT_INSTANCE_ID
                                                             : SLOT_DRAW_ID;
@@ -224,6 +231,10 @@ StreamOutputPlan plan_stream_output(const StreamOutputState& state, const Vertex
         case CaptureSource::gs_id:
             if (!layout.gs_output) missing("only a geometry shader writes it");
             slot = SLOT_GS_ID;
+            break;
+        case CaptureSource::tess_coord:
+            if (!layout.tess_output) missing("only a tessellation evaluation stage has it");
+            slot = SLOT_GS_ID, have = 2; // the header's u and v (drawpipe/tess.hpp)
             break;
         }
         // GL's link error: capturing components the output does not have.

@@ -23,6 +23,7 @@ constexpr std::array<std::string_view, kPrimCount> kPrimNames = {
     "line_strip_adjacency",
     "triangles_adjacency",
     "triangle_strip_adjacency",
+    "patches",
 };
 constexpr std::array<std::string_view, 4> kIndexNames = {"none", "u8", "u16", "u32"};
 } // namespace

@@ -22,6 +22,10 @@ void validate_draw(const DrawInfo& d) {
     if (uint32_t(d.prim) >= uint32_t(kPrimCount))
         fail(ErrorCode::invalid_value,
              "prim: unknown primitive type " + std::to_string(int(d.prim)));
+    if (d.prim == Prim::patches && (d.patch_vertices < 1 || d.patch_vertices > kMaxPatchVertices))
+        fail(ErrorCode::invalid_value, "patch_vertices: " + std::to_string(d.patch_vertices) +
+                                           " is not in [1, " + std::to_string(kMaxPatchVertices) +
+                                           "]");
     if (uint32_t(d.index_type) > uint32_t(IndexType::u32))
         fail(ErrorCode::invalid_value, "index_type: unknown index type");
     if (uint32_t(d.provoking) > uint32_t(Provoking::last))
@@ -56,12 +60,14 @@ void check_split(const DrawInfo& draw, const FrontEndOptions& options) {
                                            std::string(prim_name(*lim.assemble_as)));
     const Prim out_prim = lim.assemble_as ? *lim.assemble_as : draw.prim;
     const uint32_t limit = std::min(lim.max_vertices, kMaxSegmentVertices);
-    if (limit < min_segment_vertices(out_prim))
+    // A patch is never cut: a segment holds whole patches.
+    const uint32_t need =
+        min_segment_vertices(out_prim, out_prim == Prim::patches ? draw.patch_vertices : 1);
+    if (limit < need)
         fail(ErrorCode::limit_too_small,
-             "max_vertices: " + std::to_string(limit) + " is below the " +
-                 std::to_string(min_segment_vertices(out_prim)) +
-                 (min_segment_vertices(out_prim) == 1 ? " vertex" : " vertices") +
-                 " a segment of " + std::string(prim_name(out_prim)) + " needs");
+             "max_vertices: " + std::to_string(limit) + " is below the " + std::to_string(need) +
+                 (need == 1 ? " vertex" : " vertices") + " a segment of " +
+                 std::string(prim_name(out_prim)) + " needs");
 }
 
 void check_indices(const DrawInfo& draw, const std::optional<IndexRange>& known) {

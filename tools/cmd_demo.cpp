@@ -130,7 +130,7 @@ void add_demo_command(CLI::App& app) {
                     args->middle_end.c_str(), strategy.name().c_str(), ctx.threads());
         std::printf("%-26s %10s %9s %14s %8s %8s %10s\n", "primitive", "indices", "segments",
                     "fetched/index", "points", "lines", "triangles");
-        for (int p = 0; p < kPrimCount; ++p) {
+        for (int p = 0; p < int(Prim::patches); ++p) { // patches need tessellation shaders
             const Prim prim = Prim(p);
             // A forced limit too small for this primitive type skips it, with the reason.
             if (args->max_vertices != 0 && args->max_vertices < min_segment_vertices(prim)) {

@@ -274,6 +274,9 @@ void add_render_command(CLI::App& app) {
                 "mode, after culling) the colours of 'back_colors R G B A ...', one per vertex "
                 "like 'colors' (opaque white by default); lines and points keep 'colors'. Not "
                 "with --gs.\n" +
+                "Tessellation (prim patches): key tess binds the evaluation shader interpolate "
+                "(position and colour interpolated over the control points), tcs the control "
+                "shader levels_by_patch (docs/tessellation-stages.md)\n" +
                 kExitCodeHelp);
     cmd->add_option("input", args->file,
                     "Draw description (.txt, '-' for stdin), mesh file, workload (W1..W7) or "

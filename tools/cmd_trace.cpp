@@ -10,6 +10,7 @@
 #include "tools/common/draw_text.hpp"
 #include "tools/common/files.hpp"
 #include "tools/common/gs_library.hpp"
+#include "tools/common/tess_library.hpp"
 #include "tools/common/vs_library.hpp"
 #include "tools/inputs.hpp"
 
@@ -57,6 +58,10 @@ StreamOutputState cli_capture(const VertexLayout& layout, void* data, size_t siz
     if (layout.gs_output) {
         add(CaptureSource::gs_id, 0, 1);
         if (layout.outputs.layer) add(CaptureSource::layer, 0, 1);
+    } else if (layout.tess_output) {
+        add(CaptureSource::vertex_id, 0, 1); // the patch
+        add(CaptureSource::instance_id, 0, 1);
+        add(CaptureSource::tess_coord, 0, 2);
     } else {
         add(CaptureSource::vertex_id, 0, 1);
         add(CaptureSource::instance_id, 0, 1);
@@ -102,6 +107,9 @@ void print_captured(const StreamOutputState& so, const VertexLayout& layout, uin
                     break;
                 case CaptureSource::layer:
                     slot = SLOT_GS_LAYER;
+                    break;
+                case CaptureSource::tess_coord:
+                    slot = SLOT_GS_ID; // u, v
                     break;
                 default:
                     slot = layout.varying_slot(o.index);
@@ -184,8 +192,9 @@ void print_statistics(const PipelineStatistics& s) {
 }
 
 // Vertices of each captured primitive: GL's transform-feedback mode for the draw.
-uint32_t captured_vertices(Prim prim, const GeometryShader* gs) {
+uint32_t captured_vertices(Prim prim, const GeometryShader* gs, const TessEvalShader* tes) {
     if (gs) return gs_min_strip_vertices(gs->output);
+    if (tes) prim = tess_output_prim(tes->state);
     switch (prim) {
     case Prim::points:
         return 1;
@@ -205,13 +214,15 @@ uint32_t captured_vertices(Prim prim, const GeometryShader* gs) {
 // The first line of every trace: what its fields are.
 constexpr const char* kTraceHeader =
     "# trace: one primitive per line (point, line, tri), each vertex as vertexid/instanceid then "
-    "[its attributes or varyings] (a geometry shader's output vertex: its id, @layer), in the "
-    "order GL's transform feedback writes them";
+    "[its attributes or varyings] (a geometry shader's output vertex: its id, @layer; a "
+    "tessellated vertex: p<patch>/<instance>(u,v,w)), in the order GL's transform feedback "
+    "writes them";
 // The header of a multi-draw's or indirect draw's trace (more than one sub-draw).
 constexpr const char* kMultiTraceHeader =
     "# trace: one primitive per line (point, line, tri), each vertex as "
     "vertexid/instanceid/drawid then [its attributes or varyings] (a geometry shader's output "
-    "vertex: its id, @layer), in the order GL's transform feedback writes them";
+    "vertex: its id, @layer; a tessellated vertex: p<patch>/<instance>(u,v,w)), in the order "
+    "GL's transform feedback writes them";
 
 // What a description may name: the registered middle ends and the library shaders.
 std::string library_help() {
@@ -224,7 +235,10 @@ std::string library_help() {
            " (README: The drawpipe program).\n" + kMultiDrawKeysHelp + "\n" + kConventionKeysHelp +
            " (render draws them; trace prints vertices, which they do not change)" +
            "\nMiddle ends (--middle-end):" + middles + "\nGeometry shaders (--gs, key gs):" + gs +
-           "\nVertex shaders (key vs):" + vs + "\n" + kExitCodeHelp;
+           "\nVertex shaders (key vs):" + vs +
+           "\nTessellation (prim patches): key tess binds the evaluation shader interpolate, key "
+           "tcs the control shader levels_by_patch (docs/tessellation-stages.md)\n" +
+           kExitCodeHelp;
 }
 
 void add_trace_command(CLI::App& app) {
@@ -279,7 +293,9 @@ void add_trace_command(CLI::App& app) {
         const Strategy strategy = parse_strategy_option(args->strategy);
         const auto middle = MiddleEndRegistry::global().find(args->middle_end);
         const VertexShader* vs = desc.vs.empty() ? nullptr : &find_vs(desc.vs);
-        const DrawState state{bound->info, bound->input(), vs, gs};
+        DrawState state{bound->info, bound->input(), vs, gs};
+        DescTess tess;
+        tess.bind(desc, state);
         DrawOptions ro{strategy, args->max_vertices};
         if (args->segments) return print_all_segments(state, *middle, ro, *bound);
         // The draws and their limits are checked here, so that an error comes before the header.
@@ -300,6 +316,9 @@ void add_trace_command(CLI::App& app) {
         ctx.set_vertex_attribs(bound->attribs);
         if (vs) ctx.bind_vertex_shader(*vs);
         ctx.bind_geometry_shader(gs);
+        if (state.tcs) ctx.bind_tess_control(*state.tcs);
+        if (state.tes) ctx.bind_tess_eval(*state.tes);
+        ctx.set_patch_default_levels(state.patch_default_levels);
         if (bound->info.index_type != IndexType::none) {
             bound->info.index_buffer_id = ctx.register_index_buffer();
             for (DrawInfo& d : bound->multi.draws) d.index_buffer_id = bound->info.index_buffer_id;
@@ -337,7 +356,7 @@ void add_trace_command(CLI::App& app) {
         if (args->xfb_size) captured = ctx.end_stream_output();
         std::fflush(stdout);
         if (args->xfb_size) {
-            print_captured(so, layout, captured_vertices(bound->info.prim, gs),
+            print_captured(so, layout, captured_vertices(bound->info.prim, gs, state.tes),
                            captured.written[args->xfb_stream], draw_ids);
             if (args->xfb_dump) {
                 write_output_file(*args->xfb_dump, "--xfb-dump",

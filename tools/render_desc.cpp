@@ -2,6 +2,8 @@
 
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
+#include "drawpipe/shading.hpp"
+#include "tools/common/tess_library.hpp"
 
 #include <algorithm>
 #include <initializer_list>
@@ -84,7 +86,8 @@ RasterBackend render_description(const DrawDesc& given, const DescRender& how) {
         }
     }
     // A geometry shader's outputs are its own: its first varying is taken as the colour.
-    raster.edge_flag_varying = how.gs ? -1 : 2;
+    // Edge flags are the vertex stage's alone: tessellated primitives have none.
+    raster.edge_flag_varying = how.gs || desc.tess ? -1 : 2;
     // Point sprites: the coordinates replace the colour, as a fragment shader writing
     // gl_PointCoord as its colour would show them.
     raster.sprite_coord_varying = desc.render.point_sprite ? (how.gs ? 0 : 1) : -1;
@@ -113,6 +116,13 @@ RasterBackend render_description(const DrawDesc& given, const DescRender& how) {
     ctx.set_vertex_buffers(std::span(buffers, two_side ? 4 : 3));
     ctx.set_vertex_attribs(std::span(attribs, two_side ? 4 : 3));
     ctx.bind_geometry_shader(how.gs);
+    // Tessellation: the interpolate shader carries the position and the colour through.
+    DrawState tess_state{bound->info, {buffers, attribs}, nullptr, how.gs};
+    DescTess tess;
+    tess.bind(desc, tess_state);
+    if (tess_state.tcs) ctx.bind_tess_control(*tess_state.tcs);
+    if (tess_state.tes) ctx.bind_tess_eval(*tess_state.tes);
+    ctx.set_patch_default_levels(tess_state.patch_default_levels);
     ctx.set_raster_state(raster);
     submit_draw(ctx, *bound);
     ctx.flush();

@@ -52,10 +52,11 @@ struct SplitParams {
     Shape shape;
     PrimShape ps; // of out_prim's stepping (draw prim, or the GS list type)
     Provoking pv;
-    uint32_t fetch_limit; // most distinct vertices per segment
-    uint32_t index_cap;   // most draw elements per segment
-    uint32_t base_vertex; // two's complement, added with wrap (checked not to overflow)
-    bool adaptive;        // skip lookups while they find (almost) no reuse: the default strategy
+    uint32_t patch_vertices; // the draw's, for Prim::patches (1 for every other type)
+    uint32_t fetch_limit;    // most distinct vertices per segment
+    uint32_t index_cap;      // most draw elements per segment
+    uint32_t base_vertex;    // two's complement, added with wrap (checked not to overflow)
+    bool adaptive;           // skip lookups while they find (almost) no reuse: the default strategy
 };
 
 // Largest number of primitives whose positions fit in `cap` (at least one by check_split).

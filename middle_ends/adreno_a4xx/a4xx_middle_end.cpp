@@ -4,6 +4,7 @@
 #include "drawpipe/gs_executor.hpp"
 #include "drawpipe/shading.hpp"
 #include "drawpipe/simd_shade.hpp"
+#include "drawpipe/tess.hpp"
 
 #include <array>
 #include <utility>
@@ -110,6 +111,7 @@ void A4xxGsDraw::shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatc
 }
 
 std::shared_ptr<const MiddleEndDraw> A4xxMiddleEnd::prepare(const DrawState& state) const {
+    refuse_tess(state, name());
     if (!state.gs) return std::make_shared<PlainDraw>(state, max_vertices_);
     const GeometryShader& gs = *state.gs;
     validate_gs(gs);

@@ -4,6 +4,7 @@
 #include "drawpipe/gs.hpp"
 #include "drawpipe/shading.hpp"
 #include "drawpipe/simd_shade.hpp"
+#include "drawpipe/tess.hpp"
 #include "middle_ends/intel_gen7/ff_reader.hpp"
 #include "middle_ends/intel_gen7/gs_thread.hpp"
 
@@ -126,6 +127,7 @@ GsProgram compile_for(const GeometryShader& gs, const VertexLayout& layout, bool
 }
 
 std::shared_ptr<const MiddleEndDraw> Gen7MiddleEnd::prepare(const DrawState& state) const {
+    refuse_tess(state, name());
     if (!state.gs) return std::make_shared<PlainDraw>(state, max_vertices_);
     const GeometryShader& gs = *state.gs;
     validate_gs(gs);

@@ -2,6 +2,7 @@
 
 #include "drawpipe/error.hpp"
 #include "drawpipe/shading.hpp"
+#include "drawpipe/tess.hpp"
 #include "drawpipe/vertex_fetch.hpp"
 #include "middle_ends/mali/jobs.hpp"
 #include "middle_ends/mali/padded_count.hpp"
@@ -170,6 +171,7 @@ void MaliDraw::shade(const Segment& seg, MiddleEndScratch*, ShadedBatch& out) co
 } // namespace
 
 std::shared_ptr<const MiddleEndDraw> MaliMiddleEnd::prepare(const DrawState& state) const {
+    refuse_tess(state, name());
     if (state.gs)
         throw Error(ErrorCode::unsupported, "gs: the mali middle end models vertex fetch only");
     if (options_.linear_id_bits < 1 || options_.linear_id_bits > 32)

@@ -12,6 +12,7 @@
 #include "drawpipe/prim.hpp"
 #include "drawpipe/serial.hpp"
 #include "support/gl_oracle.hpp"
+#include "support/tess_util.hpp"
 #include "support/trace_util.hpp"
 #include "tools/common/draw_text.hpp"
 
@@ -50,7 +51,8 @@ DrawDesc chunked_draw(Prim prim, IndexType type, bool restart, uint32_t seed) {
         d.start = seed % 7;
         return d;
     }
-    d.base_vertex = int32_t(seed % 9);
+    // Patches ignore restart (GL): a u32 restart value is then a vertex base vertex overflows.
+    d.base_vertex = prim == Prim::patches && restart ? 0 : int32_t(seed % 9);
     const uint32_t span = type == IndexType::u8 ? 255 : 3000; // reuse within segments
     // An odd start or run start puts chunk cuts at odd primitives of a run (strip parity).
     d.start = seed % 3;
@@ -172,7 +174,8 @@ void check_runs(const DrawInfo& info, const std::vector<Rec>& segs) {
                 cut = v == info.restart_index;
             }
             if (!cut) continue;
-            const uint32_t gl = gl_prim_count(info.prim, trim_count(info.prim, i - b));
+            const uint32_t gl = gl_prim_count(
+                info.prim, trim_count(info.prim, i - b, info.patch_vertices), info.patch_vertices);
             run_prims.push_back(gl);
             b = i + 1;
         }
@@ -197,7 +200,7 @@ void check_runs(const DrawInfo& info, const std::vector<Rec>& segs) {
                 last_seq = r.sequence;
                 if (info.prim != Prim::polygon) { // a polygon's pieces count triangles
                     ASSERT_EQ(r.prim_id_first, id) << "segment " << s;
-                    id += gl_prim_count(r.prim, r.elts.size());
+                    id += gl_prim_count(r.prim, r.elts.size(), info.patch_vertices);
                 }
                 if (!(r.flags & SPLIT_AFTER)) break;
                 ASSERT_LT(s + 1, segs.size());
@@ -223,8 +226,10 @@ std::string trace_chunked(const DrawDesc& d, uint32_t limit, const char* strateg
     const auto bound = bind_draw(d);
     FetchShade middle(65536);
     TraceBackend trace;
-    draw_serial({bound->info, bound->input(), nullptr, nullptr}, middle, trace,
-                {*Strategy::parse(strategy), limit, nullptr, C});
+    DrawState state{bound->info, bound->input(), nullptr, nullptr};
+    const TessEvalShader tes = test::patch_ids_tes(d.patch_vertices); // shows each patch
+    if (d.prim == Prim::patches) state.tes = &tes;
+    draw_serial(state, middle, trace, {*Strategy::parse(strategy), limit, nullptr, C});
     return trace.take();
 }
 
@@ -242,7 +247,7 @@ TEST_P(ChunkedSplit, ChunksAgreeAndKeepFlagsAndPrimitiveIds) {
             d.instances = seed % 3 == 0 ? 2 : 1;
             const auto bound = bind_draw(d);
             const DrawInfo& info = bound->info;
-            const uint32_t min_limit = min_segment_vertices(prim);
+            const uint32_t min_limit = min_segment_vertices(prim, d.patch_vertices);
             for (const char* strategy : kStrategies)
                 for (uint32_t limit : {min_limit + seed % 7, 4096u}) {
                     const bool instancing = seed % 2 == 0;
@@ -284,7 +289,7 @@ TEST_P(ChunkedSplit, TraceEqualsOracle) {
         DrawDesc d = chunked_draw(prim, type, restart, ++seed);
         d.instances = type == IndexType::u16 ? 2 : 1;
         const std::string expected = test::oracle_trace(d);
-        const uint32_t min_limit = min_segment_vertices(prim);
+        const uint32_t min_limit = min_segment_vertices(prim, d.patch_vertices);
         const char* strategy = kStrategies[seed % 4];
         for (uint32_t limit : {min_limit + seed % 5, 4096u}) {
             const std::string got = trace_chunked(d, limit, strategy);

@@ -74,7 +74,7 @@ TEST(FrontEnd, FlagsAndLimits) {
             DrawDesc d = test::random_draw(rng, Prim(p), o);
             d.instances = 1;
             const auto b = bind_draw(d);
-            const uint32_t limit = min_segment_vertices(Prim(p)) + rng() % 20;
+            const uint32_t limit = min_segment_vertices(Prim(p), d.patch_vertices) + rng() % 20;
             for (const char* s : {"distinct", "vsplit", "exact", "none"}) {
                 const Collected c = split(b->info, limit, *Strategy::parse(s));
                 for (size_t i = 0; i < c.segs.size(); ++i) {
@@ -328,7 +328,7 @@ TEST(FrontEnd, NextAndDrainAgreeWhateverObjectTheyWrite) {
         if (iter % 2) d.index_type = IndexType::none, d.indices.clear();
         const auto b = bind_draw(d);
         MiddleEndLimits lim;
-        lim.max_vertices = min_segment_vertices(prim) + rng() % 24;
+        lim.max_vertices = min_segment_vertices(prim, d.patch_vertices) + rng() % 24;
         lim.handles_instancing = rng() % 2;
         const FrontEndOptions options{lim, {}};
         SCOPED_TRACE(format_draw_text(d) + " limit " + std::to_string(lim.max_vertices));

@@ -7,6 +7,7 @@
 #include "support/gs_oracle.hpp"
 #include "support/gs_trace_util.hpp"
 #include "support/random_draw.hpp"
+#include "support/tess_util.hpp"
 #include "tools/common/gs_library.hpp"
 
 #include <gtest/gtest.h>
@@ -26,7 +27,7 @@ std::string gs_trace(const std::string& text, uint32_t max_vertices = 0) {
 
 std::vector<Prim> feeding_prims(Prim gs_input) {
     std::vector<Prim> out;
-    for (int p = 0; p < kPrimCount; ++p)
+    for (int p = 0; p < test::kPrimsWithoutTess; ++p)
         if (gs_input_compatible(Prim(p), gs_input)) out.push_back(Prim(p));
     return out;
 }

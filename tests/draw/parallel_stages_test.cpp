@@ -9,6 +9,7 @@
 #include "drawpipe/prim.hpp"
 #include "drawpipe/simd_shade.hpp"
 #include "drawpipe/stage.hpp"
+#include "support/tess_util.hpp"
 
 #include <gtest/gtest.h>
 
@@ -198,7 +199,7 @@ std::string describe(const Scene& s) {
 TEST(ParallelStages, OrderFreeStagesDrawWhatTheOrderedChainDraws) {
     register_builtin_middle_ends();
     std::mt19937 rng(29);
-    for (int p = 0; p < kPrimCount; ++p) {
+    for (int p = 0; p < test::kPrimsWithoutTess; ++p) {
         for (int iter = 0; iter < 12; ++iter) {
             const Scene s = random_scene(rng, Prim(p), 200 + rng() % 400);
             PassOn pass;
@@ -227,7 +228,7 @@ TEST(ParallelStages, OrderFreeStagesDrawWhatTheOrderedChainDraws) {
 // draws what the same stage run in order draws.
 TEST(ParallelStages, ACopyableDriverStageDrawsWhatItDrawsInOrder) {
     std::mt19937 rng(31);
-    for (int p = 0; p < kPrimCount; ++p) {
+    for (int p = 0; p < test::kPrimsWithoutTess; ++p) {
         for (int iter = 0; iter < 4; ++iter) {
             const Scene s = random_scene(rng, Prim(p), 300 + rng() % 400);
             Tint in_order(false);

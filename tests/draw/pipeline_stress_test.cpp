@@ -3,9 +3,10 @@
 // one-thread trace, at every thread count.
 #include "drawpipe/backends/trace.hpp"
 #include "drawpipe/context.hpp"
-#include "drawpipe/prim.hpp"
 #include "drawpipe/fetch_shade.hpp"
+#include "drawpipe/prim.hpp"
 #include "support/random_draw.hpp"
+#include "support/tess_util.hpp"
 
 #include <gtest/gtest.h>
 #include <oneapi/tbb/global_control.h>
@@ -178,7 +179,7 @@ TEST(PipelineStress, SegmentsOfOneDrawRunConcurrently) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllPrims, PipelineStress, ::testing::Range(0, kPrimCount),
+INSTANTIATE_TEST_SUITE_P(AllPrims, PipelineStress, ::testing::Range(0, test::kPrimsWithoutTess),
                          [](const auto& info) { return std::string(prim_name(Prim(info.param))); });
 
 } // namespace

@@ -15,6 +15,7 @@
 #include "drawpipe/simd_shade.hpp"
 #include "drawpipe/vertex_fetch.hpp"
 #include "support/random_draw.hpp"
+#include "support/tess_util.hpp"
 #include "tools/common/draw_text.hpp"
 
 #include <gtest/gtest.h>
@@ -207,7 +208,7 @@ void compare_random(uint32_t seed, int rounds) {
 
         // A segment: linear or listed (with a bias), drawn linearly or through elements.
         Segment seg;
-        seg.prim = Prim(rng(0, kPrimCount - 1));
+        seg.prim = Prim(rng(0, test::kPrimsWithoutTess - 1));
         seg.flags = uint8_t(rng(0, 3));
         seg.instance_first = rng(0, 4);
         seg.instance_count = rng(1, 3);
@@ -463,7 +464,7 @@ TEST(SimdShade, WholeDrawsMatchFetchShade) {
     const FetchShadeSimd fast(65536);
     std::mt19937 rng(1234);
     Rng input_rng(99);
-    for (int k = 0; k < kPrimCount; ++k)
+    for (int k = 0; k < test::kPrimsWithoutTess; ++k)
         for (int i = 0; i < 12; ++i) {
             const DrawDesc desc = test::random_draw(rng, Prim(k));
             const auto bound = bind_draw(desc);

@@ -8,6 +8,7 @@
 #include "drawpipe/registry.hpp"
 #include "support/gl_oracle.hpp"
 #include "support/random_draw.hpp"
+#include "support/tess_util.hpp"
 #include "support/trace_util.hpp"
 
 #include <gtest/gtest.h>
@@ -25,6 +26,8 @@ std::string trace_cached(const DrawDesc& desc, SplitCache& cache, uint64_t id, u
     if (shared_bytes) bound->info.indices = shared_bytes->data(); // the registered buffer itself
     bound->info.index_buffer_id = id;
     DrawState state{bound->info, bound->input(), nullptr, nullptr};
+    const TessEvalShader tes = test::patch_ids_tes(desc.patch_vertices);
+    if (desc.prim == Prim::patches) state.tes = &tes;
     FetchShade middle(65536);
     TraceBackend trace;
     DrawOptions ro;
@@ -50,7 +53,7 @@ TEST(SplitCache, CachedRedrawEqualsUncached) {
         for (int iter = 0; iter < 30; ++iter) {
             const DrawDesc d = indexed_draw(rng, Prim(p));
             const uint64_t id = cache.register_buffer();
-            const uint32_t limit = min_segment_vertices(Prim(p)) + rng() % 30;
+            const uint32_t limit = min_segment_vertices(Prim(p), d.patch_vertices) + rng() % 30;
             const std::string expected = test::oracle_trace(d);
             ASSERT_EQ(trace_cached(d, cache, id, limit), expected) << format_draw_text(d); // miss
             ASSERT_EQ(trace_cached(d, cache, id, limit), expected) << format_draw_text(d); // hit
@@ -180,7 +183,9 @@ TEST(SplitCache, ThreadsShareTheCache) {
             for (int round = 0; round < 5; ++round)
                 for (size_t i = 0; i < draws.size(); ++i) {
                     const size_t k = (i + size_t(t) * 5) % draws.size();
-                    const uint32_t limit = min_segment_vertices(draws[k].first.prim) + 6;
+                    const uint32_t limit =
+                        min_segment_vertices(draws[k].first.prim, draws[k].first.patch_vertices) +
+                        6;
                     if (trace_cached(draws[k].first, cache, draws[k].second, limit) != expected[k])
                         ++failures;
                     if (t == 0 && round == 2 && i == 3) cache.bump_version(draws[k].second);
@@ -193,7 +198,7 @@ TEST(SplitCache, ThreadsShareTheCache) {
     EXPECT_EQ(cache.stats().hits + cache.stats().misses, 4u * 5u * draws.size());
     cache.set_budget(SplitCache::kDefaultBudget);
     const auto& [d, id] = draws[1];
-    const uint32_t limit = min_segment_vertices(d.prim) + 6;
+    const uint32_t limit = min_segment_vertices(d.prim, d.patch_vertices) + 6;
     const uint64_t hits = cache.stats().hits;
     EXPECT_EQ(trace_cached(d, cache, id, limit), expected[1]);
     EXPECT_EQ(trace_cached(d, cache, id, limit), expected[1]);
@@ -208,7 +213,7 @@ TEST(SplitCache, ContextRedrawsThroughThePipeline) {
     std::mt19937 rng(23);
     std::vector<DrawDesc> descs;
     for (int i = 0; i < 20; ++i) {
-        DrawDesc d = indexed_draw(rng, Prim(i % kPrimCount));
+        DrawDesc d = indexed_draw(rng, Prim(i % test::kPrimsWithoutTess));
         d.attrib_divisors.clear(); // one vertex input serves the whole queue
         descs.push_back(d);
     }

@@ -27,7 +27,7 @@ TEST_P(SplitInvariant, SplitTraceEqualsUnsplitAndOracle) {
         const DrawDesc d = test::random_draw(rng, prim);
         const std::string expected = test::oracle_trace(d);
         ASSERT_EQ(test::trace_of(d), expected) << format_draw_text(d);
-        const uint32_t min_limit = min_segment_vertices(prim);
+        const uint32_t min_limit = min_segment_vertices(prim, d.patch_vertices);
         for (const char* name : kStrategies) {
             const uint32_t limit =
                 std::uniform_int_distribution<uint32_t>(min_limit, min_limit + 40)(rng);

@@ -8,6 +8,7 @@
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/prim.hpp"
 #include "drawpipe/stage.hpp"
+#include "support/tess_util.hpp"
 
 #include <gtest/gtest.h>
 
@@ -146,7 +147,7 @@ TEST(Stages, AssemblyIsTheUnsplitDrawsAtEveryLimitStrategyAndThreadCount) {
     std::mt19937 rng(15);
     const Strategy strategies[] = {Strategy{}, *Strategy::parse("vsplit"),
                                    *Strategy::parse("exact"), *Strategy::parse("none")};
-    for (int p = 0; p < kPrimCount; ++p)
+    for (int p = 0; p < test::kPrimsWithoutTess; ++p)
         for (int iter = 0; iter < 6; ++iter) {
             const Scene s = random_scene(rng, Prim(p), 12);
             Recorder whole;
@@ -246,7 +247,7 @@ TEST(Stages, ImageIsTheSameForEveryLimitStrategyMiddleEndAndThreadCount) {
     register_builtin_middle_ends();
     std::mt19937 rng(21);
     const char* middles[] = {"fetch_shade", "fetch_shade_simd", "a4xx", "gen7", "mali"};
-    for (int p = 0; p < kPrimCount; ++p)
+    for (int p = 0; p < test::kPrimsWithoutTess; ++p)
         for (int iter = 0; iter < 3; ++iter) {
             Scene s = random_scene(rng, Prim(p), 14);
             for (size_t v = 0; v < s.positions.size(); v += 4)

@@ -48,6 +48,16 @@ processed further, so gs_primitives is not compared for streams2 and streams4. T
 (vs_invocations under vertex reuse, the clipper's counts, 0 on both sides here: drawpipe's
 trace has no raster state, llvmpipe's rasterizer discard) GL leaves to the implementation.
 
+With --tess the draws are patches (1-6 control points, every index type, instancing, small
+limits) through the library's tessellation shaders, one group per mode x spacing x winding x
+point mode: default levels (fractional, 0, 1, NaN, infinite, negative, above 64) or the
+levels_by_patch control shader, sometimes a geometry shader after the evaluation stage,
+through fetch_shade and fetch_shade_simd on 1-3 threads; traces (and with --xfb the bytes)
+must agree. GL treats primitive restart as disabled for patches and drawpipe follows GL;
+llvmpipe restarts patches anyway, so restart is enabled only with a value the draw never
+reads. Every group also checks that the hardware models (mali, gen7, a4xx) refuse patches
+with an `unsupported` error.
+
 With --variants each draw also gets a random --strategy, --middle-end, --repeat and --threads.
 The reorder strategy changes the order of a triangle list's triangles on purpose (never their
 vertices), so its traces are compared with Mesa's as sorted lines.
@@ -100,7 +110,9 @@ FEEDS = {
 TYPE_MAX = {"u8": 0xFF, "u16": 0xFFFF, "u32": 0xFFFFFFFF}
 
 
-def min_limit(prim):
+def min_limit(prim, patch_vertices=1):
+    if prim == "patches":
+        return patch_vertices
     first, incr = SHAPE[prim]
     return first if first == incr else first + incr
 
@@ -133,6 +145,12 @@ def fmt(d):
         lines.append(f"vs {d['vs']}")
     if d.get("gs"):
         lines.append(f"gs {d['gs']}")
+    if d.get("tess"):
+        lines.append(f"patch_vertices {d['patch_vertices']}")
+        lines.append("tess " + d["tess"])
+        lines.append("tess_levels " + " ".join(d["tess_levels"]))
+        if d.get("tcs"):
+            lines.append(f"tcs {d['tcs']}")
     return "\n".join(lines) + "\n"
 
 
@@ -280,6 +298,64 @@ def random_multi(rng, d):
             d["indirect"] = [(c, i, s, 0, bi) for c, i, s, _, bi in d["indirect"]]
 
 
+# ---------------------------------------------------------------------------------------------
+# Tessellation (--tess): patches through the library's interpolate evaluation shader.
+
+TESS_MODES = ["triangles", "quads", "isolines"]
+TESS_SPACINGS = ["equal", "fractional_even", "fractional_odd"]
+TESS_WINDINGS = ["ccw", "cw"]
+# Levels as the text gives them: fractional, 0 and 1, culling values, clamped ones.
+SMALL_LEVELS = ["1", "2", "3", "0.5", "1.5", "2.25", "3.7", "4", "5.5"]
+ODD_LEVELS = ["0", "-1", "nan", "inf", "-inf", "1e-3", "7.9", "16", "33.3", "64", "70"]
+# A geometry shader after the evaluation stage, by what the tessellator makes.
+TESS_GS = {"triangles": ["passthrough_tri", "cull_odd", "points_out"],
+           "lines": ["lines_in"], "points": ["points_in_quad"]}
+
+
+def tess_output(mode, point_mode):
+    return "points" if point_mode else "lines" if mode == "isolines" else "triangles"
+
+
+def random_tess_draw(rng, mode, spacing, winding, point_mode):
+    d = random_draw(rng, "patches")
+    d["vs"] = None
+    pv = rng.choice([1, 2, 3, 4]) if rng.random() < 0.8 else rng.randint(5, 32)
+    d["patch_vertices"] = pv
+    d["tess"] = f"{mode} {spacing} {winding}" + (" point_mode" if point_mode else "")
+    big = rng.random() < 0.15  # one level set with large levels: few patches then
+    levels = []
+    for _ in range(6):
+        r = rng.random()
+        levels.append(rng.choice(ODD_LEVELS) if r < 0.15 or big else rng.choice(SMALL_LEVELS))
+    d["tess_levels"] = levels
+    d["tcs"] = "levels_by_patch" if rng.random() < 0.5 else None
+    # llvmpipe draws a tessellated draw's vertices with 16-bit indices (docs/tessellation.md):
+    # past 65535 vertices it joins the wrong ones. Draws with large levels stay far below.
+    large = big or any(l in ("inf", "16", "33.3", "64", "70") for l in levels)
+    if large:
+        d["instances"] = min(d["instances"], 2)
+    d["count"] = min(d["count"], (2 if large else 24) * pv + rng.randint(0, pv - 1))
+    if d["index"] != "none":
+        d["indices"] = d["indices"][:d["start"] + d["count"] + 3]
+        while len(d["indices"]) < d["start"] + d["count"]:
+            d["indices"].append(rng.randint(0, 20))
+        # GL: restart is off for patches; llvmpipe restarts them anyway (a deviation from
+        # GL), so a restart value is enabled only where the draw never reads it.
+        # A restart value read is then an ordinary vertex: keep vertex ids small.
+        for i in range(d["start"], d["start"] + d["count"]):
+            if d["indices"][i] > 1000:
+                d["indices"][i] = rng.randint(0, 20)
+        fix_base_vertex(rng, d)
+        read = d["indices"][d["start"]:d["start"] + d["count"]]
+        if d["restart"] is not None and d["restart"] in read:
+            d["restart"] = None if rng.random() < 0.5 else max(read) + 1
+            if not valid(d):  # its old restart values are vertices now
+                d["base_vertex"] = 0
+    if rng.random() < 0.25:
+        d["gs"] = rng.choice(TESS_GS[tess_output(mode, point_mode)])
+    return d
+
+
 def random_variant(rng, strategies, middle_ends, gs):
     """Other drawpipe paths that must draw the same: strategies, middle ends, cached splits."""
     strategy = rng.choice(strategies)
@@ -308,6 +384,8 @@ def record_bytes(d):
         return 4
     if gs:
         return 4 * (1 + (gs in GS_WRITES_LAYER) + (4 if gs in GS_READS_COLOR else 0))
+    if d.get("tess"):  # patch, instance, u, v, then the attributes
+        return 4 * (4 + len(d["attribs"]))
     return 4 * (2 + draw_ids(d) + (colour or len(d["attribs"])))
 
 
@@ -316,6 +394,9 @@ def prim_vertices(d):
     if gs:
         return GS_OUTPUT_VERTICES.get(gs, 3)
     p = d["prim"]
+    if d.get("tess"):
+        out = tess_output(d["tess"].split()[0], "point_mode" in d["tess"])
+        return {"points": 1, "lines": 2, "triangles": 3}[out]
     return 1 if p == "points" else 2 if p in ("lines", "line_loop", "line_strip") else 3
 
 
@@ -324,6 +405,8 @@ def random_xfb_size(rng, d):
     not a multiple of a primitive (or of 4), sometimes large enough for everything."""
     prim_bytes = record_bytes(d) * prim_vertices(d)
     amplify = 3 if d.get("gs") else 1
+    if d.get("tess"):
+        amplify = 40
     vertices = sum(c * max(inst, 1) for _, c, _, inst, _ in sub_draws(d))
     full = max(1, vertices * amplify) * prim_bytes
     r = rng.random()
@@ -358,10 +441,10 @@ def read_batch(stdout):
         if line.startswith("== "):
             _, name, _, status = line.split()
             cur = name
-            out[cur] = [int(status), ""]
+            out[cur] = [int(status), []]
         else:
-            out[cur][1] += line
-    return {k: tuple(v) for k, v in out.items()}
+            out[cur][1].append(line)  # joined once: += on a long text is quadratic
+    return {k: (v[0], "".join(v[1])) for k, v in out.items()}
 
 
 class Runner:
@@ -566,7 +649,7 @@ def shrink(runner, d, limit, extra):
                 yield dict(c, restart=None), lim
         if c["provoking"] == "first":
             yield dict(c, provoking="last"), lim
-        if lim and lim > min_limit(c["prim"]):
+        if lim and lim > min_limit(c["prim"], c.get("patch_vertices", 1)):
             yield c, lim - 1
 
     progress = True
@@ -588,6 +671,8 @@ def main():
     ap.add_argument("--per-prim", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--gs", action="store_true", help="library geometry shaders instead")
+    ap.add_argument("--tess", action="store_true",
+                    help="patches through the library's tessellation shaders instead")
     ap.add_argument("--prims", default="", help="comma-separated subset of primitive types")
     ap.add_argument("--gs-names", default="",
                     help="with --gs: comma-separated subset of the library's geometry shaders")
@@ -612,7 +697,11 @@ def main():
     args = ap.parse_args()
     rng = random.Random(args.seed)
 
-    if args.gs:
+    if args.tess:
+        groups = [(f"{m}-{s}-{w}" + ("-point_mode" if pm else ""), "patches", (m, s, w, pm))
+                  for m in TESS_MODES for s in TESS_SPACINGS for w in TESS_WINDINGS
+                  for pm in (False, True)]
+    elif args.gs:
         groups = [(f"{gs}<-{p}", p, gs) for gs, inp in GS_INPUT.items() for p in FEEDS[inp]]
     else:
         groups = [(p, p, None) for p in PRIMS]
@@ -632,8 +721,23 @@ def main():
     with tempfile.TemporaryDirectory(prefix="mesa_compare_") as tmp:
         runner = Runner(args, tmp)
         jobs = []  # (group, desc, limit, path, extra drawpipe arguments)
+        refused = collections.Counter()  # --tess: hardware models that refuse patches
         for name, prim, gs in groups:
-            for _ in range(args.per_prim):
+            for k in range(args.per_prim):
+                if args.tess:
+                    d = random_tess_draw(rng, *gs)
+                    if k == 0 and not refused:  # once: the hardware models refuse patches
+                        path = runner.write(d)
+                        for hw in ("mali", "gen7", "a4xx"):
+                            _, err = runner.drawpipe_trace(path, 0, ["--middle-end", hw])
+                            refused["unsupported" in err] += 1
+                    if args.xfb:
+                        d["xfb"] = random_xfb_size(rng, d)
+                    lim = 0 if rng.random() < 0.3 else rng.randint(1, 4) * d["patch_vertices"]
+                    extra = ["--middle-end", rng.choice(["fetch_shade", "fetch_shade_simd"]),
+                             "--threads", str(rng.choice([1, 2, 3]))]
+                    jobs.append((name, d, lim, runner.write(d), extra))
+                    continue
                 d = random_draw(rng, prim, gs)
                 if args.multi:
                     random_multi(rng, d)
@@ -667,6 +771,11 @@ def main():
             cover["instanced attribute"] += any(d["attribs"])
             cover["base instance"] += d["base_instance"] > 0
             cover["non-empty Mesa trace"] += mesa[path][0] == 0 and mesa[path][1] != ""
+            if args.tess:
+                cover["control shader"] += bool(d.get("tcs"))
+                cover["geometry shader after"] += bool(d.get("gs"))
+                cover["culling or odd level"] += any(l in ODD_LEVELS for l in d["tess_levels"])
+                cover["restart enabled (value not read)"] += d["restart"] is not None
             if args.xfb and mesa[path][0] == 0:
                 counts = dict(l[2:].split() for l in mesa[path][1].splitlines()
                               if l.startswith("# primitives_"))
@@ -708,12 +817,17 @@ def main():
         print(f"{'group':40} {'draws':>6} {'differ':>6} {'both reject':>11}")
         for name, _, _ in groups:
             print(f"{name:40} {per_group[name]:6} {bad_group[name]:6} {both_reject[name]:11}")
+        if args.tess:
+            print(f"hardware models refusing patches with 'unsupported': {refused[True]} of "
+                  f"{refused[True] + refused[False]}")
+            if refused[False]:
+                mismatches.append(("refusal", {}, 0, "a hardware model drew patches", []))
         print(f"total {sum(per_group.values())} draws, {len(mismatches)} differ")
         print("coverage: " + ", ".join(f"{k} {v}" for k, v in cover.items()))
 
         reported = collections.Counter()
         for k, (name, d, lim, why, extra) in enumerate(mismatches):
-            if k >= args.max_report:
+            if k >= args.max_report or not d:
                 break
             d2, lim2 = shrink(runner, d, lim, extra)
             why2, dp, err, (mstatus, mtext) = check_one(runner, d2, lim2, extra)

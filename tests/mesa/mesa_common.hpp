@@ -53,6 +53,8 @@ constexpr PrimInfo kPrims[] = {
     {"line_strip_adjacency", GL_LINE_STRIP_ADJACENCY, kCountOnly},
     {"triangles_adjacency", GL_TRIANGLES_ADJACENCY, GL_TRIANGLES},
     {"triangle_strip_adjacency", GL_TRIANGLE_STRIP_ADJACENCY, GL_TRIANGLES},
+    // Captured as the tessellator's primitives (Desc::tess decides which).
+    {"patches", GL_PATCHES, GL_TRIANGLES},
 };
 
 // `drawpipe render`'s keys, as mesa_render needs them (defaults as drawpipe's).
@@ -115,6 +117,13 @@ struct Desc {
     uint32_t count_n = 0, count_max = 0;
     // More than one sub-draw or record: the trace prints draw ids.
     bool draw_ids() const { return records.size() > 1; }
+    // Tessellation: `patch_vertices`, `tess MODE SPACING WINDING [point_mode]` (empty mode:
+    // none), `tess_levels` (the patch default levels), `tcs` (levels_by_patch).
+    uint32_t patch_vertices = 3;
+    std::string tess_mode, tess_spacing, tess_winding;
+    bool point_mode = false;
+    float tess_levels[6] = {1, 1, 1, 1, 1, 1};
+    std::string tcs;
 };
 
 struct ParseError : std::runtime_error {
@@ -324,6 +333,20 @@ inline Desc parse(std::string_view text) {
             d.count_n = number<uint32_t>(line_no, key, w[1]);
             d.count_max = number<uint32_t>(line_no, key, w[2]);
             d.count_given = d.indirect = true;
+        } else if (key == "patch_vertices") {
+            d.patch_vertices = number<uint32_t>(line_no, key, one());
+        } else if (key == "tess") {
+            if (w.size() != 4 && w.size() != 5)
+                bad(line_no, key, "MODE SPACING WINDING [point_mode]");
+            d.tess_mode = w[1], d.tess_spacing = w[2], d.tess_winding = w[3];
+            d.point_mode = w.size() == 5;
+            if (d.point_mode && w[4] != "point_mode") bad(line_no, key, "not point_mode");
+        } else if (key == "tess_levels") {
+            if (w.size() != 7) bad(line_no, key, "expects 6 levels");
+            for (int i = 0; i < 6; ++i) d.tess_levels[i] = std::strtof(w[1 + i].c_str(), nullptr);
+        } else if (key == "tcs") {
+            d.tcs = one();
+            if (d.tcs != "levels_by_patch") bad(line_no, key, "unknown control shader");
         } else if (parse_render_key(line_no, w, d.render)) {
         } else {
             bad(line_no, key, "unknown key");

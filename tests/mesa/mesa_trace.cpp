@@ -247,19 +247,23 @@ uint32_t vertex_streams(const GsInfo& gs) {
     return name == "streams2" ? 2 : name == "streams4" ? 4 : 1;
 }
 
-// `draw_ids`: also gl_DrawID (ARB_shader_draw_parameters), as `did`.
-std::string vertex_shader(size_t attribs, bool color, bool draw_ids) {
+// `draw_ids`: also gl_DrawID (ARB_shader_draw_parameters), as `did`. `p`: a prefix for
+// the outputs' names (`v` before tessellation, whose last stage writes the plain names).
+std::string vertex_shader(size_t attribs, bool color, bool draw_ids, const std::string& p = "") {
     std::string s = "#version 420\n";
-    if (draw_ids) s += "#extension GL_ARB_shader_draw_parameters : require\nflat out uint did;\n";
+    if (draw_ids)
+        s += "#extension GL_ARB_shader_draw_parameters : require\nflat out uint " + p + "did;\n";
     if (color) attribs = 0;
     for (size_t a = 0; a < attribs; ++a)
         s += "layout(location = " + std::to_string(a) + ") in uint a" + std::to_string(a) + ";\n";
-    s += "flat out uint vid;\nflat out uint iid;\n";
-    for (size_t a = 0; a < attribs; ++a) s += "flat out uint av" + std::to_string(a) + ";\n";
-    s += "void main() {\n    vid = uint(gl_VertexID);\n    iid = uint(gl_InstanceID);\n";
-    if (draw_ids) s += "    did = uint(gl_DrawIDARB);\n";
+    s += "flat out uint " + p + "vid;\nflat out uint " + p + "iid;\n";
     for (size_t a = 0; a < attribs; ++a)
-        s += "    av" + std::to_string(a) + " = a" + std::to_string(a) + ";\n";
+        s += "flat out uint " + p + "av" + std::to_string(a) + ";\n";
+    s += "void main() {\n    " + p + "vid = uint(gl_VertexID);\n    " + p +
+         "iid = uint(gl_InstanceID);\n";
+    if (draw_ids) s += "    " + p + "did = uint(gl_DrawIDARB);\n";
+    for (size_t a = 0; a < attribs; ++a)
+        s += "    " + p + "av" + std::to_string(a) + " = a" + std::to_string(a) + ";\n";
     if (color) {
         s.insert(s.find("void main"), "out vec4 color;\n");
         s += "    color = vec4(float(gl_VertexID) * 0.5, float(gl_InstanceID) + 0.25, "
@@ -276,15 +280,93 @@ template <class Fn> Fn gl_proc(const char* name) {
     return f;
 }
 
+// ---------------------------------------------------------------------------------------
+// Tessellation: GLSL transcriptions of drawpipe's library (tools/common/tess_library.hpp).
+
+bool tessellated(const Desc& d) {
+    return !d.tess_mode.empty();
+}
+
+// The primitive transform feedback captures after the tessellator.
+GLenum tess_xfb_mode(const Desc& d) {
+    if (d.point_mode) return GL_POINTS;
+    return d.tess_mode == "isolines" ? GL_LINES : GL_TRIANGLES;
+}
+
+std::string float_bits(float f) {
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    return "uintBitsToFloat(" + std::to_string(bits) + "u)"; // NaN and infinities exactly
+}
+
+// levels_by_patch: the control points through, every level the default plus gl_PrimitiveID % 3.
+std::string control_shader(const Desc& d, size_t attribs) {
+    std::string s = "#version 420\nlayout(vertices = " + std::to_string(d.patch_vertices) +
+                    ") out;\nflat in uint vvid[];\nflat in uint viid[];\n"
+                    "flat out uint cvid[];\nflat out uint ciid[];\n";
+    for (size_t a = 0; a < attribs; ++a)
+        s += "flat in uint vav" + std::to_string(a) + "[];\nflat out uint cav" + std::to_string(a) +
+             "[];\n";
+    const std::string i = "[gl_InvocationID]";
+    s += "void main() {\n    cvid" + i + " = vvid" + i + ";\n    ciid" + i + " = viid" + i +
+         ";\n    gl_out" + i + ".gl_Position = gl_in" + i + ".gl_Position;\n";
+    for (size_t a = 0; a < attribs; ++a)
+        s += "    cav" + std::to_string(a) + i + " = vav" + std::to_string(a) + i + ";\n";
+    s += "    float add = float(gl_PrimitiveID % 3);\n";
+    for (int k = 0; k < 4; ++k)
+        s += "    gl_TessLevelOuter[" + std::to_string(k) + "] = " + float_bits(d.tess_levels[k]) +
+             " + add;\n";
+    for (int k = 0; k < 2; ++k)
+        s += "    gl_TessLevelInner[" + std::to_string(k) +
+             "] = " + float_bits(d.tess_levels[4 + k]) + " + add;\n";
+    return s + "}\n";
+}
+
+// interpolate: the position interpolated over the first control points, the attributes
+// (integers) from control point 0, the patch as `vid`, gl_TessCoord.xy as `tc`.
+std::string evaluation_shader(const Desc& d, size_t attribs) {
+    const std::string in = d.tcs.empty() ? "v" : "c";
+    std::string s = "#version 420\nlayout(" + d.tess_mode + ", " + d.tess_spacing + "_spacing, " +
+                    d.tess_winding + (d.point_mode ? ", point_mode" : "") + ") in;\nflat in uint " +
+                    in +
+                    "iid[];\n"
+                    "flat out uint vid;\nflat out uint iid;\nout vec2 tc;\n";
+    for (size_t a = 0; a < attribs; ++a)
+        s += "flat in uint " + in + "av" + std::to_string(a) + "[];\nflat out uint av" +
+             std::to_string(a) + ";\n";
+    s += "void main() {\n    vid = uint(gl_PrimitiveID);\n    iid = " + in +
+         "iid[0];\n"
+         "    tc = gl_TessCoord.xy;\n";
+    for (size_t a = 0; a < attribs; ++a)
+        s += "    av" + std::to_string(a) + " = " + in + "av" + std::to_string(a) + "[0];\n";
+    s += "    float u = gl_TessCoord.x, v = gl_TessCoord.y, w = gl_TessCoord.z;\n";
+    if (d.tess_mode == "triangles")
+        s += "    gl_Position = u * gl_in[0].gl_Position + v * gl_in[1].gl_Position + "
+             "w * gl_in[2].gl_Position;\n";
+    else if (d.tess_mode == "quads")
+        s += "    gl_Position = (1.0 - v) * ((1.0 - u) * gl_in[0].gl_Position + u * "
+             "gl_in[1].gl_Position) + v * ((1.0 - u) * gl_in[3].gl_Position + u * "
+             "gl_in[2].gl_Position);\n";
+    else
+        s += "    gl_Position = (1.0 - u) * gl_in[0].gl_Position + u * gl_in[1].gl_Position;\n";
+    return s + "}\n";
+}
+
 // `stream` > 0: stream 0's `id` goes to buffer 0, then (gl_NextBuffer) the stream's `id<N>`
 // to buffer 1, the buffer compared.
 GLuint link_program(const Desc& d, const GsInfo* gs, std::vector<std::string>& varyings,
                     uint32_t stream) {
     const GLuint prog = glCreateProgram();
     const bool color = d.vs == "color";
-    const bool draw_ids = d.draw_ids() && !gs; // a GS's output vertex has its own id
-    glAttachShader(prog,
-                   compile(GL_VERTEX_SHADER, vertex_shader(d.divisors.size(), color, draw_ids)));
+    // A GS's or evaluation stage's output vertex has no draw id of its own.
+    const bool draw_ids = d.draw_ids() && !gs && !tessellated(d);
+    glAttachShader(prog, compile(GL_VERTEX_SHADER, vertex_shader(d.divisors.size(), color, draw_ids,
+                                                                 tessellated(d) ? "v" : "")));
+    const size_t attribs = color ? 0 : d.divisors.size();
+    if (!d.tcs.empty())
+        glAttachShader(prog, compile(GL_TESS_CONTROL_SHADER, control_shader(d, attribs)));
+    if (tessellated(d))
+        glAttachShader(prog, compile(GL_TESS_EVALUATION_SHADER, evaluation_shader(d, attribs)));
     if (gs) {
         glAttachShader(prog, compile(GL_GEOMETRY_SHADER, std::string("#version 420\n") + gs->input +
                                                              kGsPrologue + gs->source));
@@ -292,6 +374,9 @@ GLuint link_program(const Desc& d, const GsInfo* gs, std::vector<std::string>& v
         if (gs->writes_layer) varyings.push_back("layer_v");
         if (gs->color) varyings.push_back("color_out");
         if (stream > 0) varyings = {"id", "gl_NextBuffer", "id" + std::to_string(stream)};
+    } else if (tessellated(d)) {
+        varyings = {"vid", "iid", "tc"};
+        for (size_t a = 0; a < attribs; ++a) varyings.push_back("av" + std::to_string(a));
     } else {
         varyings = {"vid", "iid"};
         if (draw_ids) varyings.push_back("did");
@@ -305,9 +390,9 @@ GLuint link_program(const Desc& d, const GsInfo* gs, std::vector<std::string>& v
     for (const std::string& v : varyings) names.push_back(v.c_str());
     glTransformFeedbackVaryings(prog, GLsizei(names.size()), names.data(), GL_INTERLEAVED_ATTRIBS);
     glLinkProgram(prog);
-    GLuint shaders[2] = {};
+    GLuint shaders[4] = {};
     GLsizei n_shaders = 0;
-    glGetAttachedShaders(prog, 2, &n_shaders, shaders);
+    glGetAttachedShaders(prog, 4, &n_shaders, shaders);
     for (GLsizei i = 0; i < n_shaders; ++i) glDeleteShader(shaders[i]);
     GLint ok = 0;
     glGetProgramiv(prog, GL_LINK_STATUS, &ok);
@@ -510,15 +595,21 @@ Capture draw(const Desc& d, const GsInfo* gs, std::optional<uint64_t> xfb_size, 
         glPrimitiveRestartIndex(d.restart_index);
     }
     glProvokingVertex(d.provoking_first ? GL_FIRST_VERTEX_CONVENTION : GL_LAST_VERTEX_CONVENTION);
+    glPatchParameteri(GL_PATCH_VERTICES, GLint(d.patch_vertices));
+    glPatchParameterfv(GL_PATCH_DEFAULT_OUTER_LEVEL, d.tess_levels);
+    glPatchParameterfv(GL_PATCH_DEFAULT_INNER_LEVEL, d.tess_levels + 4);
     check_gl("draw state");
 
     Capture cap;
-    cap.xfb_mode = gs ? gs->xfb_mode : kPrims[d.prim].xfb_mode;
+    cap.xfb_mode = gs ? gs->xfb_mode : tessellated(d) ? tess_xfb_mode(d) : kPrims[d.prim].xfb_mode;
     const bool capture = cap.xfb_mode != kCountOnly;
     if (!capture) cap.xfb_mode = GL_LINES;
     cap.components = uint32_t(varyings.size());
     for (const std::string& v : varyings)
-        if (v == "color" || v == "color_out") cap.components += 3; // a vec4 takes four words
+        if (v == "color" || v == "color_out")
+            cap.components += 3; // a vec4 takes four words
+        else if (v == "tc")
+            cap.components += 1;        // a vec2 two
     if (stream > 0) cap.components = 1; // buffer 1 holds the stream's id alone
     const uint32_t per_prim = cap.xfb_mode == GL_POINTS ? 1 : cap.xfb_mode == GL_LINES ? 2 : 3;
     const uint32_t amplify = gs ? 64 * 4 : 1; // bounds a library shader's output per input
@@ -549,6 +640,9 @@ Capture draw(const Desc& d, const GsInfo* gs, std::optional<uint64_t> xfb_size, 
         }
         check_gl("indirect buffers");
     }
+    if (tessellated(d)) // grown and drawn again below when a patch makes more
+        capacity = (uint64_t(d.count) / std::max(d.patch_vertices, 1u) + 2) *
+                   std::max(d.instances, 1u) * 64 * (gs ? 16 : 1);
 
     const GLenum mode = kPrims[d.prim].mode;
     auto issue_draw = [&] {
@@ -688,7 +782,10 @@ std::string float_word(uint32_t bits) {
 }
 
 // `color`: the last four words of each vertex are a float vec4.
-std::string format_trace(const Capture& cap, const GsInfo* gs, bool color, bool draw_ids) {
+// `draw_ids`: each vertex carries gl_DrawID after its vertex and instance ids.
+// `tess_triangles`: with a tessellated draw (no GS), gl_TessCoord's w is 1 - u - v in float.
+std::string format_trace(const Capture& cap, const GsInfo* gs, bool color, bool draw_ids, bool tess,
+                         bool tess_triangles) {
     const uint32_t per_prim = cap.xfb_mode == GL_POINTS ? 1 : cap.xfb_mode == GL_LINES ? 2 : 3;
     const char* name = per_prim == 1 ? "point" : per_prim == 2 ? "line" : "tri";
     const uint32_t floats_from = color ? cap.components - 4 : cap.components;
@@ -703,6 +800,16 @@ std::string format_trace(const Capture& cap, const GsInfo* gs, bool color, bool 
                 out += std::to_string(v[0]);
                 if (gs->writes_layer) out += '@' + std::to_string(int32_t(v[1]));
                 first = gs->writes_layer ? 2 : 1;
+            } else if (tess) {
+                float u, t;
+                std::memcpy(&u, &v[2], 4);
+                std::memcpy(&t, &v[3], 4);
+                const float w = tess_triangles ? 1.0f - u - t : 0.0f;
+                char buf[96];
+                std::snprintf(buf, sizeof buf, "p%u/%u(%.9g,%.9g,%.9g)", v[0], v[1], double(u),
+                              double(t), double(w));
+                out += buf;
+                first = 4;
             } else {
                 out += std::to_string(v[0]) + '/' + std::to_string(v[1]);
                 first = 2;
@@ -776,8 +883,9 @@ std::string trace_file(const Job& job) {
                   std::streamsize(cap.bytes.size()));
         if (!out) fail(1, "cannot write '" + job.dump + "'");
     }
-    std::string out =
-        format_trace(cap, gs, gs ? gs->color : desc.vs == "color", desc.draw_ids() && !gs);
+    std::string out = format_trace(cap, gs, gs ? gs->color : desc.vs == "color",
+                                   desc.draw_ids() && !gs && !tessellated(desc), tessellated(desc),
+                                   desc.tess_mode == "triangles");
     if (job.stream > 0) {
         out += "# primitives_generated " + std::to_string(cap.generated0) + "\n";
         out += "# stream " + std::to_string(job.stream) + " primitives_generated " +

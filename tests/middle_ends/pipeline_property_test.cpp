@@ -11,6 +11,7 @@
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/prim.hpp"
 #include "support/random_draw.hpp"
+#include "support/tess_util.hpp"
 
 #include <gtest/gtest.h>
 #include <oneapi/tbb/global_control.h>
@@ -99,7 +100,7 @@ TEST_P(PipelineInvariant, EveryThreadCountGivesTheOneThreadTrace) {
     EXPECT_EQ(compared, kDrawsPerPrim);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllPrims, PipelineInvariant, ::testing::Range(0, kPrimCount),
+INSTANTIATE_TEST_SUITE_P(AllPrims, PipelineInvariant, ::testing::Range(0, test::kPrimsWithoutTess),
                          [](const auto& info) { return std::string(prim_name(Prim(info.param))); });
 
 // Draws sharing one vertex input, so a whole queue flushes through one pipeline run.
@@ -134,7 +135,7 @@ TEST(PipelineBatch, QueuedDrawsOfEveryKindShareOnePipelineRun) {
     FetchShade reference_middle(limit);
     TraceBackend expected;
     for (int i = 0; i < draws; ++i) {
-        bound.push_back(bind_draw(test::random_draw(rng, Prim(i % kPrimCount), o)));
+        bound.push_back(bind_draw(test::random_draw(rng, Prim(i % test::kPrimsWithoutTess), o)));
         draw_serial({bound.back()->info, shared.input(), nullptr, nullptr}, reference_middle,
                     expected);
     }

@@ -22,6 +22,7 @@
 #include "middle_ends/adreno_a4xx/a4xx_middle_end.hpp"
 #include "middle_ends/intel_gen7/gen7_middle_end.hpp"
 #include "support/random_draw.hpp"
+#include "support/tess_util.hpp"
 #include "tools/common/gs_library.hpp"
 
 #include <gtest/gtest.h>
@@ -317,7 +318,7 @@ void check_shader(Contexts& contexts, const GeometryShader& gs, std::mt19937& rn
     const uint32_t V = gs_input_vertices(gs.input);
     const uint32_t limits[] = {V, V + 1, 2 * V, 3 * V + 1, 12, 0};
     const char* strategies[] = {"distinct", "vsplit"};
-    for (int p = 0; p < kPrimCount; ++p) {
+    for (int p = 0; p < test::kPrimsWithoutTess; ++p) {
         if (!gs_input_compatible(Prim(p), gs.input)) continue;
         for (int iter = 0; iter < per_prim; ++iter) {
             const DrawDesc d =

@@ -27,6 +27,25 @@ inline std::string oracle_trace(const DrawDesc& d) {
         }
         return s;
     };
+    if (d.prim == Prim::patches) { // support/tess_util.hpp's shader; GL: restart off for patches
+        const uint32_t pv = d.patch_vertices;
+        static constexpr const char* kCorners[3] = {"(0,1,0)", "(0,0,1)", "(1,0,0)"};
+        for (uint32_t inst = 0; inst < d.instances; ++inst)
+            for (uint32_t p = 0; p + 1 <= d.count / pv; ++p) {
+                std::string ids = "[";
+                for (uint32_t k = 0; k < pv; ++k) {
+                    const uint32_t at = d.start + p * pv + k;
+                    const uint32_t id =
+                        indexed ? uint32_t(int64_t(d.indices[at]) + d.base_vertex) : at;
+                    ids += (k ? "," : "") + std::to_string(id);
+                }
+                ids += "]";
+                for (const char* c : kCorners)
+                    out +=
+                        "point p" + std::to_string(p) + "/" + std::to_string(inst) + c + ids + "\n";
+            }
+        return out;
+    }
     for (uint32_t inst = 0; inst < d.instances; ++inst) {
         std::vector<std::vector<uint32_t>> runs(1);
         for (uint32_t i = 0; i < d.count; ++i) {
@@ -111,6 +130,8 @@ inline std::string oracle_trace(const DrawDesc& d) {
             case Prim::triangles_adjacency:
                 for (size_t i = 0; i + 5 < n; i += 6) T(i, i + 2, i + 4);
                 break;
+            case Prim::patches:
+                break; // above
             case Prim::triangle_strip_adjacency: {
                 const size_t tris = n >= 6 ? (n - 4) / 2 : 0;
                 for (size_t i = 0; i < tris; ++i) {

@@ -2,8 +2,8 @@
 // base vertex, instancing and attributes, kept small enough to trace quickly.
 #pragma once
 
-#include "tools/common/draw_text.hpp"
 #include "drawpipe/prim.hpp"
+#include "tools/common/draw_text.hpp"
 
 #include <random>
 
@@ -22,6 +22,7 @@ inline DrawDesc random_draw(std::mt19937& rng, Prim prim, const RandomDrawOption
     };
     DrawDesc d;
     d.prim = prim;
+    if (prim == Prim::patches) d.patch_vertices = uni(1, 4) == 1 ? uni(1, 32) : uni(1, 4);
     d.index_type = IndexType(uni(0, 3));
     d.count = uni(0, o.max_count);
     d.count_given = true;

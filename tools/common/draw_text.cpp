@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
@@ -69,6 +70,15 @@ float real(int line, std::string_view key, std::string_view word) {
     const float v = std::strtof(w.c_str(), &end);
     if (w.empty() || end != w.c_str() + w.size() || !std::isfinite(v))
         bad(line, key, "'" + w + "' is not a valid number");
+    return v;
+}
+
+// A tessellation level: any float, NaN and infinities included (GL defines what they do).
+float level(int line, std::string_view key, std::string_view word) {
+    const std::string w(word);
+    char* end = nullptr;
+    const float v = std::strtof(w.c_str(), &end);
+    if (w.empty() || end != w.c_str() + w.size()) bad(line, key, "'" + w + "' is not a number");
     return v;
 }
 
@@ -277,6 +287,36 @@ DrawDesc parse_draw_text(std::string_view text) {
             d.gs = std::string(one());
         } else if (key == "vs") {
             d.vs = std::string(one());
+        } else if (key == "patch_vertices") {
+            d.patch_vertices = number<uint32_t>(line_no, key, one());
+        } else if (key == "tess") {
+            if (words.size() != 4 && words.size() != 5)
+                bad(line_no, key, "expects MODE SPACING WINDING [point_mode]");
+            TessState t;
+            t.mode = pick<TessMode>(line_no, key, words[1],
+                                    {{"triangles", TessMode::triangles},
+                                     {"quads", TessMode::quads},
+                                     {"isolines", TessMode::isolines}});
+            t.spacing = pick<TessSpacing>(line_no, key, words[2],
+                                          {{"equal", TessSpacing::equal},
+                                           {"fractional_even", TessSpacing::fractional_even},
+                                           {"fractional_odd", TessSpacing::fractional_odd}});
+            t.winding = pick<TessWinding>(line_no, key, words[3],
+                                          {{"ccw", TessWinding::ccw}, {"cw", TessWinding::cw}});
+            if (words.size() == 5) {
+                if (words[4] != "point_mode")
+                    bad(line_no, key, "the fifth word may only be point_mode");
+                t.point_mode = true;
+            }
+            d.tess = t;
+        } else if (key == "tess_levels") {
+            if (words.size() != 7) bad(line_no, key, "expects 6 levels: O0 O1 O2 O3 I0 I1");
+            for (size_t i = 0; i < 4; ++i)
+                d.tess_levels.outer[i] = level(line_no, key, words[1 + i]);
+            for (size_t i = 0; i < 2; ++i)
+                d.tess_levels.inner[i] = level(line_no, key, words[5 + i]);
+        } else if (key == "tcs") {
+            d.tcs = std::string(one());
         } else if (parse_render_key(line_no, key, words, d.render)) {
         } else if (parse_multi_draw_key(line_no, key, words, d.multi)) {
         } else {
@@ -323,6 +363,25 @@ std::string format_draw_text(const DrawDesc& d) {
     for (uint32_t div : d.attrib_divisors) o << "attrib " << div << "\n";
     if (!d.vs.empty()) o << "vs " << d.vs << "\n";
     if (!d.gs.empty()) o << "gs " << d.gs << "\n";
+    if (d.patch_vertices != 3) o << "patch_vertices " << d.patch_vertices << "\n";
+    if (d.tess) {
+        static constexpr const char* kModes[] = {"triangles", "quads", "isolines"};
+        static constexpr const char* kSpacings[] = {"equal", "fractional_even", "fractional_odd"};
+        o << "tess " << kModes[int(d.tess->mode)] << ' ' << kSpacings[int(d.tess->spacing)]
+          << (d.tess->winding == TessWinding::cw ? " cw" : " ccw")
+          << (d.tess->point_mode ? " point_mode" : "") << "\n";
+    }
+    const TessLevels defaults;
+    if (d.tess_levels.outer != defaults.outer || d.tess_levels.inner != defaults.inner) {
+        char buf[32];
+        o << "tess_levels";
+        for (float f : d.tess_levels.outer)
+            std::snprintf(buf, sizeof buf, " %.9g", double(f)), o << buf;
+        for (float f : d.tess_levels.inner)
+            std::snprintf(buf, sizeof buf, " %.9g", double(f)), o << buf;
+        o << "\n";
+    }
+    if (!d.tcs.empty()) o << "tcs " << d.tcs << "\n";
     return o.str();
 }
 
@@ -347,6 +406,7 @@ std::unique_ptr<BoundDraw> bind_draw(const DrawDesc& d) {
     info.instance_count = d.instances;
     info.base_instance = d.base_instance;
     info.provoking = d.provoking;
+    info.patch_vertices = d.patch_vertices;
 
     // Largest element any attribute can read, capped: past the cap reads are robust zeros.
     constexpr uint64_t kCap = uint64_t(1) << 24;

@@ -3,16 +3,20 @@
 //   prim triangle_strip   index u16   indices 0 1 2 ...   restart 65535   start 0   count 8
 //   base_vertex 0   instances 1   base_instance 0   provoking last   attrib 0   vs NAME
 //   gs NAME
+//   patch_vertices 4   tess quads equal ccw [point_mode]   tess_levels 4 4 4 4 2 2
+//   tcs levels_by_patch                                      (tessellation: prim patches)
 //
 // one key per line, `#` starts a comment, keys in any order, `indices` and `attrib` repeat.
 // An `attrib D` is a uint32 attribute with instance divisor D whose element k holds k.
 #pragma once
 
 #include "drawpipe/raster_state.hpp"
+#include "drawpipe/tessellator.hpp"
 #include "drawpipe/types.hpp"
 #include "tools/common/multi_draw_text.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,7 +26,8 @@ namespace drawpipe {
 // Every key a description may hold, for help texts.
 inline constexpr const char* kDescriptionKeys =
     "prim, index, indices, restart, start, count, base_vertex, instances, base_instance, "
-    "provoking, attrib, vs, multi_draw, indirect, indirect_count, gs; for drawpipe render: "
+    "provoking, attrib, vs, multi_draw, indirect, indirect_count, gs, patch_vertices, tess, "
+    "tess_levels, tcs; for drawpipe render: "
     "positions, colors, edgeflags, viewport, depth_range, polygon_mode, cull, front_face, shade, "
     "line_stipple, line_width, point_size, point_sprite, clip_plane, depth_test, polygon_offset, "
     "viewport_array, depth_clamp, clip_control, two_side, back_colors";
@@ -79,6 +84,13 @@ struct DrawDesc {
     std::vector<uint32_t> attrib_divisors;
     std::string gs; // geometry shader name, empty for none
     std::string vs; // vertex shader name (tools/common/vs_library.hpp), empty: pass-through
+    // Tessellation (tools/common/tess_library.hpp): `tess` binds the interpolate evaluation
+    // shader with this state; `tess_levels` are the patch default levels; `tcs` names a
+    // library control shader.
+    uint32_t patch_vertices = 3;
+    std::optional<TessState> tess;
+    TessLevels tess_levels;
+    std::string tcs;
     RenderDesc render;
     MultiDrawDesc multi; // multi_draw, indirect, indirect_count (multi_draw_text.hpp)
 };

@@ -17,6 +17,7 @@
 #include "drawpipe/stage.hpp"
 #include "drawpipe/stats.hpp"
 #include "drawpipe/stream_output.hpp"
+#include "drawpipe/tess.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -67,6 +68,13 @@ class Context {
     void set_vertex_attribs(std::span<const VertexAttrib> attribs);
     void bind_vertex_shader(VertexShader vs);            // empty: pass attributes through
     void bind_geometry_shader(const GeometryShader* gs); // caller-owned; null: none
+    // Tessellation (drawpipe/tess.hpp). With an evaluation shader bound, draws must be of
+    // Prim::patches; the control shader is optional. Empty (no run function): none.
+    void bind_tess_control(TessControlShader tcs);
+    void bind_tess_eval(TessEvalShader tes);
+    // GL_PATCH_DEFAULT_OUTER_LEVEL / INNER_LEVEL: the levels of patches without a control
+    // shader (GL's initial values are all 1).
+    void set_patch_default_levels(const TessLevels& levels);
     // By registered name (MiddleEndRegistry::global(); throws Error(not_found) for an unknown
     // one) or an instance. Middle ends are stateless: one serves every draw in flight.
     void bind_middle_end(std::string_view name);

@@ -7,6 +7,7 @@
 
 #include "drawpipe/segment.hpp"
 #include "drawpipe/shaded.hpp"
+#include "drawpipe/tessellator.hpp"
 #include "drawpipe/types.hpp"
 
 #include <functional>
@@ -19,7 +20,9 @@
 
 namespace drawpipe {
 
-class GeometryShader; // drawpipe/gs.hpp
+class GeometryShader;     // drawpipe/gs.hpp
+struct TessControlShader; // drawpipe/tess.hpp
+struct TessEvalShader;
 
 // Everything a middle end may read about one draw. The spans and pointers stay valid until
 // the draw has reached the backend.
@@ -28,6 +31,11 @@ struct DrawState {
     VertexInput input;
     const VertexShader* vs = nullptr;   // null: attributes pass through, position = attrib 0
     const GeometryShader* gs = nullptr; // null: no geometry stage
+    // Tessellation (drawpipe/tess.hpp): both null without it; a control shader only with an
+    // evaluation shader. The default levels apply to patches without a control shader.
+    const TessControlShader* tcs = nullptr;
+    const TessEvalShader* tes = nullptr;
+    TessLevels patch_default_levels = {};
 };
 
 struct MiddleEndLimits {

@@ -1,9 +1,11 @@
 // Primitive shapes and the order OpenGL gives decomposed primitives.
 //
 // `first`/`incr`: a primitive type needs `first` vertices for its first primitive and `incr`
-// more for each further one. The decomposition functions list primitives as positions within
-// one restart-free run, in the order and vertex order transform feedback shows
-// (docs/gl-order.md); backends and the GS input assembler share them.
+// more for each further one. A patch is a list of `patch_vertices` vertices (the draw's
+// DrawInfo::patch_vertices); the functions taking it ignore it for every other type. The
+// decomposition functions list primitives as positions within one restart-free run, in the order
+// and vertex order transform feedback shows (docs/gl-order.md); backends and the GS input assembler
+// share them.
 #pragma once
 
 #include "drawpipe/types.hpp"
@@ -19,8 +21,10 @@ struct PrimShape {
     uint32_t incr;
 };
 
-constexpr PrimShape prim_shape(Prim prim) {
+constexpr PrimShape prim_shape(Prim prim, uint32_t patch_vertices = 1) {
     switch (prim) {
+    case Prim::patches:
+        return {patch_vertices, patch_vertices};
     case Prim::points:
         return {1, 1};
     case Prim::lines:
@@ -62,14 +66,14 @@ constexpr uint32_t prim_rollback(Prim prim) {
 }
 
 // Largest count <= n made of whole primitives (0 when not even one fits).
-constexpr uint32_t trim_count(Prim prim, uint32_t n) {
-    const PrimShape s = prim_shape(prim);
+constexpr uint32_t trim_count(Prim prim, uint32_t n, uint32_t patch_vertices = 1) {
+    const PrimShape s = prim_shape(prim, patch_vertices);
     return n < s.first ? 0 : n - (n - s.first) % s.incr;
 }
 
 // GL primitives (before decomposition into points/lines/triangles) in a run of n vertices.
-constexpr uint32_t gl_prim_count(Prim prim, uint32_t n) {
-    const PrimShape s = prim_shape(prim);
+constexpr uint32_t gl_prim_count(Prim prim, uint32_t n, uint32_t patch_vertices = 1) {
+    const PrimShape s = prim_shape(prim, patch_vertices);
     if (n < s.first) return 0;
     const uint32_t count = (n - s.first) / s.incr + 1;
     return prim == Prim::line_loop ? count + 1 : count; // the closing line
@@ -77,8 +81,8 @@ constexpr uint32_t gl_prim_count(Prim prim, uint32_t n) {
 
 // Smallest middle-end limit that still lets a split make progress: two whole primitives
 // (one for lists), so strips keep an even triangle count and fans keep their centre.
-constexpr uint32_t min_segment_vertices(Prim prim) {
-    const PrimShape s = prim_shape(prim);
+constexpr uint32_t min_segment_vertices(Prim prim, uint32_t patch_vertices = 1) {
+    const PrimShape s = prim_shape(prim, patch_vertices);
     return is_list(prim) ? s.first : s.first + s.incr;
 }
 
@@ -175,6 +179,8 @@ void for_each_decomposed(Prim prim, Provoking pv, uint32_t count, Emit&& emit) {
     case Prim::triangles_adjacency:
         for (uint32_t i = 0; i + 5 < n; i += 6) tri(i, i + 2, i + 4);
         break;
+    case Prim::patches:
+        break; // drawn only through tessellation: nothing to decompose
     case Prim::triangle_strip_adjacency:
         for (uint32_t i = 0; 2 * i + 5 < n; ++i) {
             const uint32_t a = 2 * i, b = a + 2, c = a + 4;
@@ -278,6 +284,7 @@ inline uint32_t gs_input_prim(Prim prim, Provoking pv, uint32_t count, uint32_t 
     }
     case Prim::quads:
     case Prim::quad_strip:
+    case Prim::patches:
         break; // no geometry-shader input type takes these
     }
     return 0;

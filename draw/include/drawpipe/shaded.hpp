@@ -33,6 +33,10 @@ enum VertexSlot : uint32_t {
 struct VertexLayout {
     ShaderOutputs outputs;
     bool gs_output = false; // vertices come from a geometry shader (the trace prints its id)
+    // Vertices come from a tessellation evaluation shader: the header holds the patch, the
+    // instance and gl_TessCoord's u and v (drawpipe/tess.hpp); w = 1 - u - v for triangles.
+    bool tess_output = false;
+    bool tess_triangles = false;
 
     uint32_t varying_count() const { return outputs.varying_count; }
     const Varying& varying(uint32_t i) const { return outputs.varyings[i]; }

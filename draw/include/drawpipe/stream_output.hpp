@@ -52,6 +52,7 @@ enum class CaptureSource : uint8_t {
     instance_id,    // 1, vertex stage only (the record header's instance id)
     gs_id,          // 1, geometry shader only (GsOutput::id)
     draw_id,        // 1, vertex stage only: gl_DrawID (DrawInfo::draw_id)
+    tess_coord,     // 2, tessellation evaluation stage only: gl_TessCoord's u and v
 };
 
 // One captured output: components [first_component, first_component + components) of the

@@ -30,8 +30,10 @@ enum class Prim : uint8_t {
     line_strip_adjacency,
     triangles_adjacency,
     triangle_strip_adjacency,
+    patches, // GL_PATCHES: DrawInfo::patch_vertices each, drawn only through tessellation
 };
-inline constexpr int kPrimCount = 14;
+inline constexpr int kPrimCount = 15;
+inline constexpr uint32_t kMaxPatchVertices = 32; // GL_MAX_PATCH_VERTICES
 
 enum class IndexType : uint8_t { none, u8, u16, u32 };
 
@@ -131,6 +133,8 @@ struct DrawInfo {
     // draw). The vertex shader reads it (ShaderBlock::draw_id) and every vertex-stage record
     // carries it (SLOT_DRAW_ID), so it can be captured; it changes nothing else.
     uint32_t draw_id = 0;
+    // Vertices per patch for Prim::patches (glPatchParameteri(GL_PATCH_VERTICES)), 1-32.
+    uint32_t patch_vertices = 3;
 };
 
 std::string_view prim_name(Prim prim);

@@ -9,6 +9,7 @@
 #include "support/gs_oracle.hpp"
 #include "support/gs_trace_util.hpp"
 #include "support/random_draw.hpp"
+#include "support/tess_util.hpp"
 #include "tools/common/gs_library.hpp"
 
 #include <gtest/gtest.h>
@@ -31,7 +32,7 @@ TEST(A4xxMiddleEnd, RandomDrawsMatchOracleInBothModes) {
         // The oracle models ids only; shaders reading vertex-shader varyings are compared in
         // tests/middle_ends/varyings_test.cpp and against real OpenGL in tests/mesa.
         if (gs.input_varyings > 0) continue;
-        for (int p = 0; p < kPrimCount; ++p) {
+        for (int p = 0; p < test::kPrimsWithoutTess; ++p) {
             if (!gs_input_compatible(Prim(p), gs.input)) continue;
             for (int iter = 0; iter < 25; ++iter) {
                 DrawDesc d = test::random_draw(rng, Prim(p), {.max_count = 50, .max_instances = 3});
@@ -115,7 +116,8 @@ TEST(A4xxMiddleEnd, RegisteredAndChecked) {
 TEST(A4xxMiddleEnd, NoGsPassesThrough) {
     std::mt19937 rng(7);
     for (int i = 0; i < 30; ++i) {
-        const DrawDesc d = test::random_draw(rng, Prim(i % kPrimCount), {.max_count = 40});
+        const DrawDesc d =
+            test::random_draw(rng, Prim(i % test::kPrimsWithoutTess), {.max_count = 40});
         A4xxMiddleEnd a;
         FetchShade f;
         EXPECT_EQ(gs_trace_with(d, a, 9), gs_trace_with(d, f, 9)) << format_draw_text(d);

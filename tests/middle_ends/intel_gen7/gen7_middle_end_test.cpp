@@ -8,6 +8,7 @@
 #include "support/gs_oracle.hpp"
 #include "support/gs_trace_util.hpp"
 #include "support/random_draw.hpp"
+#include "support/tess_util.hpp"
 #include "tools/common/gs_library.hpp"
 
 #include <gtest/gtest.h>
@@ -23,7 +24,7 @@ using test::gs_trace_with;
 
 std::vector<Prim> feeding_prims(Prim gs_input) {
     std::vector<Prim> out;
-    for (int p = 0; p < kPrimCount; ++p)
+    for (int p = 0; p < test::kPrimsWithoutTess; ++p)
         if (gs_input_compatible(Prim(p), gs_input)) out.push_back(Prim(p));
     return out;
 }
@@ -219,7 +220,7 @@ TEST(Gen7MiddleEnd, RejectsWhatGen7CannotCompile) {
 TEST(Gen7MiddleEnd, WithoutGeometryShaderIsTheReference) {
     std::mt19937 rng(77);
     for (int iter = 0; iter < 40; ++iter) {
-        const DrawDesc d = test::random_draw(rng, Prim(rng() % kPrimCount));
+        const DrawDesc d = test::random_draw(rng, Prim(rng() % test::kPrimsWithoutTess));
         Gen7MiddleEnd gen7;
         FetchShade reference;
         ASSERT_EQ(gs_trace_with(d, gen7, 0), gs_trace_with(d, reference, 0));

@@ -13,6 +13,7 @@
 #include "middle_ends/mali/padded_count.hpp"
 #include "support/gl_oracle.hpp"
 #include "support/random_draw.hpp"
+#include "support/tess_util.hpp"
 #include "support/trace_util.hpp"
 
 #include <gtest/gtest.h>
@@ -86,7 +87,7 @@ TEST(MaliMiddleEnd, RegisteredAsMali) {
 
 TEST(MaliMiddleEnd, RandomInstancedDrawsTraceAsGl) {
     std::mt19937 rng(4);
-    for (int p = 0; p < kPrimCount; ++p) {
+    for (int p = 0; p < test::kPrimsWithoutTess; ++p) {
         for (int iter = 0; iter < 50; ++iter) {
             const Prim prim = Prim(p);
             const DrawDesc d = random_instanced_draw(rng, prim, 300);
@@ -111,7 +112,7 @@ TEST(MaliMiddleEnd, NarrowLinearIdSplitsJobsWithoutChangingTheTrace) {
     std::mt19937 rng(10);
     MaliOptions options;
     options.linear_id_bits = 10;
-    for (int p = 0; p < kPrimCount; ++p) {
+    for (int p = 0; p < test::kPrimsWithoutTess; ++p) {
         for (int iter = 0; iter < 25; ++iter) {
             const Prim prim = Prim(p);
             const DrawDesc d = random_instanced_draw(rng, prim, 300);
