@@ -215,7 +215,7 @@ void TessRun::count_primitives(const DrawState& state) {
             for (uint32_t k = 0; k < n * pv; ++k)
                 vertex_ids[k] = draw_vertex_id(draw, draw.start + p0 * pv + k);
             scratch.shaded.resize(size_t(n) * pv * in_stride);
-            shade_vertices(state, in_layout_, vertex_ids.data(), n * pv, inst,
+            shade_vertices(state, in_layout_, vertex_ids.data(), n * pv, inst, draw.draw_id,
                            scratch.shaded.data());
             scratch.in.resize(size_t(n) * pv);
             for (uint32_t k = 0; k < n * pv; ++k)

@@ -122,7 +122,7 @@ TEST(MultiDraw, EqualsTheDrawsOneByOneForEveryPrimLimitAndThreadCount) {
     register_builtin_middle_ends();
     const VertexShader vs = draw_id_shader();
     std::mt19937 rng(30);
-    for (int p = 0; p < kPrimCount; ++p) {
+    for (int p = 0; p < int(Prim::patches); ++p) { // patches need tessellation: tess_stages_test
         for (const bool indexed : {false, true}) {
             Scene s;
             s.prim = Prim(p);

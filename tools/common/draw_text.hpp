@@ -26,11 +26,11 @@ namespace drawpipe {
 // Every key a description may hold, for help texts.
 inline constexpr const char* kDescriptionKeys =
     "prim, index, indices, restart, start, count, base_vertex, instances, base_instance, "
-    "provoking, attrib, vs, multi_draw, indirect, indirect_count, gs, patch_vertices, tess, "
-    "tess_levels, tcs; for drawpipe render: "
-    "positions, colors, edgeflags, viewport, depth_range, polygon_mode, cull, front_face, shade, "
-    "line_stipple, line_width, point_size, point_sprite, clip_plane, depth_test, polygon_offset, "
-    "viewport_array, depth_clamp, clip_control, two_side, back_colors";
+    "provoking, attrib, vs, multi_draw, indirect, indirect_count, patch_vertices, tess, "
+    "tess_levels, tcs, gs; for drawpipe render: positions, colors, edgeflags, viewport, "
+    "depth_range, polygon_mode, cull, front_face, shade, line_stipple, line_width, point_size, "
+    "point_sprite, clip_plane, depth_test, polygon_offset, viewport_array, depth_clamp, "
+    "clip_control, two_side, back_colors";
 
 // What the viewport-array and clip-convention keys mean, for help texts.
 inline constexpr const char* kConventionKeysHelp =
