@@ -1,7 +1,7 @@
 // The pipeline stages a draw needs, strung together when it begins, in Mesa's order: clip,
-// cull, two-side, offset, flatshade, unfilled, stipple, wide line, wide point, the driver's own stages,
-// then emit to the backend. Stages the state does not need are left
-// out; with none needed and no vertex outside, DrawSink hands ranges to the backend directly.
+// cull, two-side, offset, flatshade, unfilled, stipple, wide line, wide point, the driver's own
+// stages, then emit to the backend. Stages the state does not need are left out; with none needed
+// and no vertex outside, DrawSink hands ranges to the backend directly.
 #pragma once
 
 #include "draw/internal/prepared_draw.hpp"
