@@ -1,7 +1,8 @@
 // A sketch of a Vulkan driver on drawpipe: Vulkan's clip space (y pointing down, depth 0..1)
 // through RasterState::clip_origin upper_left and clip_depth zero_to_one, and four viewports
 // (VkPipelineViewportStateCreateInfo with viewportCount 4) that a geometry shader with four
-// invocations selects, one view of a cube each, in a single draw. Writes a PNG.
+// invocations selects, one view of a cube each, drawn by an indirect draw whose count the
+// driver's memory holds (vkCmdDrawIndexedIndirectCount). Writes a PNG.
 // Run: vulkan_conventions [FILE.png] (default vulkan_conventions.png).
 #include <drawpipe/backends/raster.hpp>
 #include <drawpipe/drawpipe.hpp>
@@ -157,17 +158,23 @@ int main(int argc, char** argv) {
     ctx.bind_geometry_shader(&gs);
     ctx.set_raster_state(raster);
 
-    // vkCmdDrawIndexed(36 indices, 1 instance).
-    // (The indirect draw with a count read from a buffer, vkCmdDrawIndexedIndirectCount,
-    // goes here once drawpipe's multi-draw API is merged.)
-    DrawInfo draw;
+    // vkCmdDrawIndexedIndirectCount: the cube as two records of three faces each, the draw
+    // count read from the driver's buffer (2) and clamped to maxDrawCount (3). The third record
+    // would draw the cube once more, shifted by a base vertex past the buffer: it is not read.
+    const DrawElementsIndirectCommand records[3] = {
+        {18, 1, 0, 0, 0}, {18, 1, 18, 0, 0}, {36, 1, 0, 1000000, 0}};
+    const uint32_t draw_count = 2;
+    IndirectDraws indirect;
+    indirect.buffer = {records, sizeof records};
+    indirect.draw_count = 3;
+    indirect.count_buffer = {&draw_count, sizeof draw_count};
+    DrawInfo draw; // what the records do not say: the primitive and the index buffer
     draw.prim = Prim::triangles;
     draw.index_type = IndexType::u16;
     draw.indices = mesh.indices.data();
     draw.index_buffer_count = uint32_t(mesh.indices.size());
-    draw.count = uint32_t(mesh.indices.size());
     try {
-        ctx.draw(draw);
+        ctx.draw_indirect(draw, indirect);
         ctx.flush();
         image.write_png(path);
     } catch (const Error& e) {
