@@ -155,10 +155,11 @@ void check_context(Checker& c, Context& ctx, uint64_t buffer_id,
         ctx.set_vertex_attribs(b.attribs);
         ctx.bind_vertex_shader(c.vs() ? *c.vs() : VertexShader{});
         ctx.bind_geometry_shader(c.gs());
-        ctx.draw(b.info);
+        submit_draw(ctx, b); // the draw, or its multi-draw or indirect records
         ctx.flush();
         c.compare(trace.take(), c.expected(), s, what);
-        if (!replay || b.info.index_type == IndexType::none) return;
+        const bool single = !b.multi.indirect_given && b.multi.draws.empty();
+        if (!replay || !single || b.info.index_type == IndexType::none) return;
         DrawInfo cached = b.info;
         cached.index_buffer_id = buffer_id;
         ctx.draw(cached);
