@@ -304,7 +304,8 @@ void TessRun::shade_instance(const DrawState& state, const Segment& seg, uint32_
                 block.patch_vertices = cp_count;
                 block.cp_stride = cp_stride;
                 block.control_points = cps.data();
-                block.patch_in = tcs ? &scratch.patch_out[size_t(i) * patch_dwords] : nullptr;
+                block.patch_in =
+                    tcs ? scratch.patch_out.data() + size_t(i) * patch_dwords : nullptr;
                 block.levels = scratch.levels[i];
                 block.out_count = out_count;
                 block.out = rows;
