@@ -8,6 +8,7 @@
 #include "draw/internal/split_linear.hpp"
 #include "draw/internal/splitter.hpp"
 #include "draw/internal/statistics.hpp"
+#include "draw/internal/triangle_loops.hpp"
 #include "drawpipe/limits.hpp"
 #include "drawpipe/prim.hpp"
 
@@ -46,6 +47,7 @@ struct FrontEnd::Impl {
     detail::LinearSplitter* linear = nullptr; // `splitter` when the draw is non-indexed
     detail::SplitterPool splitters;           // kept across draws
     detail::DedupArena arena;                 // kept across draws
+    detail::TriangleLoopArena loops;          // kept across draws
     std::vector<uint32_t> reordered;          // the reorder strategy's index buffer
     FrontEndOptions options;                  // after the reorder swap
     InstanceOrder order;
@@ -107,8 +109,9 @@ struct FrontEnd::Impl {
         if (indexed && !assembled && s.kind != Strategy::Kind::none && chunks == 1)
             splitter = detail::range_splitter(splitters, p, draw);
         if (!splitter)
-            splitter = indexed || assembled ? &detail::dedup_splitter(splitters, p, s, draw, arena)
-                                            : &detail::linear_splitter(splitters, p);
+            splitter = indexed || assembled
+                           ? &detail::dedup_splitter(splitters, p, s, draw, arena, loops)
+                           : &detail::linear_splitter(splitters, p);
         if (!indexed && !assembled) linear = static_cast<detail::LinearSplitter*>(splitter);
         primary = splitter;
     }
@@ -357,16 +360,8 @@ void FrontEnd::setup(const DrawInfo& input, const FrontEndOptions& input_options
     m.chunks = chunk_count(draw, options);
     m.choose_splitter();
     m.splitter_fresh = true;
-    // Non-indexed lists and strips hand a run's later segments to the closed form, which
-    // repeats LinearSplitter::build for them; its figures are the draw's (cut 0: never).
-    if (m.linear && (p.shape == Shape::list || p.shape == Shape::strip)) {
-        closed_.prim = p.prim;
-        closed_.pmax = detail::prims_fitting(p.shape, p.ps, p.fetch_limit);
-        closed_.cut =
-            has_strip_parity(p.prim) && closed_.pmax > 1 ? closed_.pmax & ~1u : closed_.pmax;
-        closed_.step = p.shape == Shape::list ? p.ps.first : p.ps.incr;
-        closed_.extra = p.shape == Shape::list ? 0 : p.ps.first - p.ps.incr;
-    }
+    // Non-indexed lists and strips hand a run's later segments to the closed form (cut 0: never).
+    if (m.linear) closed_ = m.linear->closed_form();
     // A primitive's first position steps by the draw primitive's own stride (GS input too).
     const Shape ds = detail::shape_of(draw.prim, false);
     const PrimShape dps = prim_shape(draw.prim, p.patch_vertices);
@@ -454,17 +449,7 @@ bool FrontEnd::next_split(SegmentStorage& storage, Segment& seg) {
         m.run_open = false;
         m.prim_id_base += m.run.gl_prims;
     } else if (closed_.cut > 0) { // the rest of the run's chunk in closed form
-        closed_.active = closed_.pending = true;
-        closed_.k = k1;
-        closed_.prims = m.run.stop;
-        closed_.last_flags = SPLIT_BEFORE | (m.run.stop < m.run.prims ? SPLIT_AFTER : 0);
-        closed_.begin = m.run.begin;
-        closed_.prim_id_base = m.prim_id_base;
-        closed_.instance_first = seg.instance_first;
-        closed_.instance_count = seg.instance_count;
-        closed_.sequence = m.sequence;
-        closed_.written = seg.linear_fetch() && seg.linear_draw() ? &seg : nullptr;
-        closed_.count_rest(stats_);
+        closed_.open(m.run, k1, seg, m.prim_id_base, m.sequence, stats_);
     }
     stats_.segments++;
     stats_.indices += seg.draw_count;

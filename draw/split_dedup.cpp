@@ -18,9 +18,9 @@ constexpr uint32_t kDistinctEntriesPerVertex = 4;
 // The splitter for the draw's shape; `spread`, when given, is its fallback (set_spread).
 template <class Index, class Table>
 Splitter& for_shape(SplitterPool& pool, const SplitParams& p, Index index, Table table,
-                    Splitter* spread = nullptr) {
+                    TriangleLoopArena& loops, Splitter* spread = nullptr) {
     auto made = [&]<class S>(std::type_identity<S>) -> Splitter& {
-        S& s = static_cast<S&>(pool.make<S>(p, index, table));
+        S& s = static_cast<S&>(pool.make<S>(p, index, table, loops));
         s.set_spread(spread);
         return s;
     };
@@ -47,7 +47,7 @@ Splitter& for_shape(SplitterPool& pool, const SplitParams& p, Index index, Table
 
 template <class Index>
 Splitter& for_strategy(SplitterPool& pool, const SplitParams& draw_params, const Strategy& s,
-                       Index index, DedupArena& arena, uint32_t count) {
+                       Index index, DedupArena& arena, TriangleLoopArena& loops, uint32_t count) {
     // A segment of this draw holds at most 4 draw elements per index (line_strip_adjacency
     // assembled into lines_adjacency; a fan's or loop's repeated vertex aside) and fetches at
     // most one vertex per element. Capping the lists at 6 per index never moves a split, and keeps
@@ -64,7 +64,7 @@ Splitter& for_strategy(SplitterPool& pool, const SplitParams& draw_params, const
         DirectDedup<ModHash> table;
         table.configure(arena, s.kind == Strategy::Kind::vsplit ? kVsplitTableEntries : s.entries,
                         p.fetch_limit);
-        return for_shape(pool, p, index, table);
+        return for_shape(pool, p, index, table, loops);
     }
     case Strategy::Kind::distinct: {
         // A masked table, and the same split through a Fibonacci-hashed one for draws whose
@@ -73,32 +73,32 @@ Splitter& for_strategy(SplitterPool& pool, const SplitParams& draw_params, const
         const uint32_t entries = std::bit_ceil(max_fetch) * kDistinctEntriesPerVertex;
         DirectDedup<FibHash> spread;
         spread.configure(arena, entries, p.fetch_limit);
-        Splitter& fallback = for_shape(pool, p, index, spread);
+        Splitter& fallback = for_shape(pool, p, index, spread, loops);
         DirectDedup<ModHash> table;
         table.configure(arena, entries, p.fetch_limit);
-        return for_shape(pool, p, index, table, &fallback);
+        return for_shape(pool, p, index, table, loops, &fallback);
     }
     case Strategy::Kind::exact:
     case Strategy::Kind::reorder: { // begin() has swapped in the reordered buffer
         ExactDedup table;
         table.configure(arena, max_fetch);
-        return for_shape(pool, p, index, table);
+        return for_shape(pool, p, index, table, loops);
     }
     case Strategy::Kind::none:
         break;
     }
-    return for_shape(pool, p, index, NoDedup{});
+    return for_shape(pool, p, index, NoDedup{}, loops);
 }
 
 } // namespace
 
 Splitter& dedup_splitter(SplitterPool& pool, const SplitParams& p, const Strategy& s,
-                         const DrawInfo& draw, DedupArena& arena) {
+                         const DrawInfo& draw, DedupArena& arena, TriangleLoopArena& loops) {
     if (draw.index_type == IndexType::none)
-        return for_strategy(pool, p, s, LinearIndex{}, arena, draw.count);
+        return for_strategy(pool, p, s, LinearIndex{}, arena, loops, draw.count);
     return with_indices(draw, [&](const auto* idx) -> Splitter& {
         using Index = std::remove_cv_t<std::remove_pointer_t<decltype(idx)>>;
-        return for_strategy(pool, p, s, BufferIndex<Index>{idx}, arena, draw.count);
+        return for_strategy(pool, p, s, BufferIndex<Index>{idx}, arena, loops, draw.count);
     });
 }
 

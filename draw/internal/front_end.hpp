@@ -5,9 +5,10 @@
 // repeat their centre, a line loop becomes strip pieces closed once at the real end).
 // Indexed draws go through a dedup table that turns indices into fetch elements (vertex
 // ids to fetch once per segment) and draw elements (u16 positions into the fetched set);
-// the strategy chooses how.
+// the strategy chooses how. How it is done: docs/front-end.md.
 #pragma once
 
+#include "draw/internal/split_linear.hpp"
 #include "drawpipe/middle_end.hpp"
 #include "drawpipe/segment.hpp"
 #include "drawpipe/stats.hpp"
@@ -23,19 +24,16 @@
 
 namespace drawpipe {
 
-// Index positions per chunk of a draw, at most (see kChunkPositions below).
-inline constexpr uint32_t kChunkPositions = uint32_t(1) << 19;
-// Segments' worth of positions per chunk. 8 is the default strategy's lookup bypass period
-// (one segment that looks up, 7 that need not), so chunking keeps its ratio exactly, and
-// gives W1 and W3 at limit 4096 ~190 chunks, W7 64: enough for 16 threads to share evenly
-// (16 per chunk left 16 threads idle at the end of W7's 32 chunks).
+// A draw is cut into chunks of index positions (the last one shorter), each split on its own
+// so that any thread can split any chunk; a primitive belongs to the chunk that holds its
+// first position (triangle strips: rounded to an even primitive, for parity). The sizes
+// below: docs/front-end.md, "Chunks for threads".
+inline constexpr uint32_t kChunkPositions = uint32_t(1) << 19; // at most
+// Segments' worth of positions per chunk: the lookup bypass's period.
 inline constexpr uint32_t kSegmentsPerChunk = 8;
-// The chunk size a draw gets: kSegmentsPerChunk segments' worth of the middle end's vertex
-// limit, at least 4092 positions per segment (limits below that still cut chunks of about
-// 2^15) and at most kChunkPositions. It depends on the limits only, never on the thread count.
-// The per-segment share is rounded down to a multiple of 12 (every list's vertices per
-// primitive divides it), so that a chunk of a list without reuse is whole segments and no
-// short extra one (W3 at limit 4096: 8 x 4095 indices fit 32736 positions, not 32768).
+// kSegmentsPerChunk segments' worth of the vertex limit, at least 4092 positions per segment,
+// a multiple of 12 (whole segments of any list without reuse), at most kChunkPositions: a
+// function of the limits only, never of the thread count, so every path cuts a draw alike.
 inline uint32_t default_chunk_positions(const MiddleEndLimits& limits) {
     uint32_t per =
         std::clamp<uint32_t>(limits.max_vertices, 4096,
@@ -56,16 +54,6 @@ inline uint32_t chunk_size(const FrontEndOptions& options) {
     return options.chunk_positions != 0 ? options.chunk_positions
                                         : default_chunk_positions(options.limits);
 }
-
-// A draw is cut into chunks of kChunkPositions index positions (the last one shorter), each
-// split on its own so that any thread can split any chunk. A primitive belongs to the chunk
-// that holds its first position (triangle strips: rounded to an even primitive, for parity).
-// The size is fixed, not a function of the thread count, so every path splits a draw alike.
-// It is kSegmentsPerChunk segments at the draw's limit (default_chunk_positions), never fewer
-// than 8: the default strategy's lookup bypass (7 segments after one that found no reuse)
-// then runs as unchunked (with one segment per chunk, at 65536 positions and limit 65536, W3
-// looked up every segment: +50 %), a chunk cut adds at most one short segment per 8, and a
-// draw that fits one segment is one chunk.
 
 // Where the restart runs of a draw with primitive restart cross its chunks, found once per
 // draw (find_restart_chunks) so that a chunk is split without reading the indices before it.
@@ -138,96 +126,12 @@ class FrontEnd {
     const FrontEndStats& stats() const { return stats_; }
 
   private:
-    // The segments of a non-indexed list or strip after a run's first, in closed form:
-    // segment k of the run starts at begin + k * step primitives' worth of vertices and holds
-    // `cut` primitives, the last one what is left. Written inline, so each costs a few ns.
-    struct ClosedForm {
-        bool active = false;  // next() writes the segment from here
-        bool pending = false; // k and sequence are ahead of the Impl's
-        // The draw's, set by begin():
-        Prim prim = Prim::points;
-        uint32_t pmax = 0;            // a run's last segment when at most this many are left
-        uint32_t cut = 0;             // pmax, made even for strip parity
-        uint32_t step = 0, extra = 0; // fetch_count = primitives * step + extra
-        // The open run's, set when its first segment is out:
-        uint32_t k = 0, prims = 0;         // next primitive of the run, where the chunk's part ends
-        uint8_t last_flags = SPLIT_BEFORE; // of the last segment: SPLIT_AFTER when the run goes on
-        uint32_t begin = 0, prim_id_base = 0, instance_first = 0, instance_count = 1;
-        uint64_t sequence = 0;
-        const Segment* written = nullptr; // holds every field but those that move along a run
-
-        // Segments the rest of a run takes from primitive k on, with their vertices.
-        void count_rest(FrontEndStats& stats) const {
-            const uint32_t left = prims - k;
-            const uint64_t n = left <= pmax ? 1 : (left - pmax + cut - 1) / cut + 1;
-            const uint64_t vertices = uint64_t(left) * step + n * extra;
-            stats.segments += n;
-            stats.indices += vertices;
-            stats.fetched += vertices;
-            stats.shaded += vertices * instance_count;
-        }
-
-        void write_fixed(Segment& seg) {
-            seg.prim = prim;
-            seg.instance_first = instance_first;
-            seg.instance_count = instance_count;
-            seg.fetch_elts = {};
-            seg.draw_elts = {};
-            seg.fetch_bias = 0;
-            written = &seg;
-        }
-
-        // The fields that move along a run, for its primitives [k0, k1).
-        void write_moving(Segment& seg, uint32_t k0, uint32_t k1, uint8_t flags,
-                          uint64_t seq) const {
-            const uint32_t count = (k1 - k0) * step + extra;
-            seg.flags = flags;
-            seg.prim_id_first = prim_id_base + k0;
-            seg.fetch_start = begin + k0 * step;
-            seg.fetch_count = count;
-            seg.draw_count = count;
-            seg.sequence = seq;
-        }
-
-        void next(Segment& seg) {
-            const uint32_t k0 = k;
-            uint32_t k1 = k0 + cut;
-            uint8_t flags = SPLIT_BEFORE | SPLIT_AFTER;
-            if (prims - k0 <= pmax) {
-                k1 = prims;
-                flags = last_flags;
-                active = false;
-            }
-            if (&seg != written) [[unlikely]]
-                write_fixed(seg);
-            write_moving(seg, k0, k1, flags, sequence++);
-            k = k1;
-        }
-
-        // The rest of the run, with the loop's state in locals that live across `consume`.
-        template <class Consume> void drain(Segment& seg, Consume& consume) {
-            write_fixed(seg);
-            const ClosedForm form = *this;
-            uint32_t k0 = k;
-            uint64_t seq = sequence;
-            for (; prims - k0 > pmax; k0 += cut) {
-                form.write_moving(seg, k0, k0 + cut, SPLIT_BEFORE | SPLIT_AFTER, seq++);
-                consume(static_cast<const Segment&>(seg));
-            }
-            k = prims;
-            sequence = seq + 1;
-            active = false;
-            form.write_moving(seg, k0, prims, last_flags, seq);
-            consume(static_cast<const Segment&>(seg));
-        }
-    };
-
     bool next_split(SegmentStorage& storage, Segment& seg);
     void setup(const DrawInfo& draw, const FrontEndOptions& options);
 
     struct Impl;
     std::unique_ptr<Impl> impl_;
-    ClosedForm closed_;
+    detail::LinearRun closed_; // a non-indexed run's segments after its first, in closed form
     FrontEndStats stats_;
 };
 

@@ -1,19 +1,17 @@
 // The de-duplicating splitter: indexed runs (and assembled GS input) through a dedup table
-// (draw/internal/dedup_table.hpp), one kernel per primitive class, as Mesa's draw_split_tmp.h.
-//
-// A segment grows primitive by primitive until the next one might exceed the fetch limit;
-// that check is made once per chunk of primitives that is sure to fit (a primitive adds at
-// most `first`, or `incr`, new vertices), so the per-index path is just load, look up,
-// store. The table keys on raw index values; the base vertex is added to the fetch list once
-// the segment is complete, off the per-index path (or, for a u32 buffer handed on uncopied,
-// carried as the segment's fetch_bias).
+// (dedup_table.hpp), one kernel per primitive class, as Mesa's draw_split_tmp.h: lists,
+// strips, fans, line loops and GS input; triangle lists through a direct-mapped table run
+// the timed loops of triangle_loops.hpp. A segment grows by chunks of primitives that surely
+// fit (a primitive adds at most `first`, or `incr`, new vertices), so the per-index path is
+// load, look up, store. The base vertex is added to the finished fetch list (or, for a u32
+// buffer handed on uncopied, carried as the segment's fetch_bias).
 #pragma once
 
 #include "draw/internal/index_scan.hpp"
 #include "draw/internal/splitter.hpp"
+#include "draw/internal/triangle_loops.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -31,27 +29,15 @@ struct LinearIndex { // assembled non-indexed draws: the vertex id is the positi
     uint32_t operator()(uint32_t pos) const { return pos; }
 };
 
-// A cheap, monotonic tick count for comparing two loops on the same machine (the time stamp
-// counter on x86-64; the steady clock elsewhere).
-inline uint64_t cycle_count() {
-#if defined(__x86_64__) && defined(__GNUC__)
-    return __builtin_ia32_rdtsc();
-#else
-    return uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
-#endif
-}
-
-// The default strategy stops looking up indices for kBypassSegments segments when a segment
-// of at least kBypassMinIndices found fewer than one repeated index in kBypassReuse: below
-// that, a lookup costs more than the refetch it saves (a vertex fetch and shade is tens of
-// lookups), and random index buffers are the only ones that low. Extra fetches stay below
-// 1/kBypassReuse of the indices.
+// The lookup bypass: after a segment of at least kBypassMinIndices with fewer than one
+// repeated index in kBypassReuse, the next kBypassSegments skip the table (a lookup then
+// costs more than the refetch it saves): docs/front-end.md, "The lookup bypass".
 inline constexpr uint32_t kBypassReuse = 256;
 inline constexpr uint32_t kBypassSegments = 7;
 inline constexpr uint32_t kBypassMinIndices = 1024;
 
 // Copies indices into a fetch list: u32 ones as memmove does, u8 and u16 ones widened in
-// vectorised blocks (std::copy widened them one element a cycle).
+// vectorised blocks (faster than std::copy: docs/front-end.md, "The lookup bypass").
 template <class T> inline void copy_indices(const T* src, size_t count, uint32_t* dst) {
     if constexpr (sizeof(T) == sizeof(uint32_t))
         std::copy(src, src + count, dst);
@@ -64,10 +50,8 @@ template <class T> inline void copy_indices(const T* src, size_t count, uint32_t
 template <class Index, class Table, Shape S, uint32_t First = 0>
 class DedupSplitter final : public Splitter {
   public:
-    DedupSplitter(const SplitParams& p, Index index, Table table)
-        : p_(p), index_(index), table_(table) {
-        if constexpr (Table::kDirect) loop_ = table_.loop_times().last; // this front end's last
-    }
+    DedupSplitter(const SplitParams& p, Index index, Table table, TriangleLoopArena& loops)
+        : p_(p), index_(index), table_(table), loops_(loops) {}
 
     uint32_t build(const Run& run, uint32_t k0, SegmentStorage& st, Segment& seg) override {
         const uint32_t fetch_cap = p_.fetch_limit, draw_cap = p_.index_cap;
@@ -75,14 +59,12 @@ class DedupSplitter final : public Splitter {
         // One element of slack: packed triangle stores write a u16 past the last one.
         if (st.draw.size() < draw_cap + 1) st.draw.resize(draw_cap + 1);
         table_.reset();
-        segment_loop_ = TriangleLoop::plain; // the sparse-set table, unless split_triangles says
-        if constexpr (S == Shape::list && First == 3 && Index::kBuffer && Table::kDirect)
-            if (bypass_left_ == 0) {
-                // The keyed and filtered loops' per-segment set-up is part of their time.
-                loop_start_ = cycle_count();
-                if (loop_ == TriangleLoop::unpredictable) table_.next_keyed_segment();
-                if (loop_ == TriangleLoop::filtered) table_.next_filtered_segment(fetch_cap);
-            }
+        if constexpr (kTimedTriangles) {
+            if (bypass_left_ == 0)
+                loops_.begin_segment(table_, fetch_cap);
+            else
+                loops_.skip_segment();
+        }
         // Loops keep one slot free for the closing vertex.
         constexpr uint32_t reserve = S == Shape::loop ? 1 : 0;
         // Copies, so the kernels keep everything in registers whatever the stores alias.
@@ -126,12 +108,10 @@ class DedupSplitter final : public Splitter {
         return k;
     }
 
-    // The default strategy's table masks vertex ids, which costs a third less per lookup than
-    // a Fibonacci hash but makes ids a multiple of the table's size apart collide. The first
-    // segment shows whether this draw's do: a vertex the table no longer points to was
-    // evicted by one. Every kCollisionSample-th fetched vertex is checked (the whole list cost
-    // small meshes 8 %); beyond one in kCollisionShare of those, the draw is split by
-    // `spread` instead, the same splitter through a Fibonacci-hashed table.
+    // The default strategy's masked table makes ids a multiple of its size apart collide: when
+    // more than 1 in kCollisionShare of every kCollisionSample-th vertex of the first segment
+    // was evicted, `spread` (a Fibonacci-hashed table) splits the draw: docs/front-end.md,
+    // "The collision check".
     void set_spread(Splitter* spread) { spread_ = spread; }
     void restart() override {
         bypass_left_ = 0;
@@ -143,18 +123,19 @@ class DedupSplitter final : public Splitter {
             if (!spread_ || fetch.empty()) return this;
             // Asked of the entries the segment's loop wrote: which loop ran depends on this
             // front end's timings, the answer must not (it moves every later split).
-            const bool keyed = segment_loop_ == TriangleLoop::unpredictable;
             uint32_t evicted = 0, checked = 0;
-            for (uint32_t i = 0; i < fetch.size(); i += kCollisionSample, ++checked) {
-                const uint32_t v = fetch[i] - p_.base_vertex;
-                evicted += (keyed ? table_.keyed_position_of(v) : table_.position_of(v)) != i;
-            }
+            for (uint32_t i = 0; i < fetch.size(); i += kCollisionSample, ++checked)
+                evicted += loops_.position_of(table_, fetch[i] - p_.base_vertex) != i;
             if (evicted * kCollisionShare > checked) return spread_;
         }
         return this;
     }
 
   private:
+    // Triangle lists from an index buffer through a direct-mapped table: the timed loops.
+    static constexpr bool kTimedTriangles =
+        S == Shape::list && First == 3 && Index::kBuffer && Table::kDirect;
+
     // One segment's constants: its lists, and how far its primitives may go.
     struct Lists {
         Table table;
@@ -182,7 +163,7 @@ class DedupSplitter final : public Splitter {
     // Lists: whole primitives of `first` positions each.
     [[gnu::always_inline]] uint32_t split_list(const Lists& l, uint32_t k0, size_t& n,
                                                uint32_t& nd) {
-        if constexpr (First == 3 && Index::kBuffer && Table::kDirect) {
+        if constexpr (kTimedTriangles) {
             return split_triangles(l, k0, n, nd);
         } else {
             const uint32_t first = first_of(p_.ps);
@@ -216,34 +197,19 @@ class DedupSplitter final : public Splitter {
             bypass_left_ = kBypassSegments;
     }
 
-    // Records a segment's time per 1024 indices for the loop it ran.
-    static void time_loop(TriangleLoopTimes& t, TriangleLoop loop, uint64_t ticks,
-                          uint32_t indices) {
-        if (indices < kBypassMinIndices) return; // too short to time
-        const uint64_t per = std::max<uint64_t>(ticks * 1024 / indices, 1);
-        uint64_t& s = t.of(loop);
-        s = s ? (3 * s + per) / 4 : per; // smoothed: one slow segment does not flip the choice
-    }
-
-    // Triangle lists from an index buffer through a direct-mapped table, triangle at a time.
-    // The loop is chosen per segment from the previous segment's misses (choose_triangle_loop).
+    // Triangle lists through the timed loops, triangle at a time; the loop is chosen from the
+    // whole segment's misses (its chunks shrink towards its end).
     [[gnu::always_inline]] uint32_t split_triangles(const Lists& l, uint32_t k0, size_t& n,
                                                     uint32_t& nd) {
         if (bypass_left_ > 0) return copy_triangles(l, k0, n, nd);
         const auto* const base = l.index.data + l.begin;
         uint32_t k = k0;
-        const auto loop = loop_;
-        segment_loop_ = loop;
-        const uint64_t t0 = loop_start_;
         for (uint32_t stop; (stop = chunk_end(l, n, k, 3)) > k; k = stop) {
             const size_t tris = stop - k;
-            const auto* const src = base + size_t(k) * 3;
-            dedup_triangles(loop, l.table, src, tris, l.fetch, n, l.draw + nd);
+            loops_.run(l.table, base + size_t(k) * 3, tris, l.fetch, n, l.draw + nd);
             nd += uint32_t(3 * tris);
         }
-        time_loop(l.table.loop_times(), loop, cycle_count() - t0, nd);
-        // From the whole segment's misses (its chunks shrink towards its end).
-        loop_ = choose_triangle_loop(l.table.loop_times(), n, nd, p_.fetch_limit >= kFilterFrom);
+        loops_.end_segment(n, nd, p_.fetch_limit);
         bypass_if_no_reuse(n, nd);
         return k;
     }
@@ -369,18 +335,14 @@ class DedupSplitter final : public Splitter {
         return k;
     }
 
-    // The filtered loop is offered from this many fetchable vertices (a 128 KiB table).
-    static constexpr uint32_t kFilterFrom = 16384;
     SplitParams p_;
     Index index_;
     Table table_;
-    TriangleLoop loop_ = TriangleLoop::plain; // chosen from the last segment's misses
-    uint64_t loop_start_ = 0;                 // when the segment's triangle loop was set up
-    uint32_t bypass_left_ = 0;                // segments still to split without lookups
+    TriangleLoops<Table> loops_;         // used by kTimedTriangles and the collision check
+    uint32_t bypass_left_ = 0;           // segments still to split without lookups
     bool linear_draw_ = false;           // the segment just built draws its fetch list in order
     const uint32_t* borrowed_ = nullptr; // the segment just built fetches these indices
     Splitter* spread_ = nullptr;         // see after_first_segment
-    TriangleLoop segment_loop_ = TriangleLoop::plain; // the last segment's triangle loop
     static constexpr uint32_t kCollisionShare = 64, kCollisionSample = 8;
 };
 

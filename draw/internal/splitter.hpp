@@ -1,21 +1,25 @@
 // What the front end's splitting kernels share: how a restart run steps primitive by
 // primitive, the per-draw constants they read, their interface, and the kernels' factories.
 //
-//   split_linear.cpp  non-indexed draws: closed-form pieces
+//   split_linear.hpp  non-indexed draws: closed-form pieces
 //   split_range.cpp   indexed draws that fit one segment: the index range, fetched linearly
-//   split_dedup.cpp   other indexed draws (and GS input assembly): a dedup table per segment
+//   split_dedup.hpp   other indexed draws (and GS input assembly): a dedup table per segment
+//                     (dedup_table.hpp), triangle lists through timed loops (triangle_loops.hpp)
 #pragma once
 
-#include "draw/internal/dedup_table.hpp"
-#include "draw/internal/front_end.hpp"
 #include "drawpipe/prim.hpp"
 #include "drawpipe/segment.hpp"
+#include "drawpipe/strategy.hpp"
+#include "drawpipe/types.hpp"
 
 #include <memory>
 #include <utility>
 #include <vector>
 
 namespace drawpipe::detail {
+
+struct DedupArena;        // dedup_table.hpp
+struct TriangleLoopArena; // triangle_loops.hpp
 
 // How a run advances primitive by primitive.
 enum class Shape : uint8_t {
@@ -76,7 +80,8 @@ class Splitter {
     virtual Splitter* after_first_segment([[maybe_unused]] const Segment& seg) { return this; }
     // A new chunk of the draw begins: forget what decides the lists (the lookup bypass), keep
     // what only decides speed (the triangle loops' timings), so a chunk is split as a freshly
-    // made splitter splits it on another thread, without paying to make one (10 % of W1).
+    // made splitter splits it on another thread, without paying to make one (docs/front-end.md,
+    // "Chunks for threads").
     virtual void restart() {}
 };
 
@@ -109,8 +114,8 @@ Splitter& linear_splitter(SplitterPool& pool, const SplitParams& p);
 // An indexed draw that qualifies for the range fast path, else null (split_range.cpp).
 Splitter* range_splitter(SplitterPool& pool, const SplitParams& p, const DrawInfo& draw);
 // Indexed draws, and assembled GS input of any draw, through the strategy's dedup table,
-// whose storage is `arena` (split_dedup.cpp).
+// whose storage is `arena`, and triangle loops, whose storage is `loops` (split_dedup.cpp).
 Splitter& dedup_splitter(SplitterPool& pool, const SplitParams& p, const Strategy& s,
-                         const DrawInfo& draw, DedupArena& arena);
+                         const DrawInfo& draw, DedupArena& arena, TriangleLoopArena& loops);
 
 } // namespace drawpipe::detail

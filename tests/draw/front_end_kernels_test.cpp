@@ -4,6 +4,7 @@
 #include "draw/internal/dedup_table.hpp"
 #include "draw/internal/front_end.hpp"
 #include "draw/internal/index_scan.hpp"
+#include "draw/internal/triangle_loops.hpp"
 
 #include <gtest/gtest.h>
 
@@ -296,8 +297,11 @@ TEST(FrontEndKernels, TriangleLoopsWriteTheSameLists) {
         size_t want_n = 0;
         for (const auto loop : loops) {
             detail::DedupArena arena;
+            detail::TriangleLoopArena loop_arena;
             Table table;
             table.configure(arena, 16384, 4096);
+            detail::TriangleLoops<Table> timed(loop_arena);
+            timed.force(loop);
             std::vector<uint32_t> fetch(4096 + 1, 0);
             std::vector<uint16_t> draw(idx.size() + 1, 0);
             size_t n = 0, done = 0;
@@ -305,21 +309,21 @@ TEST(FrontEndKernels, TriangleLoopsWriteTheSameLists) {
             const bool keyed = loop == detail::TriangleLoop::unpredictable;
             const bool filtered = loop == detail::TriangleLoop::filtered;
             if (keyed) {
-                table.next_keyed_segment(); // epoch 1
-                arena.keyed_epoch = 0xFFFE; // the next segments wrap to epoch 1 again
+                timed.next_keyed_segment(table.entries()); // epoch 1
+                loop_arena.keyed_epoch = 0xFFFE; // the next segments wrap to epoch 1 again
             }
-            if (filtered) table.next_filtered_segment(4096);
+            if (filtered) timed.next_filtered_segment(4096);
             // Chunks that fit for sure, as the splitter cuts them; then a fresh segment.
             while (done < idx.size() / 3) {
                 if (4096 - n < 3) { // a new segment: the table's entries go stale
                     n = 0;
-                    if (keyed) table.next_keyed_segment();
-                    if (filtered) table.next_filtered_segment(4096);
+                    if (keyed) timed.next_keyed_segment(table.entries());
+                    if (filtered) timed.next_filtered_segment(4096);
                 }
                 const size_t tris = std::min((4096 - n) / 3, idx.size() / 3 - done);
                 const size_t chunk = std::min<size_t>(tris, 1 + rng() % 700);
-                detail::dedup_triangles(loop, table, idx.data() + 3 * done, chunk, fetch.data(), n,
-                                        draw.data() + 3 * done);
+                timed.run(table, idx.data() + 3 * done, chunk, fetch.data(), n,
+                          draw.data() + 3 * done);
                 done += chunk;
             }
             fetch.resize(n);
@@ -328,9 +332,7 @@ TEST(FrontEndKernels, TriangleLoopsWriteTheSameLists) {
             // splitter's collision check, DedupSplitter::after_first_segment), asked of the
             // entries the loop wrote: a thread's timings must not change the answer.
             std::vector<bool> evicted(n);
-            for (size_t i = 0; i < n; ++i)
-                evicted[i] =
-                    (keyed ? table.keyed_position_of(fetch[i]) : table.position_of(fetch[i])) != i;
+            for (size_t i = 0; i < n; ++i) evicted[i] = timed.position_of(table, fetch[i]) != i;
             if (loop == loops[0]) {
                 want_fetch = fetch, want_draw = draw, want_n = n, want_evicted = evicted;
                 continue;
