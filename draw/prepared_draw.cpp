@@ -45,7 +45,7 @@ void finish_draw(PreparedDraw& p, const DrawOptions& options) {
                         "index_buffer_id: " + std::to_string(draw.index_buffer_id) +
                             " is not registered (Context::register_index_buffer)");
         // Null when the split is larger than the cache's whole budget: split it uncached.
-        p.cached = options.split_cache->acquire(draw, p.split);
+        p.cached = acquire_split(*options.split_cache, draw, p.split);
     }
     check_indices(draw, p.cached ? p.cached->range : std::nullopt);
 }
