@@ -30,6 +30,12 @@ struct OutputOptions {
     std::span<Stage* const> stages = {};
 };
 
+// Checks a draw as Context::draw and draw_serial check it before drawing (the draw, the
+// vertex input, the shaders, the middle end's prepare(), the split limits and cache, base
+// vertex against the indices), and draws nothing. Stream output and the raster state are
+// checked where they are bound. Throws the Error drawing would.
+void check_draw(const DrawState& state, const MiddleEnd& middle, const DrawOptions& options = {});
+
 // Validates and prepares the draw, splits it and hands every segment's output to the
 // backend in draw order. Throws Error on bad input before the backend sees anything.
 DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& backend,
