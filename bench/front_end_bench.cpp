@@ -9,6 +9,7 @@
 #include "bench/bench_main.hpp"
 #include "bench/measure.hpp"
 #include "bench/workloads.hpp"
+#include "draw/internal/front_end.hpp"
 #include "drawpipe/prim.hpp"
 
 #include <benchmark/benchmark.h>

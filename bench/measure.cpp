@@ -1,5 +1,8 @@
 #include "bench/measure.hpp"
 
+#include "draw/internal/front_end.hpp"
+#include "draw/internal/reorder.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -54,6 +57,31 @@ DrawRun run_front_end(FrontEnd& front, SegmentStorage& storage, const DrawInfo& 
     escape(&r.checksum);
     return r;
 }
+
+struct FrontEndTimer::Impl {
+    FrontEnd front;
+    SegmentStorage storage;
+};
+
+FrontEndTimer::FrontEndTimer() : impl_(std::make_unique<Impl>()) {}
+FrontEndTimer::~FrontEndTimer() = default;
+
+DrawRun FrontEndTimer::run(const DrawInfo& draw, const MiddleEndLimits& limits,
+                           const Strategy& strategy) {
+    return run_front_end(impl_->front, impl_->storage, draw, FrontEndOptions{limits, strategy});
+}
+
+bool reorder_strategy_indices(const DrawInfo& draw, std::vector<uint32_t>& out) {
+#if DRAWPIPE_WITH_REORDER
+    return reorder_for_vertex_cache(draw, out);
+#else
+    (void)draw;
+    out.clear();
+    return false;
+#endif
+}
+
+const uint32_t kReorderIndexRange = kReorderMaxRange;
 
 DrawRun best_front_end(const DrawInfo& draw, const FrontEndOptions& options, uint32_t reps) {
     FrontEnd front;

@@ -3,10 +3,21 @@
 // `drawpipe bench` so both report the same figures.
 #pragma once
 
-#include "draw/internal/front_end.hpp"
+#include "drawpipe/middle_end.hpp"
+#include "drawpipe/segment.hpp"
+#include "drawpipe/stats.hpp"
+#include "drawpipe/strategy.hpp"
+#include "drawpipe/types.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <vector>
+
+namespace drawpipe {
+class FrontEnd;         // draw/internal/front_end.hpp
+struct FrontEndOptions; // draw/internal/front_end.hpp
+} // namespace drawpipe
 
 namespace drawpipe::bench {
 
@@ -28,6 +39,26 @@ struct DrawRun {
 // begin() included. Throws Error as FrontEnd::begin does.
 DrawRun run_front_end(FrontEnd& front, SegmentStorage& storage, const DrawInfo& draw,
                       const FrontEndOptions& options);
+
+// run_front_end with a front end of its own, kept warm from call to call, for code that
+// names no private type (the CLI): the draw split for a middle end with `limits`.
+class FrontEndTimer {
+  public:
+    FrontEndTimer();
+    ~FrontEndTimer();
+    DrawRun run(const DrawInfo& draw, const MiddleEndLimits& limits, const Strategy& strategy);
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// The indices the reorder strategy draws in place of `draw`'s, in vertex-cache order
+// (reorder_for_vertex_cache); false, `out` empty, where it draws as `exact` (or the build
+// has no reorder strategy).
+bool reorder_strategy_indices(const DrawInfo& draw, std::vector<uint32_t>& out);
+// The widest raw index range the reorder strategy reorders (kReorderMaxRange).
+extern const uint32_t kReorderIndexRange;
 
 // Best (shortest) time of `reps` whole draws, after one warm-up draw.
 DrawRun best_front_end(const DrawInfo& draw, const FrontEndOptions& options, uint32_t reps);

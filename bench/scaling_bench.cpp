@@ -38,6 +38,7 @@
 #include "bench/mesh.hpp"
 #include "bench/rounds.hpp"
 #include "bench/workloads.hpp"
+#include "draw/internal/front_end.hpp"
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"

@@ -49,7 +49,8 @@ void redraw(benchmark::State& state, const Workload* w) {
     const FrontEndOptions options{limits, Strategy{}};
     uint64_t sink = 0;
     auto one_draw = [&] {
-        SplitReplay replay(cache.acquire(draw, options), draw, options.limits); // fits 64 MiB
+        SplitReplay replay(acquire_split(cache, draw, options), draw,
+                           options.limits); // fits 64 MiB
         Segment seg;
         while (replay.next(seg)) sink += consume(seg);
     };

@@ -97,9 +97,11 @@ FetchPlan make_fetch_plan(const DrawState& state, const VertexLayout& layout) {
     return p;
 }
 
+struct SimdShade::Plan : FetchPlan {};
+
 SimdShade::SimdShade(const DrawState& state)
     : layout_(vertex_layout_for(state)),
-      plan_(std::make_unique<const FetchPlan>(make_fetch_plan(state, layout_))) {}
+      plan_(std::make_unique<const Plan>(Plan{make_fetch_plan(state, layout_)})) {}
 SimdShade::~SimdShade() = default;
 SimdShade::SimdShade(SimdShade&&) noexcept = default;
 SimdShade& SimdShade::operator=(SimdShade&&) noexcept = default;
@@ -125,7 +127,8 @@ void SimdShade::shade_segment(const Segment& seg, ShadedBatch& out) const {
     // The per-vertex clip test and viewport transform ride along when the draw module asks
     // for them (one instance per segment, as every middle end on this path has).
     // Not with per-primitive viewports: post_shade places each vertex by its own index.
-    if (out.post_plan && !out.post_plan->viewport_per_primitive && seg.instance_count == 1 &&
+    const RasterPlan* post_plan = raster_plan_of(out.post_plan);
+    if (post_plan && !post_plan->viewport_per_primitive && seg.instance_count == 1 &&
         out.vertex_count == 0 && seg.fetch_count > 0) {
         shade_post(seg, out);
     } else {
@@ -147,7 +150,7 @@ void SimdShade::shade_post(const Segment& seg, ShadedBatch& out) const {
     const size_t padded = (size_t(n) + kShaderLanes - 1) / kShaderLanes * kShaderLanes;
     out.clip_mask.resize(padded, boost::container::default_init);
     out.clip_pos.resize(4 * padded, boost::container::default_init);
-    PostShadeJob post{out.post_plan, out.clip_mask.data(), out.clip_pos.data(), 0};
+    PostShadeJob post{raster_plan_of(out.post_plan), out.clip_mask.data(), out.clip_pos.data(), 0};
     ShadeJob job{plan_.get(),
                  nullptr,
                  seg.fetch_start,

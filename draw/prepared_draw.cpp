@@ -1,6 +1,7 @@
 #include "draw/internal/prepared_draw.hpp"
 
 #include "draw/internal/prepare_reuse.hpp"
+#include "drawpipe/draw_segments.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/gs.hpp"
 #include "drawpipe/shading.hpp"
@@ -45,7 +46,7 @@ void finish_draw(PreparedDraw& p, const DrawOptions& options) {
                         "index_buffer_id: " + std::to_string(draw.index_buffer_id) +
                             " is not registered (Context::register_index_buffer)");
         // Null when the split is larger than the cache's whole budget: split it uncached.
-        p.cached = options.split_cache->acquire(draw, p.split);
+        p.cached = acquire_split(*options.split_cache, draw, p.split);
     }
     check_indices(draw, p.cached ? p.cached->range : std::nullopt);
 }
@@ -89,6 +90,35 @@ PreparedDraw prepare_draw(const DrawState& given, const MiddleEnd& middle,
                         std::to_string(kVertexHeaderDwords) + " of its header and position");
     finish_draw(p, options);
     return p;
+}
+
+namespace {
+
+// prepare_split's checks before finish_draw: the draw's own fields and the split limits.
+PreparedDraw split_only(const DrawInfo& draw, const MiddleEndLimits& limits,
+                        const DrawOptions& options, std::string_view name) {
+    PreparedDraw p;
+    p.state.draw = draw;
+    p.state = without_patch_restart(p.state);
+    validate_draw(p.state.draw);
+    p.split = split_options(limits, options, name);
+    p.middle_name = name;
+    return p;
+}
+
+} // namespace
+
+PreparedDraw prepare_split(const DrawInfo& draw, const MiddleEndLimits& limits,
+                           const DrawOptions& options, std::string_view name) {
+    PreparedDraw p = split_only(draw, limits, options, name);
+    finish_draw(p, options);
+    return p;
+}
+
+void check_split_limits(const DrawInfo& draw, const MiddleEndLimits& limits,
+                        const DrawOptions& options) {
+    const PreparedDraw p = split_only(draw, limits, options, "(limits)");
+    check_split(p.state.draw, p.split);
 }
 
 bool same_but_start(const DrawInfo& a, const DrawInfo& b) {

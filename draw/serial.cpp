@@ -84,6 +84,10 @@ DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& 
                       output);
 }
 
+void check_draw(const DrawState& state, const MiddleEnd& middle, const DrawOptions& options) {
+    (void)prepare_draw(state, middle, options);
+}
+
 DrawStats draw_serial(const DrawState& state, std::span<const DrawInfo> draws,
                       const MiddleEnd& middle, Backend& backend, const DrawOptions& options,
                       const OutputOptions& output) {

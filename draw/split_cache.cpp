@@ -196,57 +196,63 @@ void SplitCache::bump_version(uint64_t buffer_id) {
     impl_->stats.entries = impl_->map.size();
 }
 
-std::shared_ptr<const SplitEntry> SplitCache::acquire(const DrawInfo& draw,
-                                                      const FrontEndOptions& options) {
+SplitCache::Impl& split_cache_impl(const SplitCache& cache) {
+    return *cache.impl_;
+}
+
+std::shared_ptr<const SplitEntry> acquire_split(SplitCache& cache, const DrawInfo& draw,
+                                                const FrontEndOptions& options) {
+    auto& impl = split_cache_impl(cache);
     if (draw.index_type == IndexType::none)
         throw Error(ErrorCode::invalid_value, "index_type: only indexed draws have cached splits");
     uint64_t version;
     SplitKey key;
     {
-        std::lock_guard lock(impl_->mutex);
-        const auto v = impl_->versions.find(draw.index_buffer_id);
-        if (v == impl_->versions.end())
+        std::lock_guard lock(impl.mutex);
+        const auto v = impl.versions.find(draw.index_buffer_id);
+        if (v == impl.versions.end())
             throw Error(ErrorCode::not_found,
                         "index_buffer_id: " + std::to_string(draw.index_buffer_id) +
                             " is not registered");
         version = v->second;
         key = make_key(draw, version, options);
-        if (const auto it = impl_->map.find(key); it != impl_->map.end()) {
+        if (const auto it = impl.map.find(key); it != impl.map.end()) {
             Node& node = *it->second;
-            impl_->lru.erase(impl_->lru.iterator_to(node));
-            impl_->lru.push_front(node);
-            ++impl_->stats.hits;
+            impl.lru.erase(impl.lru.iterator_to(node));
+            impl.lru.push_front(node);
+            ++impl.stats.hits;
             return node.entry;
         }
-        ++impl_->stats.misses;
+        ++impl.stats.misses;
     }
     // Split outside the lock: other draws keep hitting meanwhile. Recording stops as soon
     // as the entry outgrows the whole budget, so a huge draw costs no more memory than that.
-    std::shared_ptr<const SplitEntry> entry = record_split(draw, options, budget());
-    std::lock_guard lock(impl_->mutex);
-    if (!entry || entry->bytes > impl_->budget) {
-        ++impl_->stats.uncacheable;
+    std::shared_ptr<const SplitEntry> entry = record_split(draw, options, cache.budget());
+    std::lock_guard lock(impl.mutex);
+    if (!entry || entry->bytes > impl.budget) {
+        ++impl.stats.uncacheable;
         return nullptr;
     }
-    if (impl_->versions[draw.index_buffer_id] != version) return entry; // rewritten meanwhile
-    if (const auto it = impl_->map.find(key); it != impl_->map.end()) return it->second->entry;
+    if (impl.versions[draw.index_buffer_id] != version) return entry; // rewritten meanwhile
+    if (const auto it = impl.map.find(key); it != impl.map.end()) return it->second->entry;
     auto node = std::make_unique<Node>();
     node->key = key;
     node->entry = entry;
-    impl_->lru.push_front(*node);
-    impl_->stats.bytes += entry->bytes;
-    impl_->map.emplace(key, std::move(node));
-    impl_->evict_to(impl_->budget);
+    impl.lru.push_front(*node);
+    impl.stats.bytes += entry->bytes;
+    impl.map.emplace(key, std::move(node));
+    impl.evict_to(impl.budget);
     return entry;
 }
 
-std::shared_ptr<const SplitEntry> SplitCache::peek(const DrawInfo& draw,
-                                                   const FrontEndOptions& options) const {
-    std::lock_guard lock(impl_->mutex);
-    const auto v = impl_->versions.find(draw.index_buffer_id);
-    if (v == impl_->versions.end()) return nullptr;
-    const auto it = impl_->map.find(make_key(draw, v->second, options));
-    return it == impl_->map.end() ? nullptr : it->second->entry;
+std::shared_ptr<const SplitEntry> peek_split(const SplitCache& cache, const DrawInfo& draw,
+                                             const FrontEndOptions& options) {
+    const auto& impl = split_cache_impl(cache);
+    std::lock_guard lock(impl.mutex);
+    const auto v = impl.versions.find(draw.index_buffer_id);
+    if (v == impl.versions.end()) return nullptr;
+    const auto it = impl.map.find(make_key(draw, v->second, options));
+    return it == impl.map.end() ? nullptr : it->second->entry;
 }
 
 void SplitCache::set_budget(size_t bytes) {

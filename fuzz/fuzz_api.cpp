@@ -19,6 +19,7 @@
 #include "drawpipe/fetch_shade.hpp"
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/registry.hpp"
+#include "drawpipe/serial.hpp"
 #include "drawpipe/split_cache.hpp"
 #include "tools/common/gs_library.hpp"
 

@@ -11,15 +11,15 @@
 // replay it (hits); the table gains both times and the cache's statistics follow it.
 #include "bench/measure.hpp"
 #include "bench/mesh.hpp"
-#include "draw/internal/prepared_draw.hpp"
-#include "draw/internal/reorder.hpp"
-#include "draw/internal/split_replay.hpp"
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
+#include "drawpipe/draw_segments.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/limits.hpp"
 #include "drawpipe/prim.hpp"
 #include "drawpipe/registry.hpp"
+#include "drawpipe/serial.hpp"
+#include "drawpipe/split_cache.hpp"
 #include "tools/bench_report.hpp"
 #include "tools/commands.hpp"
 #include "tools/common/files.hpp"
@@ -72,7 +72,8 @@ struct BenchArgs {
 std::optional<double> acmr_of(const std::vector<uint32_t>& tris) {
     if (tris.empty()) return std::nullopt;
     const uint32_t vmax = *std::max_element(tris.begin(), tris.end());
-    if (vmax >= kReorderMaxRange) return std::nullopt; // the analyser keeps a table per vertex
+    if (vmax >= bench::kReorderIndexRange)
+        return std::nullopt; // the analyser keeps a table per vertex
     return meshopt_analyzeVertexCache(tris.data(), tris.size(), size_t(vmax) + 1, 16, 0, 0).acmr;
 }
 
@@ -156,21 +157,16 @@ double context_mips(const BenchArgs& a, const Workload& w, const Strategy& s, ui
 // Draws `draw` (its buffer registered in `cache`) through the split cache 1 + a.repeat
 // times: the first draw's time (a miss: split and recorded) and the best redraw's (hits,
 // unless the split is larger than the cache's budget). Only segment headers are read, so
-// the times are the front end's own work, not a middle end's reading of the lists.
+// the times are the front end's own work, not a middle end's reading of the lists. Each
+// draw is prepared as Context::draw prepares it (its checks, the cache lookup) and cut by the
+// pipeline's own segment source.
 void time_redraws(const BenchArgs& a, SplitCache& cache, const DrawInfo& draw,
-                  const FrontEndOptions& options, BenchRow& row) {
-    FrontEnd front;
-    SegmentStorage storage;
+                  const MiddleEndLimits& limits, const Strategy& strategy, BenchRow& row) {
     uint64_t sink = 0;
     auto once = [&] {
+        DrawSegments segments(draw, limits, {strategy, 0, &cache});
         Segment seg;
-        if (auto entry = cache.acquire(draw, options)) {
-            SplitReplay replay(std::move(entry), draw, options.limits);
-            while (replay.next(seg)) sink += seg.fetch_count + seg.draw_count;
-        } else {
-            front.begin(draw, options);
-            while (front.next(storage, seg)) sink += seg.fetch_count + seg.draw_count;
-        }
+        while (segments.next(seg)) sink += seg.fetch_count + seg.draw_count;
     };
     auto seconds = [&] {
         const auto t0 = Clock::now();
@@ -208,19 +204,17 @@ void check_limits(const BenchArgs& a, const std::vector<Workload>& inputs,
         for (const uint32_t limit : a.limits) {
             const DrawInfo draw = w.draw();
             for (const Strategy& s : strategies) {
-                FrontEndOptions options;
-                options.limits.max_vertices = limit;
-                options.strategy = s;
-                validate_draw(draw);
-                check_split(draw, options);
+                MiddleEndLimits limits;
+                limits.max_vertices = limit;
+                check_split_limits(draw, limits, {s});
             }
             if (a.threads) {
                 const float position[4] = {0, 0, 0, 1};
                 const VertexBuffer buffer{position, sizeof position, 16, 0};
                 const VertexAttrib attrib{0, 0, Format::float32x4, 0};
                 const DrawState state{draw, {{&buffer, 1}, {&attrib, 1}}, nullptr, nullptr};
-                prepare_draw(state, *MiddleEndRegistry::global().find("fetch_shade"),
-                             {strategies.front(), limit});
+                check_draw(state, *MiddleEndRegistry::global().find("fetch_shade"),
+                           {strategies.front(), limit});
             }
         }
 }
@@ -334,11 +328,9 @@ void run_bench(const BenchArgs& a) {
                 }
                 what += " " + label + " " + s.name() + " " + std::to_string(limit);
                 progress.phase(what, 0, std::max(a.min_time, 0.05));
-                FrontEndOptions options;
-                options.limits.max_vertices = limit;
-                options.strategy = s;
-                FrontEnd front;
-                SegmentStorage storage;
+                MiddleEndLimits limits;
+                limits.max_vertices = limit;
+                bench::FrontEndTimer front;
                 bench::DrawRun last;
                 BenchRow row;
                 row.input = label;
@@ -351,9 +343,8 @@ void run_bench(const BenchArgs& a) {
                                                    : std::span<const uint32_t>(proxy_indices);
                 double proxy_best = 1e30;
                 row.best_seconds = best_time(
-                    a, row.reps,
-                    [&] { last = bench::run_front_end(front, storage, draw, options); }, proxy_in,
-                    &proxy_best, progress.shown() ? &progress : nullptr);
+                    a, row.reps, [&] { last = front.run(draw, limits, s); }, proxy_in, &proxy_best,
+                    progress.shown() ? &progress : nullptr);
                 row.proxy_mips = double(proxy_in.size()) / proxy_best / 1e6;
                 row.mips = w.count / row.best_seconds / 1e6;
                 row.x_proxy = row.mips / row.proxy_mips;
@@ -363,12 +354,13 @@ void run_bench(const BenchArgs& a) {
                 if (s.kind == Strategy::Kind::reorder) {
                     if (!reordered_acmr) {
                         std::vector<uint32_t> re;
-                        reordered_acmr = reorder_for_vertex_cache(draw, re) ? acmr_of(re) : acmr;
+                        reordered_acmr =
+                            bench::reorder_strategy_indices(draw, re) ? acmr_of(re) : acmr;
                     }
                     row.acmr = *reordered_acmr;
                 }
                 if (a.threads) row.context_mips = context_mips(a, w, s, limit);
-                if (registered.index_buffer_id) time_redraws(a, cache, registered, options, row);
+                if (registered.index_buffer_id) time_redraws(a, cache, registered, limits, s, row);
                 report.rows.push_back(row);
                 progress.pause();
                 print_row(row, a.threads != 0);

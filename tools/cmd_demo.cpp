@@ -2,12 +2,12 @@
 // through the whole draw path, with a table of what the front end and backend saw, and a
 // picture (demo.png) of a generated torus through the whole pipeline, each segment in its own
 // colour.
-#include "draw/internal/prepared_draw.hpp"
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/prim.hpp"
 #include "drawpipe/registry.hpp"
+#include "drawpipe/serial.hpp"
 #include "tools/commands.hpp"
 #include "tools/common/files.hpp"
 #include "tools/legend.hpp"
@@ -122,9 +122,9 @@ void add_demo_command(CLI::App& app) {
             DrawInfo one;
             one.prim = Prim::points;
             one.count = 1;
-            prepare_draw({one, {{&vb, 1}, attribs}, nullptr, nullptr},
-                         *MiddleEndRegistry::global().find(args->middle_end),
-                         {strategy, args->max_vertices});
+            check_draw({one, {{&vb, 1}, attribs}, nullptr, nullptr},
+                       *MiddleEndRegistry::global().find(args->middle_end),
+                       {strategy, args->max_vertices});
         }
         std::printf("drawpipe demo: %ux%u grid, middle end %s, strategy %s, %u threads\n", n, n,
                     args->middle_end.c_str(), strategy.name().c_str(), ctx.threads());

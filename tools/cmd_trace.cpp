@@ -1,7 +1,7 @@
 // `drawpipe trace DRAW.txt`: the canonical trace of a draw description.
-#include "draw/internal/prepared_draw.hpp"
 #include "drawpipe/backends/trace.hpp"
 #include "drawpipe/context.hpp"
+#include "drawpipe/draw_segments.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/registry.hpp"
 #include "drawpipe/split_cache.hpp"
@@ -132,13 +132,10 @@ const char* flags_name(uint8_t flags) {
 
 // The segments exactly as the pipeline's source stage cuts them.
 void print_segments(const DrawState& state, const MiddleEnd& middle, const DrawOptions& ro) {
-    const PreparedDraw draw = prepare_draw(state, middle, ro);
-    SegmentSource source;
-    source.begin(draw);
-    SegmentStorage storage;
+    DrawSegments source(state, middle, ro);
     Segment seg;
     std::printf("# seq instance prim flags fetch draw prim_id_first\n");
-    while (source.next(storage, seg)) {
+    while (source.next(seg)) {
         std::printf("segment %llu instance %u %s %s fetch %u draw %u prim_id %u\n",
                     (unsigned long long)seg.sequence, seg.instance_first,
                     std::string(prim_name(seg.prim)).c_str(), flags_name(seg.flags),

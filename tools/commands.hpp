@@ -1,8 +1,8 @@
 // Subcommands of the `drawpipe` program; each file adds one to the CLI11 app.
 #pragma once
 
-#include "draw/internal/front_end.hpp"
 #include "drawpipe/error.hpp"
+#include "drawpipe/strategy.hpp"
 
 #include <CLI/CLI.hpp>
 

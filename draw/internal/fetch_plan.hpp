@@ -11,6 +11,8 @@
 
 namespace drawpipe {
 
+struct RasterPlan; // draw/internal/raster_plan.hpp
+
 enum class FetchKind : uint8_t {
     zero,     // no element lies inside the buffer: every element reads (0, 0, 0, 0)
     fast,     // 1-4 raw dwords (float32 / uint32 / sint32), the rest 0, 0, 1

@@ -54,6 +54,12 @@ struct PreparedDraw {
 PreparedDraw prepare_draw(const DrawState& state, const MiddleEnd& middle,
                           const DrawOptions& options);
 
+// The same for the front end alone (no middle end, `middle` null): the draw split for a
+// middle end with `limits`, checked as prepare_draw checks the draw's own fields, the split
+// limits and its indices. `name` stands for the middle end in errors.
+PreparedDraw prepare_split(const DrawInfo& draw, const MiddleEndLimits& limits,
+                           const DrawOptions& options, std::string_view name);
+
 // The segments of prepared draws, one draw at a time, whether they come from splitting or
 // from a cached split. Reused from draw to draw.
 class SegmentSource {

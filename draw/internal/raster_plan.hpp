@@ -36,7 +36,8 @@ struct ViewportXform {
     std::array<float, 3> scale{}, translate{};
 };
 
-struct RasterPlan {
+// ShadedBatch::post_plan points to one, through its opaque public base.
+struct RasterPlan : PostShadeStep {
     RasterState state; // front_face as window-space winding sees it (upper_left flips it)
     VertexLayout layout;
     std::array<float, 3> scale{}, translate{};            // viewport 0's transform
@@ -69,6 +70,11 @@ struct RasterPlan {
     // Signed distance of a clip-space position (and its record) to plane p (< 0: outside).
     float distance(uint32_t plane, const float* pos, const uint32_t* record) const;
 };
+
+// The plan behind a batch's post_plan: the draw module sets nothing else there.
+inline const RasterPlan* raster_plan_of(const PostShadeStep* step) {
+    return static_cast<const RasterPlan*>(step);
+}
 
 // Resolves `state` for a draw whose vertices have `layout`; `capturing`: stream output is
 // bound. Throws Error(invalid_value) naming the field for a state GL rejects.

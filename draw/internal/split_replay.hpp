@@ -31,6 +31,20 @@ struct SplitEntry {
 std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOptions& options,
                                          size_t max_bytes = SIZE_MAX);
 
+// The split of `draw` (indexed, draw.index_buffer_id registered in `cache`) under `options`:
+// from the cache, or recorded now and cached. Null when the split is larger than the
+// cache's whole budget: split that draw with a FrontEnd instead. The draw must have passed
+// validate_draw and check_split (draw/internal/validate.hpp); throws Error only for a draw
+// that is not indexed or a buffer that is not registered. Thread-safe; entries are shared
+// read-only.
+std::shared_ptr<const SplitEntry> acquire_split(SplitCache& cache, const DrawInfo& draw,
+                                                const FrontEndOptions& options);
+
+// The cached split of `draw`, or null: no recording, no statistics, no LRU change.
+// For checks before a draw is queued. Thread-safe.
+std::shared_ptr<const SplitEntry> peek_split(const SplitCache& cache, const DrawInfo& draw,
+                                             const FrontEndOptions& options);
+
 // Replays a recorded split as the segments of `draw`: every instance in turn (or all at
 // once when the middle end instances, under the same InstanceOrder as FrontEnd), base
 // vertex as fetch_bias, sequence numbers in draw order. The draw must have passed

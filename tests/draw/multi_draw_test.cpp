@@ -9,6 +9,7 @@
 #include "drawpipe/indirect.hpp"
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/registry.hpp"
+#include "drawpipe/serial.hpp"
 #include "drawpipe/shader.hpp"
 #include "support/expect_error.hpp"
 #include "tools/common/draw_text.hpp"

@@ -5,6 +5,7 @@
 #include "drawpipe/context.hpp"
 #include "drawpipe/fetch_shade.hpp"
 #include "drawpipe/prim.hpp"
+#include "drawpipe/serial.hpp"
 #include "support/random_draw.hpp"
 #include "support/tess_util.hpp"
 

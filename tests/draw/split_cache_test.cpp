@@ -154,7 +154,7 @@ TEST(SplitCache, DrawLargerThanBudgetIsDrawnUncached) {
     bound->info.index_buffer_id = id;
     FrontEndOptions fo;
     fo.limits.max_vertices = 64;
-    EXPECT_EQ(cache.acquire(bound->info, fo), nullptr);
+    EXPECT_EQ(acquire_split(cache, bound->info, fo), nullptr);
     EXPECT_EQ(record_split(bound->info, fo, 512), nullptr);
     const auto full = record_split(bound->info, fo);
     ASSERT_NE(full, nullptr);

@@ -1,5 +1,6 @@
 # Installs the build tree into a fresh prefix, then configures, builds and runs the examples
-# installed with it against it with find_package(drawpipe), as a project outside this tree would.
+# installed with it against it with find_package(drawpipe), as a project outside this tree would,
+# and a consumer that includes every installed header (tests/install/consumer).
 # Run by ctest: cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DGENERATOR=... -P install_test.cmake
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
@@ -30,3 +31,16 @@ endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -DFIRST=${WORK_DIR}/build/c_driver
                         -DSECOND=${WORK_DIR}/build/cpp_driver_twin -P ${examples}/same_output.cmake
                 COMMAND_ERROR_IS_FATAL ANY)
+# Every installed header, each on its own and all together, with only what the package (and
+# drawpipe.pc) asks for.
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/install/consumer
+                        -B ${WORK_DIR}/consumer -G ${GENERATOR} -DCMAKE_BUILD_TYPE=Release
+                        -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_C_COMPILER=${C_COMPILER}
+                        -DCMAKE_PREFIX_PATH=${prefix}
+                COMMAND_ERROR_IS_FATAL ANY)
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${WORK_DIR}/consumer -j 2 COMMAND_ERROR_IS_FATAL ANY)
+foreach(program all_headers all_headers_pc)
+  if(EXISTS ${WORK_DIR}/consumer/${program})
+    execute_process(COMMAND ${WORK_DIR}/consumer/${program} COMMAND_ERROR_IS_FATAL ANY)
+  endif()
+endforeach()

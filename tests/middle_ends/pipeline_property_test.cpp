@@ -10,6 +10,7 @@
 #include "drawpipe/fetch_shade.hpp"
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/prim.hpp"
+#include "drawpipe/serial.hpp"
 #include "support/random_draw.hpp"
 #include "support/tess_util.hpp"
 

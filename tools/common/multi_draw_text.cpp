@@ -1,8 +1,8 @@
 #include "tools/common/multi_draw_text.hpp"
 
-#include "draw/internal/prepared_draw.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
+#include "drawpipe/serial.hpp"
 #include "tools/common/draw_text.hpp"
 
 #include <charconv>
@@ -149,7 +149,7 @@ void check_described_draws(const BoundDraw& b, DrawState state, const MiddleEnd&
     for (const DrawInfo& d : described_draws(b)) {
         state.draw = d;
         try {
-            prepare_draw(state, middle, options);
+            check_draw(state, middle, options);
         } catch (const Error& e) {
             if (!multi) throw;
             throw Error(e.code(), (indirect ? "indirect record " : "draw ") +

@@ -3,8 +3,8 @@
 // lists in draw order, from one thread at a time.
 #pragma once
 
-#include "drawpipe/shaded.hpp"
 #include "drawpipe/types.hpp"
+#include "drawpipe/vertex_layout.hpp"
 
 #include <span>
 

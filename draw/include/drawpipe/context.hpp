@@ -10,11 +10,9 @@
 #pragma once
 
 #include "drawpipe/backend.hpp"
+#include "drawpipe/draw_options.hpp"
 #include "drawpipe/indirect.hpp"
-#include "drawpipe/middle_end.hpp"
 #include "drawpipe/raster_state.hpp"
-#include "drawpipe/serial.hpp"
-#include "drawpipe/stage.hpp"
 #include "drawpipe/stats.hpp"
 #include "drawpipe/stream_output.hpp"
 #include "drawpipe/tess.hpp"
@@ -25,6 +23,10 @@
 #include <string_view>
 
 namespace drawpipe {
+
+class GeometryShader; // drawpipe/gs.hpp
+class MiddleEnd;      // bound by name, or made by a middle end's author (drawpipe/middle_end.hpp)
+class Stage;          // a driver's own pipeline stage (drawpipe/stage.hpp)
 
 // Flushes with less work than this (indices x instances) run on the calling thread. Measured
 // with `pipeline_bench --crossover 15` on the 2-core test machine: one W1 draw of 16K indices

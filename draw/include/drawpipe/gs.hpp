@@ -6,8 +6,8 @@
 // invocation in order and can serve loads from whatever memory model it has.
 #pragma once
 
-#include "drawpipe/shaded.hpp"
 #include "drawpipe/types.hpp"
+#include "drawpipe/vertex_layout.hpp"
 
 #include <array>
 #include <cstdint>

@@ -4,33 +4,17 @@
 #pragma once
 
 #include "drawpipe/backend.hpp"
+#include "drawpipe/draw_options.hpp"
 #include "drawpipe/middle_end.hpp"
 #include "drawpipe/stats.hpp"
-#include "drawpipe/strategy.hpp"
 
 #include <span>
 
 namespace drawpipe {
 
-class SplitCache;   // drawpipe/split_cache.hpp
 class StreamOutput; // drawpipe/stream_output.hpp
 class Stage;        // drawpipe/stage.hpp
 struct RasterState; // drawpipe/raster_state.hpp
-
-struct DrawOptions {
-    Strategy strategy;
-    uint32_t max_vertices = 0; // when nonzero, replaces the middle end's limit
-    // When set, indexed draws whose DrawInfo::index_buffer_id is registered there replay
-    // cached splits instead of splitting again.
-    SplitCache* split_cache = nullptr;
-    // Index positions per front-end chunk when nonzero (else 2^19): tests cut small draws
-    // into many chunks with it. Every path splits a draw with the same value alike.
-    uint32_t chunk_positions = 0;
-    // Check what the middle end hands back for every segment (element indices, vertex and
-    // primitive counts, its layout): a broken model is then Error(middle_end_failure) naming
-    // it, the draw and the segment, never a crash. About 2 % of a draw (bench/README.md).
-    bool check_middle_end = true;
-};
 
 // What follows the middle end, in draw order, besides the backend.
 struct OutputOptions {
@@ -45,6 +29,12 @@ struct OutputOptions {
     // A driver's own stages, run in order after the built-in ones, before the backend.
     std::span<Stage* const> stages = {};
 };
+
+// Checks a draw as Context::draw and draw_serial check it before drawing (the draw, the
+// vertex input, the shaders, the middle end's prepare(), the split limits and cache, base
+// vertex against the indices), and draws nothing. Stream output and the raster state are
+// checked where they are bound. Throws the Error drawing would.
+void check_draw(const DrawState& state, const MiddleEnd& middle, const DrawOptions& options = {});
 
 // Validates and prepares the draw, splits it and hands every segment's output to the
 // backend in draw order. Throws Error on bad input before the backend sees anything.

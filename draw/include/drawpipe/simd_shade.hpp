@@ -23,8 +23,6 @@
 
 namespace drawpipe {
 
-struct FetchPlan; // private: draw/internal/fetch_plan.hpp
-
 class SimdShade {
   public:
     // For the records of vertex_layout_for(state). The state's buffers, attributes and
@@ -49,8 +47,9 @@ class SimdShade {
   private:
     void shade_post(const Segment& seg, ShadedBatch& out) const;
 
+    struct Plan; // the draw's fetch plan, resolved once (draw/fetch_plan.cpp)
     VertexLayout layout_;
-    std::unique_ptr<const FetchPlan> plan_;
+    std::unique_ptr<const Plan> plan_;
 };
 
 // The SIMD level the kernels run at on this CPU ("AVX3" is AVX-512, "AVX2", "SSE4", ...).

@@ -1,5 +1,6 @@
 // Split results cached across draws: a static index buffer is split once and redrawn
-// without touching its indices again.
+// without touching its indices again. A driver registers its static index buffers, bumps
+// their versions when it writes them and sets the budget; the draw module does the rest.
 //
 // Index buffers get an identity (register_buffer) and a version (bump_version, called when
 // the driver writes the buffer). A split is keyed by what decides it -- buffer identity and
@@ -10,16 +11,11 @@
 // never pulls lists out from under segments in flight.
 #pragma once
 
-#include "drawpipe/types.hpp"
-
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 
 namespace drawpipe {
-
-struct FrontEndOptions; // draw/internal/front_end.hpp
-struct SplitEntry;      // draw/internal/split_replay.hpp
 
 struct SplitCacheStats {
     uint64_t hits = 0;
@@ -45,25 +41,14 @@ class SplitCache {
     // Marks a buffer's contents as changed: its cached splits are dropped. Thread-safe.
     void bump_version(uint64_t buffer_id);
 
-    // The split of `draw` (indexed, draw.index_buffer_id registered) under `options`:
-    // from the cache, or recorded now and cached. Null when the split is larger than the
-    // whole budget: split that draw with a FrontEnd instead. The draw must have passed
-    // validate_draw and check_split (draw/internal/validate.hpp); throws Error only for a draw that
-    // is not indexed or a buffer that is not registered. Thread-safe; entries are shared
-    // read-only.
-    std::shared_ptr<const SplitEntry> acquire(const DrawInfo& draw, const FrontEndOptions& options);
-
-    // The cached split of `draw`, or null: no recording, no statistics, no LRU change.
-    // For checks before a draw is queued. Thread-safe.
-    std::shared_ptr<const SplitEntry> peek(const DrawInfo& draw,
-                                           const FrontEndOptions& options) const;
-
     void set_budget(size_t bytes); // evicts down to the new budget
     size_t budget() const;
     SplitCacheStats stats() const;
 
   private:
     struct Impl;
+    // The draw module looks splits up through this (acquire_split, draw/internal/split_replay.hpp).
+    friend Impl& split_cache_impl(const SplitCache& cache);
     std::unique_ptr<Impl> impl_;
 };
 

@@ -11,8 +11,8 @@
 #pragma once
 
 #include "drawpipe/raster_state.hpp"
-#include "drawpipe/shaded.hpp"
 #include "drawpipe/types.hpp"
+#include "drawpipe/vertex_layout.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -17,9 +17,9 @@
 //   StreamOutputCounts n = ctx.end_stream_output();
 #pragma once
 
-#include "drawpipe/shaded.hpp"
 #include "drawpipe/stats.hpp"
 #include "drawpipe/types.hpp"
+#include "drawpipe/vertex_layout.hpp"
 
 #include <array>
 #include <cstddef>

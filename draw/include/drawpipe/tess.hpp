@@ -8,9 +8,9 @@
 // a driver's JIT shades many patches, or many domain points, per call.
 #pragma once
 
-#include "drawpipe/shaded.hpp"
 #include "drawpipe/shader.hpp"
 #include "drawpipe/tessellator.hpp"
+#include "drawpipe/vertex_layout.hpp"
 
 #include <cstdint>
 #include <functional>
