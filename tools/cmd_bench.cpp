@@ -9,11 +9,8 @@
 // --repeat N draws each indexed row N more times from a registered index buffer through one
 // SplitCache shared by the run: the first draw records the split (a miss), the others
 // replay it (hits); the table gains both times and the cache's statistics follow it.
-#include "bench/measure.hpp"
-#include "bench/mesh.hpp"
 #include "draw/internal/prepared_draw.hpp"
 #include "draw/internal/reorder.hpp"
-#include "draw/internal/split_replay.hpp"
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
@@ -26,6 +23,8 @@
 #include "tools/inputs.hpp"
 #include "tools/progress.hpp"
 #include "tools/render_mesh.hpp"
+#include "workloads/measure.hpp"
+#include "workloads/mesh.hpp"
 
 #include <meshoptimizer.h>
 
@@ -46,7 +45,7 @@ namespace drawpipe::cli {
 
 namespace {
 
-using bench::Workload;
+using workloads::Workload;
 using Clock = std::chrono::steady_clock;
 
 volatile uint64_t g_sink; // what the timed loops read lands here, so none is optimised away
@@ -119,7 +118,7 @@ double best_time(const BenchArgs& a, uint32_t& reps, Fn&& draw,
         best = std::min(best, t);
         since_proxy += t;
         if (proxy_best && since_proxy >= 0.005) {
-            *proxy_best = std::min(*proxy_best, bench::proxy_index_copy(proxy_in, sink));
+            *proxy_best = std::min(*proxy_best, workloads::proxy_index_copy(proxy_in, sink));
             since_proxy = 0;
         }
     }
@@ -154,34 +153,22 @@ double context_mips(const BenchArgs& a, const Workload& w, const Strategy& s, ui
 }
 
 // Draws `draw` (its buffer registered in `cache`) through the split cache 1 + a.repeat
-// times: the first draw's time (a miss: split and recorded) and the best redraw's (hits,
-// unless the split is larger than the cache's budget). Only segment headers are read, so
-// the times are the front end's own work, not a middle end's reading of the lists.
-void time_redraws(const BenchArgs& a, SplitCache& cache, const DrawInfo& draw,
-                  const FrontEndOptions& options, BenchRow& row) {
-    FrontEnd front;
-    SegmentStorage storage;
-    uint64_t sink = 0;
-    auto once = [&] {
-        Segment seg;
-        if (auto entry = cache.acquire(draw, options)) {
-            SplitReplay replay(std::move(entry), draw, options.limits);
-            while (replay.next(seg)) sink += seg.fetch_count + seg.draw_count;
-        } else {
-            front.begin(draw, options);
-            while (front.next(storage, seg)) sink += seg.fetch_count + seg.draw_count;
-        }
-    };
-    auto seconds = [&] {
-        const auto t0 = Clock::now();
-        once();
-        return std::chrono::duration<double>(Clock::now() - t0).count();
-    };
-    row.first_seconds = seconds();
+// times, each prepared and its segments handed out as the pipeline's source stage does
+// (workloads::SourceDraws): the first draw's time (a miss: split and recorded) and the best
+// redraw's (hits, unless the split is larger than the cache's budget). Nothing is shaded, so
+// the times are the front end's own work or the replay's.
+void time_redraws(const BenchArgs& a, SplitCache& cache, const DrawInfo& draw, const Strategy& s,
+                  uint32_t limit, BenchRow& row) {
+    DrawOptions options;
+    options.strategy = s;
+    options.max_vertices = limit;
+    options.split_cache = &cache;
+    workloads::SourceDraws source;
+    row.first_seconds = source.time(draw, options);
     double best = 1e30;
-    for (uint32_t i = 0; i < a.repeat; ++i) best = std::min(best, seconds());
+    for (uint32_t i = 0; i < a.repeat; ++i) best = std::min(best, source.time(draw, options));
     row.redraw_seconds = best;
-    g_sink = sink;
+    g_sink = source.checksum();
 }
 
 void print_row(const BenchRow& r, bool with_context) {
@@ -293,9 +280,9 @@ void run_bench(const BenchArgs& a) {
 
     // The proxies, before and after the table; the best of both is in the JSON.
     progress.phase("measuring the proxies");
-    const std::vector<uint32_t> proxy_indices = bench::make_workload("W1").indices32;
-    report.index_copy_mips = bench::best_index_copy_mips(proxy_indices, 15);
-    report.memcpy_gbps = bench::best_memcpy_gbps(10);
+    const std::vector<uint32_t> proxy_indices = workloads::make_workload("W1").indices32;
+    report.index_copy_mips = workloads::best_index_copy_mips(proxy_indices, 15);
+    report.memcpy_gbps = workloads::best_memcpy_gbps(10);
     progress.done();
     std::printf("machine: %s\n", report.machine.c_str());
     std::printf("proxies (before the rows): memcpy 64 MiB %.2f GB/s, index copy "
@@ -339,7 +326,7 @@ void run_bench(const BenchArgs& a) {
                 options.strategy = s;
                 FrontEnd front;
                 SegmentStorage storage;
-                bench::DrawRun last;
+                workloads::DrawRun last;
                 BenchRow row;
                 row.input = label;
                 row.strategy = s.name();
@@ -352,8 +339,8 @@ void run_bench(const BenchArgs& a) {
                 double proxy_best = 1e30;
                 row.best_seconds = best_time(
                     a, row.reps,
-                    [&] { last = bench::run_front_end(front, storage, draw, options); }, proxy_in,
-                    &proxy_best, progress.shown() ? &progress : nullptr);
+                    [&] { last = workloads::run_front_end(front, storage, draw, options); },
+                    proxy_in, &proxy_best, progress.shown() ? &progress : nullptr);
                 row.proxy_mips = double(proxy_in.size()) / proxy_best / 1e6;
                 row.mips = w.count / row.best_seconds / 1e6;
                 row.x_proxy = row.mips / row.proxy_mips;
@@ -368,7 +355,7 @@ void run_bench(const BenchArgs& a) {
                     row.acmr = *reordered_acmr;
                 }
                 if (a.threads) row.context_mips = context_mips(a, w, s, limit);
-                if (registered.index_buffer_id) time_redraws(a, cache, registered, options, row);
+                if (registered.index_buffer_id) time_redraws(a, cache, registered, s, limit, row);
                 report.rows.push_back(row);
                 progress.pause();
                 print_row(row, a.threads != 0);
@@ -376,7 +363,7 @@ void run_bench(const BenchArgs& a) {
             }
     }
     progress.phase("measuring the proxies again");
-    const double after = bench::best_index_copy_mips(proxy_indices, 15);
+    const double after = workloads::best_index_copy_mips(proxy_indices, 15);
     progress.done();
     report.index_copy_mips = std::max(report.index_copy_mips, after);
     std::printf("\nindex-copy proxy after the rows: %.1f M indices/s\n", after);

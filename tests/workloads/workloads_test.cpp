@@ -1,6 +1,6 @@
 // The generated workloads match the check values and shapes in docs/workloads.md.
-#include "bench/mesh.hpp"
-#include "bench/workloads.hpp"
+#include "workloads/mesh.hpp"
+#include "workloads/workloads.hpp"
 
 #include "draw/internal/front_end.hpp"
 #include "drawpipe/error.hpp"
@@ -12,7 +12,7 @@
 #include <array>
 #include <vector>
 
-namespace drawpipe::bench {
+namespace drawpipe::workloads {
 namespace {
 
 TEST(Workloads, CheckSumsAndCountsMatchWorkloadsMd) {
@@ -187,4 +187,4 @@ TEST(Workloads, GeneratedSpheres) {
 }
 
 } // namespace
-} // namespace drawpipe::bench
+} // namespace drawpipe::workloads

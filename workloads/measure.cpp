@@ -1,11 +1,14 @@
-#include "bench/measure.hpp"
+#include "workloads/measure.hpp"
+
+#include "drawpipe/error.hpp"
+#include "drawpipe/limits.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <vector>
 
-namespace drawpipe::bench {
+namespace drawpipe::workloads {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -21,7 +24,43 @@ void escape(const void* p) {
 
 constexpr size_t kProxyBlock = 4096;
 
+// Stands in for a middle end where only the segments are wanted: it takes any limit and is
+// never asked to shade.
+class SplitOnly final : public MiddleEnd {
+    static MiddleEndLimits any_limit() {
+        MiddleEndLimits l;
+        l.max_vertices = kMaxSegmentVertices;
+        return l;
+    }
+    class Draw final : public MiddleEndDraw {
+      public:
+        Draw() : MiddleEndDraw(any_limit(), VertexLayout{}) {}
+        void shade(const Segment&, MiddleEndScratch*, ShadedBatch&) const override {
+            throw Error(ErrorCode::middle_end_failure, "split_only: shades nothing");
+        }
+    };
+
+  public:
+    std::string_view name() const override { return "split_only"; }
+    std::shared_ptr<const MiddleEndDraw> prepare(const DrawState&) const override {
+        return std::make_shared<Draw>();
+    }
+};
+
 } // namespace
+
+double SourceDraws::time(const DrawInfo& draw, const DrawOptions& options) {
+    static const SplitOnly split_only;
+    const DrawState state{draw, {}, nullptr, nullptr};
+    Segment seg;
+    const auto t0 = Clock::now();
+    const PreparedDraw prepared = prepare_draw(state, split_only, options);
+    source_.begin(prepared);
+    source_.drain(storage_, seg, [&](const Segment& s) { sum_ += s.fetch_count + s.draw_count; });
+    const double s = since(t0);
+    escape(&sum_);
+    return s;
+}
 
 void NullMiddleEnd::consume(const Segment& seg) {
     // Per-segment sums in 32-bit lanes (fetch ids wrap); every element is read and folded
@@ -108,4 +147,4 @@ double best_memcpy_gbps(uint32_t reps) {
     return double(kBytes) / best / 1e9;
 }
 
-} // namespace drawpipe::bench
+} // namespace drawpipe::workloads
