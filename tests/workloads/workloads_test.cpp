@@ -1,10 +1,15 @@
-// The generated workloads match the check values and shapes in docs/workloads.md.
+// The generated workloads match the check values and shapes in docs/workloads.md, and the
+// measurement of redraws hands out the front end's segments.
+#include "workloads/measure.hpp"
 #include "workloads/mesh.hpp"
 #include "workloads/workloads.hpp"
 
 #include "draw/internal/front_end.hpp"
 #include "drawpipe/error.hpp"
+#include "drawpipe/limits.hpp"
 #include "drawpipe/prim.hpp"
+#include "drawpipe/split_cache.hpp"
+#include "drawpipe/strategy.hpp"
 
 #include <gtest/gtest.h>
 
@@ -184,6 +189,44 @@ TEST(Workloads, GeneratedSpheres) {
                             "sphere:1000000000"})
         EXPECT_THROW(generated_mesh(bad), Error) << bad;
     EXPECT_EQ(load_input("sphere:1k").id, "sphere:1k");
+}
+
+// `drawpipe bench --repeat`'s redraws: prepared and handed out as the pipeline's source stage
+// does, a miss then hits in the split cache, the same segments as the front end alone, at any
+// limit the front end takes, and a bad draw refused as Context::draw refuses it.
+TEST(SourceDraws, ReplaysTheCachedSplitAsTheFrontEndSplitsIt) {
+    const Workload w = make_workload("W2");
+    SplitCache cache;
+    DrawInfo draw = w.draw();
+    draw.index_buffer_id = cache.register_buffer();
+    DrawOptions o;
+    o.strategy = *Strategy::parse("vsplit");
+    o.max_vertices = 4096;
+    o.split_cache = &cache;
+    SourceDraws source;
+    EXPECT_GT(source.time(draw, o), 0.0);
+    const uint64_t first = source.checksum();
+    source.time(draw, o);
+    EXPECT_EQ(source.checksum(), 2 * first);
+    EXPECT_EQ(cache.stats().misses, 1u);
+    EXPECT_EQ(cache.stats().hits, 1u);
+
+    FrontEndOptions fo;
+    fo.limits.max_vertices = 4096;
+    fo.strategy = o.strategy;
+    FrontEnd front;
+    SegmentStorage storage;
+    Segment seg;
+    uint64_t sum = 0;
+    front.begin(w.draw(), fo);
+    while (front.next(storage, seg)) sum += seg.fetch_count + seg.draw_count;
+    EXPECT_EQ(first, sum);
+
+    o.max_vertices = kMaxSegmentVertices;
+    EXPECT_NO_THROW(source.time(draw, o));
+    DrawInfo unregistered = draw;
+    unregistered.index_buffer_id = draw.index_buffer_id + 100;
+    EXPECT_THROW(source.time(unregistered, o), Error);
 }
 
 } // namespace
