@@ -33,11 +33,14 @@ ensure_packages() {
     apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-build() { # build PRESET [TARGETS...]
-    local preset=$1
+build() { # build PRESET [-DVAR=VALUE...] [TARGETS...]
+    local preset=$1 defines=() targets=()
     shift
-    cmake --preset "$preset" >/dev/null
-    cmake --build --preset "$preset" ${1+--target "$@"}
+    for a in "$@"; do
+        case "$a" in -D*) defines+=("$a") ;; *) targets+=("$a") ;; esac
+    done
+    cmake --preset "$preset" ${defines[@]+"${defines[@]}"} >/dev/null
+    cmake --build --preset "$preset" ${targets[@]+--target "${targets[@]}"}
 }
 
 case "${1:-}" in
@@ -48,7 +51,8 @@ demo)
     ;;
 test)
     ensure_packages
-    build default
+    # The benchmarks are built only when asked; CI asks, so each one's --smoke run is a test.
+    build default -DDRAWPIPE_BUILD_BENCH=ON
     ctest --preset default -j 2
     # The parallel pipeline must be clean under ThreadSanitizer (tests/CMakeLists.txt
     # builds only the threaded tests in this preset).
@@ -56,7 +60,7 @@ test)
     ctest --preset tsan -j 2
     # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer (a Debug build,
     # so the debug-only index-range check runs too).
-    build asan
+    build asan -DDRAWPIPE_BUILD_BENCH=ON
     ctest --preset asan -j 2
     # Each libFuzzer target for DRAWPIPE_FUZZ_SECONDS (a minute) and its saved regressions,
     # under ASan + UBSan with debug checks off (fuzz/README.md runs them for hours).

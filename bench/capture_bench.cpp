@@ -1,5 +1,5 @@
 // capture_bench: what stream output costs over the draw, against a plain copy of the same
-// bytes (issue 16). W1 (bench/workloads) over a 1024 x 1024 grid of float4 positions, the
+// bytes (issue 16). W1 (workloads/workloads.hpp) over a 1024 x 1024 grid of float4 positions, the
 // pass-through vertex shader, one thread, interleaved round by round:
 //
 //   draw      Context + fetch_shade_simd, rasterizer discard on, nothing captured
@@ -9,9 +9,9 @@
 // and prints the median per-round ratio (capture - draw) / copy: the capture's own cost
 // over writing its bytes. `--smoke`: a small W1, one round.
 #include "bench/rounds.hpp"
-#include "bench/workloads.hpp"
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
+#include "workloads/workloads.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -34,9 +34,9 @@ double seconds_of(auto&& f) {
 int main(int argc, char** argv) {
     const bool smoke = argc > 1 && std::string_view(argv[1]) == "--smoke";
     const uint32_t rounds = smoke ? 1 : 15;
-    bench::Workload w = bench::make_workload("W1");
+    workloads::Workload w = workloads::make_workload("W1");
     if (smoke) w.indices32.resize(w.count = 6000);
-    const std::vector<float> positions = bench::grid_positions(1.0f);
+    const std::vector<float> positions = workloads::grid_positions(1.0f);
     const VertexBuffer vb{positions.data(), positions.size() * 4, 16, 0};
     const VertexAttrib attrib{0, 0, Format::float32x4, 0};
     const DrawInfo draw = w.draw();

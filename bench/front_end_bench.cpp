@@ -7,10 +7,10 @@
 // clock. Times are the draws' own (manual time), without the interleaved proxy runs. `--smoke` runs
 // every benchmark once on shortened workloads (for ctest).
 #include "bench/bench_main.hpp"
-#include "bench/measure.hpp"
-#include "bench/workloads.hpp"
 #include "draw/internal/front_end.hpp"
 #include "drawpipe/prim.hpp"
+#include "workloads/measure.hpp"
+#include "workloads/workloads.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -27,6 +27,7 @@ namespace {
 
 using namespace drawpipe;
 using namespace drawpipe::bench;
+using namespace drawpipe::workloads;
 using Clock = std::chrono::steady_clock;
 
 bool g_smoke = false;

@@ -12,12 +12,12 @@
 // Counters: best_ms (fastest iteration), and for mali the threads per shaded vertex.
 // `--smoke` runs everything once on a short draw (for ctest).
 #include "bench/bench_main.hpp"
-#include "bench/workloads.hpp"
 #include "draw/internal/front_end.hpp"
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/fetch_shade.hpp"
 #include "drawpipe/serial.hpp"
 #include "middle_ends/mali/mali_middle_end.hpp"
+#include "workloads/workloads.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -31,12 +31,13 @@ namespace {
 
 using namespace drawpipe;
 using namespace drawpipe::bench;
+using namespace drawpipe::workloads;
 using Clock = std::chrono::steady_clock;
 
 constexpr uint32_t kGrid = 256; // W2's grid
 constexpr uint32_t kLimit = kMaxSegmentVertices;
 bool g_smoke = false;
-bench::Workload g_w2;
+workloads::Workload g_w2;
 uint32_t g_instances = 64;
 std::vector<float> g_positions; // kGrid x kGrid float4
 std::vector<float> g_offsets;   // one float4 per 3 instances
@@ -152,7 +153,7 @@ void register_all() {
 int main(int argc, char** argv) {
     std::vector<char*> args(argv, argv + argc);
     g_smoke = take_flag(args, "--smoke");
-    g_w2 = bench::make_workload("W2");
+    g_w2 = workloads::make_workload("W2");
     if (g_smoke) { // the first 20 grid rows, 4 instances
         g_w2.count = 20 * 6 * (kGrid - 1);
         g_w2.indices16.resize(g_w2.count);

@@ -28,20 +28,19 @@
 #define GL_GLEXT_PROTOTYPES 1
 
 #include "bench/mesa_draw_limit.hpp"
-#include "bench/mesh.hpp"
 #include "bench/rounds.hpp"
-#include "bench/workloads.hpp"
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/registry.hpp"
+#include "workloads/headless_gl.hpp"
+#include "workloads/mesh.hpp"
+#include "workloads/workloads.hpp"
 
 #include <oneapi/tbb/parallel_invoke.h>
 #include <oneapi/tbb/task_arena.h>
 
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
 #include <GL/gl.h>
 #include <GL/glext.h>
 
@@ -62,6 +61,7 @@ namespace {
 
 using namespace drawpipe;
 using namespace drawpipe::bench;
+using namespace drawpipe::workloads;
 using Clock = std::chrono::steady_clock;
 
 constexpr uint32_t kGrid = kGridSide;
@@ -147,61 +147,7 @@ Options parse_options(int argc, char** argv) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Headless OpenGL (as tests/mesa/mesa_trace.cpp opens it, but a core context).
-
-struct NoGl {
-    std::string why;
-};
-
-bool has_ext(const char* list, const char* ext) {
-    if (!list) return false;
-    const std::string_view l(list), e(ext);
-    for (size_t pos = 0; (pos = l.find(e, pos)) != std::string_view::npos; pos += e.size()) {
-        const bool starts = pos == 0 || l[pos - 1] == ' ';
-        const bool ends = pos + e.size() == l.size() || l[pos + e.size()] == ' ';
-        if (starts && ends) return true;
-    }
-    return false;
-}
-
-template <class F> F egl_proc(const char* name) {
-    return reinterpret_cast<F>(eglGetProcAddress(name));
-}
-
-EGLDisplay open_display(std::string& how) {
-    const auto get_platform_display =
-        egl_proc<PFNEGLGETPLATFORMDISPLAYEXTPROC>("eglGetPlatformDisplayEXT");
-    const auto query_devices = egl_proc<PFNEGLQUERYDEVICESEXTPROC>("eglQueryDevicesEXT");
-    const auto query_device_string =
-        egl_proc<PFNEGLQUERYDEVICESTRINGEXTPROC>("eglQueryDeviceStringEXT");
-    if (!get_platform_display) throw NoGl{"no eglGetPlatformDisplayEXT"};
-    const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-    if (has_ext(client, "EGL_MESA_platform_surfaceless")) {
-        EGLDisplay dpy =
-            get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-        if (dpy != EGL_NO_DISPLAY && eglInitialize(dpy, nullptr, nullptr)) {
-            how = "EGL_MESA_platform_surfaceless";
-            return dpy;
-        }
-    }
-    if (has_ext(client, "EGL_EXT_platform_device") && query_devices && query_device_string) {
-        EGLDeviceEXT devices[16];
-        EGLint n = 0;
-        if (query_devices(16, devices, &n))
-            for (EGLint i = 0; i < n; ++i) {
-                if (!has_ext(query_device_string(devices[i], EGL_EXTENSIONS),
-                             "EGL_MESA_device_software"))
-                    continue;
-                EGLDisplay dpy = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
-                if (dpy != EGL_NO_DISPLAY && eglInitialize(dpy, nullptr, nullptr)) {
-                    how = "EGL_EXT_platform_device (software device)";
-                    return dpy;
-                }
-            }
-    }
-    throw NoGl{"no headless EGL display (need EGL_MESA_platform_surfaceless or "
-               "EGL_EXT_platform_device with a software device)"};
-}
+// Headless OpenGL (workloads/headless_gl.hpp), a core context.
 
 struct GlInfo {
     std::string platform, renderer, version;
@@ -209,43 +155,13 @@ struct GlInfo {
 };
 
 GlInfo init_gl() {
-    setenv("LIBGL_ALWAYS_SOFTWARE", "1", 0);
-    setenv("EGL_PLATFORM", "surfaceless", 0);
-    setenv("GALLIUM_DRIVER", "llvmpipe", 0);
+    const HeadlessGl made = open_headless_gl(GlProfile::core, 4, 5);
     GlInfo gl;
-    EGLDisplay dpy = open_display(gl.platform);
-    const char* dpy_ext = eglQueryString(dpy, EGL_EXTENSIONS);
-    if (!has_ext(dpy_ext, "EGL_KHR_no_config_context") ||
-        !has_ext(dpy_ext, "EGL_KHR_surfaceless_context"))
-        throw NoGl{"EGL_KHR_no_config_context and EGL_KHR_surfaceless_context are required"};
-    if (!eglBindAPI(EGL_OPENGL_API)) throw NoGl{"eglBindAPI(EGL_OPENGL_API) failed"};
-    EGLContext ctx = EGL_NO_CONTEXT;
-    for (const EGLint minor : {6, 5}) {
-        const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
-                                  4,
-                                  EGL_CONTEXT_MINOR_VERSION,
-                                  minor,
-                                  EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                  EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                                  EGL_NONE};
-        ctx = eglCreateContext(dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attribs);
-        if (ctx != EGL_NO_CONTEXT) break;
-    }
-    if (ctx == EGL_NO_CONTEXT) throw NoGl{"no OpenGL 4.5 core context"};
-    if (!eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx))
-        throw NoGl{"eglMakeCurrent failed"};
-    GLint major = 0, minor = 0, n = 0;
-    glGetIntegerv(GL_MAJOR_VERSION, &major);
-    glGetIntegerv(GL_MINOR_VERSION, &minor);
-    if (major * 10 + minor < 45) throw NoGl{"OpenGL 4.5 is required"};
+    gl.platform = made.platform;
     gl.renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
     gl.version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
-    glGetIntegerv(GL_NUM_EXTENSIONS, &n);
-    gl.statistics = major * 10 + minor >= 46;
-    for (GLint i = 0; i < n; ++i)
-        if (std::strcmp(reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, GLuint(i))),
-                        "GL_ARB_pipeline_statistics_query") == 0)
-            gl.statistics = true;
+    gl.statistics =
+        made.major * 10 + made.minor >= 46 || has_gl_extension("GL_ARB_pipeline_statistics_query");
     return gl;
 }
 
@@ -685,8 +601,8 @@ int main(int argc, char** argv) {
     GlInfo gl;
     try {
         gl = init_gl();
-    } catch (const NoGl& e) {
-        std::printf("mesa_draw_bench: skipped, no usable headless OpenGL: %s\n", e.why.c_str());
+    } catch (const NoHeadlessGl& e) {
+        std::printf("mesa_draw_bench: skipped, no usable headless OpenGL: %s\n", e.what());
         return kNoGl;
     }
 

@@ -10,12 +10,12 @@
 // the README's table: the configurations interleaved round by round (this machine is shared
 // and noisy), with each one's median per round and the median of the per-round ratios.
 #include "bench/bench_main.hpp"
-#include "bench/matrix_shader.hpp"
+#include "bench/matrix_scene.hpp"
 #include "bench/rounds.hpp"
-#include "bench/workloads.hpp"
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/fetch_shade.hpp"
+#include "workloads/workloads.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -32,21 +32,11 @@ namespace {
 
 using namespace drawpipe;
 using namespace drawpipe::bench;
+using namespace drawpipe::workloads;
 using Clock = std::chrono::steady_clock;
 
-constexpr uint32_t kGrid = 1024;
 bool g_smoke = false;
 Workload g_w1;
-std::vector<float> g_positions;
-VertexBuffer g_buffer;
-const VertexAttrib g_attrib{0, 0, Format::float32x4, 0};
-
-constexpr float kMatrix[16] = {1.2f, 0.0f, 0.1f,  0.0f,  0.0f, 1.6f, 0.2f,  0.0f,
-                               0.0f, 0.0f, -1.0f, -0.2f, 0.0f, 0.0f, -1.0f, 1.0f};
-void matrix_vs(const ShaderBlock& b) {
-    matrix_block(b, kMatrix);
-}
-const VertexShader g_vs{{}, matrix_vs};
 
 uint32_t draw_count() {
     return g_smoke ? 100 : 8192;
@@ -79,9 +69,7 @@ std::unique_ptr<Context> make_context(uint32_t threads, CountingBackend& backend
     auto ctx = std::make_unique<Context>(o);
     ctx->bind_middle_end(std::make_shared<FetchShadeSimd>(4096));
     ctx->bind_backend(backend);
-    ctx->set_vertex_buffers({&g_buffer, 1});
-    ctx->set_vertex_attribs({&g_attrib, 1});
-    ctx->bind_vertex_shader(g_vs);
+    scene().bind(*ctx);
     return ctx;
 }
 
@@ -169,12 +157,7 @@ int main(int argc, char** argv) {
             args.push_back(argv[i]);
     }
     g_w1 = make_workload("W1");
-    g_positions.reserve(size_t(kGrid) * kGrid * 4);
-    for (uint32_t y = 0; y < kGrid; ++y)
-        for (uint32_t x = 0; x < kGrid; ++x)
-            for (float c : {float(x) / (kGrid - 1), float(y) / (kGrid - 1), 0.5f, 1.0f})
-                g_positions.push_back(c);
-    g_buffer = {g_positions.data(), g_positions.size() * sizeof(float), 16, 0};
+    scene(); // made before anything is timed
     if (rounds > 0) {
         compare(rounds);
         return 0;

@@ -14,15 +14,15 @@
 // `--crossover ROUNDS` the measurements behind kInlineDrawWork; `--single` runs one
 // configuration alone (for valgrind).
 #include "bench/bench_main.hpp"
-#include "bench/matrix_shader.hpp"
+#include "bench/matrix_scene.hpp"
 #include "bench/rounds.hpp"
-#include "bench/workloads.hpp"
 #include "draw/internal/front_end.hpp"
 #include "draw/internal/submit.hpp"
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/fetch_shade.hpp"
 #include "drawpipe/simd_shade.hpp"
+#include "workloads/workloads.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -40,27 +40,12 @@ namespace {
 
 using namespace drawpipe;
 using namespace drawpipe::bench;
+using namespace drawpipe::workloads;
 using Clock = std::chrono::steady_clock;
 
-constexpr uint32_t kGrid = 1024;
 constexpr uint32_t kLimit = 4096;
 bool g_smoke = false;
 std::deque<Workload> g_workloads; // W1, W3, W7
-std::vector<float> g_positions;   // kGrid x kGrid float4 grid positions
-VertexBuffer g_buffer;
-const VertexAttrib g_attrib{0, 0, Format::float32x4, 0};
-
-// The vertex shader (bench/matrix_shader.hpp) with M a fixed perspective-like 4x4 matrix.
-constexpr float kMatrix[16] = {1.2f, 0.0f, 0.1f,  0.0f,  0.0f, 1.6f, 0.2f,  0.0f,
-                               0.0f, 0.0f, -1.0f, -0.2f, 0.0f, 0.0f, -1.0f, 1.0f};
-void matrix_vs(const ShaderBlock& b) {
-    matrix_block(b, kMatrix);
-}
-const VertexShader g_vs{{}, matrix_vs};
-
-VertexInput input() {
-    return {{&g_buffer, 1}, {&g_attrib, 1}};
-}
 
 // The middle end under test: the reference fetch_shade, or fetch_shade_simd.
 std::shared_ptr<const MiddleEnd> middle_end(bool simd) {
@@ -78,7 +63,7 @@ struct DirectStages {
     Segment seg;
     ShadedBatch batch;
     void draw(const DrawInfo& info, Backend& backend) {
-        const DrawState state{info, input(), &g_vs, nullptr};
+        const DrawState state{info, scene().input(), &scene().vs(), nullptr};
         const auto prepared = middle.prepare(state);
         front.begin(info, {prepared->limits(), {}});
         backend.begin_draw(info, prepared->layout());
@@ -100,9 +85,7 @@ std::unique_ptr<Context> make_context(uint32_t threads, uint64_t inline_below,
     auto ctx = std::make_unique<Context>(o);
     ctx->bind_middle_end(middle_end(simd));
     ctx->bind_backend(backend);
-    ctx->set_vertex_buffers({&g_buffer, 1});
-    ctx->set_vertex_attribs({&g_attrib, 1});
-    ctx->bind_vertex_shader(g_vs);
+    scene().bind(*ctx);
     return ctx;
 }
 
@@ -392,12 +375,7 @@ int main(int argc, char** argv) {
         g_workloads.push_back(make_workload(id));
         if (g_smoke) shorten(g_workloads.back(), 60000);
     }
-    g_positions.reserve(size_t(kGrid) * kGrid * 4);
-    for (uint32_t y = 0; y < kGrid; ++y)
-        for (uint32_t x = 0; x < kGrid; ++x)
-            for (float c : {float(x) / (kGrid - 1), float(y) / (kGrid - 1), 0.5f, 1.0f})
-                g_positions.push_back(c);
-    g_buffer = {g_positions.data(), g_positions.size() * sizeof(float), 16, 0};
+    scene(); // made before anything is timed
     if (!single_args.empty())
         return single(single_args[0], single_args[1], std::atoi(single_args[2].c_str()));
     if (compare_rounds > 0 || crossover_rounds > 0) {

@@ -12,7 +12,7 @@
 // (Backend::takes_parallel_batches), as a binning rasterizer would; default: ordered.
 // --unchecked: DrawOptions::check_middle_end off, to measure what the check costs.
 //
-// Workload keys (all by default; bench/workloads.hpp defines W1-W7):
+// Workload keys (all by default; workloads/workloads.hpp defines W1-W7):
 //   W1 W3 W7               grid triangles, random triangles, strip with restart (u32)
 //   W1cull W3cull W7cull   the same with back-face culling (none, about half, all culled)
 //   bunny                  glmark2-data's bunny.obj (--mesh FILE; skipped when not found)
@@ -34,16 +34,16 @@
 // must deliver the same primitives (counting backend totals and checksum): a mismatch is
 // printed and the exit status is 1. Round 0 warms up and is not counted.
 #include "bench/matrix_shader.hpp"
-#include "bench/measure.hpp"
-#include "bench/mesh.hpp"
 #include "bench/rounds.hpp"
-#include "bench/workloads.hpp"
 #include "draw/internal/front_end.hpp"
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/registry.hpp"
 #include "drawpipe/simd_shade.hpp"
+#include "workloads/measure.hpp"
+#include "workloads/mesh.hpp"
+#include "workloads/workloads.hpp"
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -65,6 +65,7 @@ namespace {
 
 using namespace drawpipe;
 using namespace drawpipe::bench;
+using namespace drawpipe::workloads;
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kDefaultMesh = "/usr/share/glmark2/models/bunny.obj";

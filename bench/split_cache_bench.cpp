@@ -7,8 +7,8 @@
 // (best of runs), hit_x = miss / hit, measured in the same benchmark, and uncached_us, the
 // same draw split by a plain FrontEnd with no cache (what recording adds to a miss).
 #include "bench/bench_main.hpp"
-#include "bench/workloads.hpp"
 #include "draw/internal/split_replay.hpp"
+#include "workloads/workloads.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -17,6 +17,7 @@
 
 using namespace drawpipe;
 using namespace drawpipe::bench;
+using namespace drawpipe::workloads;
 
 namespace {
 

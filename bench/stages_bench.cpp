@@ -1,5 +1,5 @@
 // stages_bench: what the pipeline stages cost a draw that needs none of them (issue 15).
-// W1 (bench/workloads) over a 1024 x 1024 grid of float4 positions through a one-thread
+// W1 (workloads/workloads.hpp) over a 1024 x 1024 grid of float4 positions through a one-thread
 // Context with fetch_shade_simd, a matrix vertex shader and the counting backend,
 // interleaved round by round:
 //
@@ -12,9 +12,9 @@
 // and prints each configuration's median per-round ratio to `none`. `--smoke`: a small W1,
 // one round.
 #include "bench/rounds.hpp"
-#include "bench/workloads.hpp"
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
+#include "workloads/workloads.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -74,9 +74,10 @@ int main(int argc, char** argv) {
     // `--only K`: rounds of configuration K (0-2) alone, for a profiler.
     const int only = argc > 2 && std::string_view(argv[1]) == "--only" ? std::atoi(argv[2]) : -1;
     const uint32_t rounds = smoke ? 1 : 75;
-    bench::Workload w = bench::make_workload("W1");
+    workloads::Workload w = workloads::make_workload("W1");
     if (smoke) w.indices32.resize(w.count = 6000);
-    const std::vector<float> positions = bench::grid_positions(1.0f / (bench::kGridSide - 1));
+    const std::vector<float> positions =
+        workloads::grid_positions(1.0f / (workloads::kGridSide - 1));
     const VertexBuffer vb{positions.data(), positions.size() * 4, 16, 0};
     const VertexAttrib attrib{0, 0, Format::float32x4, 0};
     const DrawInfo draw = w.draw();

@@ -2,8 +2,8 @@
 
 #include "drawpipe/gs.hpp"
 #include "drawpipe/gs_executor.hpp"
+#include "drawpipe/plain_draw.hpp"
 #include "drawpipe/shading.hpp"
-#include "drawpipe/simd_shade.hpp"
 #include "drawpipe/tess_run.hpp"
 
 #include <utility>
@@ -14,9 +14,11 @@ namespace {
 
 constexpr std::string_view kGsCounters[] = {"gs_invocations", "gs_emitted", "gs_dropped"};
 
-class PlainDraw final : public MiddleEndDraw {
+// The plain draw through the scalar reference (shade_segment): what every other path,
+// PlainDraw's vectorised one included, is checked against.
+class ReferenceDraw final : public MiddleEndDraw {
   public:
-    PlainDraw(const DrawState& state, uint32_t max_vertices)
+    ReferenceDraw(const DrawState& state, uint32_t max_vertices)
         : MiddleEndDraw({max_vertices, false, std::nullopt}, vertex_layout_for(state)),
           state_(state) {}
 
@@ -26,21 +28,6 @@ class PlainDraw final : public MiddleEndDraw {
 
   private:
     DrawState state_;
-};
-
-// The plain path through the vectorised kernels, its fetch plan made once here.
-class SimdDraw final : public MiddleEndDraw {
-  public:
-    SimdDraw(uint32_t max_vertices, SimdShade shader)
-        : MiddleEndDraw({max_vertices, false, std::nullopt}, shader.layout()),
-          shader_(std::move(shader)) {}
-
-    void shade(const Segment& seg, MiddleEndScratch*, ShadedBatch& out) const override {
-        shader_.shade_segment(seg, out);
-    }
-
-  private:
-    SimdShade shader_; // its plan copies the bindings; the memory is the driver's
 };
 
 // Shades the segment's vertices aside, runs the reference executor per input primitive and
@@ -130,7 +117,7 @@ std::shared_ptr<const MiddleEndDraw> FetchShade::prepare(const DrawState& state)
         if (state.gs) validate_gs(*state.gs);
         return std::make_shared<TessDraw>(state, TessRun(state), max_vertices_);
     }
-    if (!state.gs) return std::make_shared<PlainDraw>(state, max_vertices_);
+    if (!state.gs) return std::make_shared<ReferenceDraw>(state, max_vertices_);
     validate_gs(*state.gs);
     check_gs_draw(*state.gs, state.draw.prim);
     return std::make_shared<GsDraw>(state, max_vertices_);
@@ -138,7 +125,7 @@ std::shared_ptr<const MiddleEndDraw> FetchShade::prepare(const DrawState& state)
 
 std::shared_ptr<const MiddleEndDraw> FetchShadeSimd::prepare(const DrawState& state) const {
     if (state.gs || state.tes || state.draw.prim == Prim::patches) return reference_.prepare(state);
-    return std::make_shared<SimdDraw>(reference_.max_vertices(), SimdShade(state));
+    return std::make_shared<PlainDraw>(state, reference_.max_vertices());
 }
 
 std::unique_ptr<MiddleEndScratch> FetchShade::make_scratch() const {

@@ -1,7 +1,8 @@
 # The layering rules of docs/architecture.md, checked on the source tree:
 #   draw/ includes nothing outside draw/; public headers include no private ones;
 #   no middle end includes another; examples and the C interface include only installed
-#   <drawpipe/...> headers; tools/ includes no private draw/ header, only <drawpipe/...>;
+#   <drawpipe/...> headers; tools/ includes no private draw/ header, only <drawpipe/...>,
+#   and nothing from bench/; workloads/ nothing from bench/ or tools/;
 #   nothing refers to documents outside the repository.
 # Run by ctest: cmake -DSOURCE_DIR=... -P layering.cmake
 set(errors "")
@@ -24,6 +25,8 @@ foreach(ext hpp cpp h c)
   check_files("${S}/backends/*.${ext}" "#include \"(middle_ends|tools)/|#include \"drawpipe/middle_ends" "backends include a middle end or tool")
   check_files("${S}/tools/*.${ext}" "#include [\"<]draw/" "tools include a private draw/ header")
   check_files("${S}/capi/*.${ext}" "#include \"(draw|middle_ends|backends|tools)/" "capi includes only public <drawpipe/...> headers")
+  check_files("${S}/tools/*.${ext}" "#include \"bench/" "tools/ includes from bench/")
+  check_files("${S}/workloads/*.${ext}" "#include \"(bench|tools)/" "workloads/ includes from bench/ or tools/")
 endforeach()
 file(GLOB _middle_ends LIST_DIRECTORIES true ${S}/middle_ends/*)
 foreach(dir ${_middle_ends})

@@ -9,8 +9,8 @@
 // --repeat N draws each indexed row N more times from a registered index buffer through one
 // SplitCache shared by the run: the first draw records the split (a miss), the others
 // replay it (hits); the table gains both times and the cache's statistics follow it.
-#include "bench/measure.hpp"
-#include "bench/mesh.hpp"
+#include "workloads/measure.hpp"
+#include "workloads/mesh.hpp"
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/draw_segments.hpp"
@@ -26,6 +26,8 @@
 #include "tools/inputs.hpp"
 #include "tools/progress.hpp"
 #include "tools/render_mesh.hpp"
+#include "workloads/measure.hpp"
+#include "workloads/mesh.hpp"
 
 #include <meshoptimizer.h>
 
@@ -46,7 +48,7 @@ namespace drawpipe::cli {
 
 namespace {
 
-using bench::Workload;
+using workloads::Workload;
 using Clock = std::chrono::steady_clock;
 
 volatile uint64_t g_sink; // what the timed loops read lands here, so none is optimised away
@@ -72,7 +74,7 @@ struct BenchArgs {
 std::optional<double> acmr_of(const std::vector<uint32_t>& tris) {
     if (tris.empty()) return std::nullopt;
     const uint32_t vmax = *std::max_element(tris.begin(), tris.end());
-    if (vmax >= bench::kReorderIndexRange)
+    if (vmax >= workloads::kReorderIndexRange)
         return std::nullopt; // the analyser keeps a table per vertex
     return meshopt_analyzeVertexCache(tris.data(), tris.size(), size_t(vmax) + 1, 16, 0, 0).acmr;
 }
@@ -120,7 +122,7 @@ double best_time(const BenchArgs& a, uint32_t& reps, Fn&& draw,
         best = std::min(best, t);
         since_proxy += t;
         if (proxy_best && since_proxy >= 0.005) {
-            *proxy_best = std::min(*proxy_best, bench::proxy_index_copy(proxy_in, sink));
+            *proxy_best = std::min(*proxy_best, workloads::proxy_index_copy(proxy_in, sink));
             since_proxy = 0;
         }
     }
@@ -175,9 +177,9 @@ void time_redraws(const BenchArgs& a, SplitCache& cache, const DrawInfo& draw,
     };
     row.first_seconds = seconds();
     double best = 1e30;
-    for (uint32_t i = 0; i < a.repeat; ++i) best = std::min(best, seconds());
+    for (uint32_t i = 0; i < a.repeat; ++i) best = std::min(best, source.time(draw, options));
     row.redraw_seconds = best;
-    g_sink = sink;
+    g_sink = source.checksum();
 }
 
 void print_row(const BenchRow& r, bool with_context) {
@@ -287,9 +289,9 @@ void run_bench(const BenchArgs& a) {
 
     // The proxies, before and after the table; the best of both is in the JSON.
     progress.phase("measuring the proxies");
-    const std::vector<uint32_t> proxy_indices = bench::make_workload("W1").indices32;
-    report.index_copy_mips = bench::best_index_copy_mips(proxy_indices, 15);
-    report.memcpy_gbps = bench::best_memcpy_gbps(10);
+    const std::vector<uint32_t> proxy_indices = workloads::make_workload("W1").indices32;
+    report.index_copy_mips = workloads::best_index_copy_mips(proxy_indices, 15);
+    report.memcpy_gbps = workloads::best_memcpy_gbps(10);
     progress.done();
     std::printf("machine: %s\n", report.machine.c_str());
     std::printf("proxies (before the rows): memcpy 64 MiB %.2f GB/s, index copy "
@@ -330,8 +332,8 @@ void run_bench(const BenchArgs& a) {
                 progress.phase(what, 0, std::max(a.min_time, 0.05));
                 MiddleEndLimits limits;
                 limits.max_vertices = limit;
-                bench::FrontEndTimer front;
-                bench::DrawRun last;
+                workloads::FrontEndTimer front;
+                workloads::DrawRun last;
                 BenchRow row;
                 row.input = label;
                 row.strategy = s.name();
@@ -355,7 +357,7 @@ void run_bench(const BenchArgs& a) {
                     if (!reordered_acmr) {
                         std::vector<uint32_t> re;
                         reordered_acmr =
-                            bench::reorder_strategy_indices(draw, re) ? acmr_of(re) : acmr;
+                            workloads::reorder_strategy_indices(draw, re) ? acmr_of(re) : acmr;
                     }
                     row.acmr = *reordered_acmr;
                 }
@@ -368,7 +370,7 @@ void run_bench(const BenchArgs& a) {
             }
     }
     progress.phase("measuring the proxies again");
-    const double after = bench::best_index_copy_mips(proxy_indices, 15);
+    const double after = workloads::best_index_copy_mips(proxy_indices, 15);
     progress.done();
     report.index_copy_mips = std::max(report.index_copy_mips, after);
     std::printf("\nindex-copy proxy after the rows: %.1f M indices/s\n", after);

@@ -170,7 +170,7 @@ void add_demo_command(CLI::App& app) {
                         min_segment_vertices(Prim::triangles), args->max_vertices);
             return;
         }
-        const bench::Workload torus = torus_mesh(kTorusRings, kTorusSides);
+        const workloads::Workload torus = torus_mesh(kTorusRings, kTorusSides);
         MeshView view;
         view.elevation = 35;
         view.colours = MeshColours::segment;

@@ -211,7 +211,7 @@ void render_mesh_input(const RenderArgs& a, const std::string& png) {
     const bool keyed = view.colours != MeshColours::shading && !png.empty() &&
                        view.width >= kLegendMinWidth && view.height >= kLegendMinHeight;
     if (keyed) view.top_reserved = legend_reserve(view.width, 2);
-    const bench::Workload mesh = load_with_progress(a.file, progress);
+    const workloads::Workload mesh = load_with_progress(a.file, progress);
     const MeshPicture picture = render_mesh(mesh, view);
     if (a.pixels) print_pixels(picture.image);
     if (!png.empty()) {

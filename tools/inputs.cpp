@@ -1,11 +1,11 @@
 #include "tools/inputs.hpp"
 
-#include "bench/mesh.hpp"
 #include "drawpipe/error.hpp"
 #include "tools/common/draw_text.hpp"
 #include "tools/common/files.hpp"
 #include "tools/progress.hpp"
 #include "tools/render_mesh.hpp"
+#include "workloads/mesh.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -73,7 +73,7 @@ InputKind input_kind(const std::string& arg, const std::string& what) {
     std::error_code ec;
     const bool looks_like_id = arg.size() >= 2 && (arg[0] == 'W' || arg[0] == 'w') &&
                                arg.find_first_not_of("0123456789", 1) == std::string::npos;
-    if (bench::is_workload_id(arg) || (looks_like_id && !fs::exists(arg, ec)))
+    if (workloads::is_workload_id(arg) || (looks_like_id && !fs::exists(arg, ec)))
         return InputKind::workload; // load_input names the workloads for a mistyped one
     const std::string ext = lower_extension(arg);
     if (ext == ".txt") return InputKind::description;
@@ -108,8 +108,8 @@ InputKind check_input(const std::string& arg, const std::string& command, bool d
     return kind;
 }
 
-bench::Workload load_drawable_input(const std::string& arg) {
-    bench::Workload w = bench::load_input(arg);
+workloads::Workload load_drawable_input(const std::string& arg) {
+    workloads::Workload w = workloads::load_input(arg);
     if (w.positions.empty()) {
         // W1..W7 are index buffers over a square grid of vertex ids, row by row (W1, W7:
         // 1024 x 1024; W2: 256 x 256): the vertices are laid out on the smallest square
@@ -125,8 +125,10 @@ bench::Workload load_drawable_input(const std::string& arg) {
     return w;
 }
 
-bench::Workload load_with_progress(const std::string& arg, Progress& progress, bool positions) {
-    const auto load = [&] { return positions ? load_drawable_input(arg) : bench::load_input(arg); };
+workloads::Workload load_with_progress(const std::string& arg, Progress& progress, bool positions) {
+    const auto load = [&] {
+        return positions ? load_drawable_input(arg) : workloads::load_input(arg);
+    };
     if (!progress.shown()) return load();
     const InputKind kind = input_kind(arg);
     const std::string name = std::filesystem::path(arg).filename().string();
@@ -146,7 +148,7 @@ bench::Workload load_with_progress(const std::string& arg, Progress& progress, b
     } else {
         progress.phase("generating " + arg);
     }
-    bench::Workload w = load();
+    workloads::Workload w = load();
     progress.done();
     return w;
 }

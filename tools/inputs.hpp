@@ -3,7 +3,7 @@
 // that `render W1` works as `bench W1` does and an unknown file type is named as such.
 #pragma once
 
-#include "bench/workloads.hpp"
+#include "workloads/workloads.hpp"
 
 #include <string>
 
@@ -32,13 +32,13 @@ InputKind check_input(const std::string& arg, const std::string& command, bool d
 // A mesh, workload or generated mesh with xyz positions for every vertex it reads: W1..W7,
 // which have none, get a flat square grid (vertex id y * side + x), the grid W1, W2 and W7
 // index.
-bench::Workload load_drawable_input(const std::string& arg);
+workloads::Workload load_drawable_input(const std::string& arg);
 
 class Progress;
 
-// load_drawable_input (bench::load_input without `positions`), with a progress phase (and an
+// load_drawable_input (workloads::load_input without `positions`), with a progress phase (and an
 // estimate from the file's size or the triangles asked for) while it loads or generates.
-bench::Workload load_with_progress(const std::string& arg, Progress& progress,
-                                   bool positions = true);
+workloads::Workload load_with_progress(const std::string& arg, Progress& progress,
+                                       bool positions = true);
 
 } // namespace drawpipe::cli

@@ -1,11 +1,11 @@
 #include "tools/render_mesh.hpp"
 
-#include "bench/mesh.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/prim.hpp"
 #include "drawpipe/registry.hpp"
 #include "tools/common/colour_stages.hpp"
 #include "tools/progress.hpp"
+#include "workloads/mesh.hpp"
 
 #include <algorithm>
 #include <array>
@@ -79,8 +79,8 @@ bool is_mesh_path(const std::string& path) {
     return false;
 }
 
-bench::Workload torus_mesh(uint32_t rings, uint32_t sides) {
-    bench::Workload w;
+workloads::Workload torus_mesh(uint32_t rings, uint32_t sides) {
+    workloads::Workload w;
     w.id = "torus";
     w.name = "mesh";
     w.prim = Prim::triangles;
@@ -104,7 +104,7 @@ bench::Workload torus_mesh(uint32_t rings, uint32_t sides) {
     return w;
 }
 
-std::vector<uint32_t> decomposed_triangles(const bench::Workload& w) {
+std::vector<uint32_t> decomposed_triangles(const workloads::Workload& w) {
     const DrawInfo d = w.draw();
     auto index = [&](uint32_t pos) -> uint32_t {
         if (d.index_type == IndexType::u16) return w.indices16[pos];
@@ -128,7 +128,7 @@ std::vector<uint32_t> decomposed_triangles(const bench::Workload& w) {
     return out;
 }
 
-MeshPicture render_mesh(const bench::Workload& mesh, const MeshView& view) {
+MeshPicture render_mesh(const workloads::Workload& mesh, const MeshView& view) {
     const uint32_t n = mesh.vertex_count;
     if (view.progress) view.progress->phase("computing normals");
     // Per-vertex normals: the sum of the faces' normals around each vertex.

@@ -2,9 +2,9 @@
 // with a model-view-projection vertex shader and per-vertex lighting, depth-tested.
 #pragma once
 
-#include "bench/workloads.hpp"
 #include "drawpipe/backends/raster.hpp"
 #include "drawpipe/serial.hpp"
+#include "workloads/workloads.hpp"
 
 #include <set>
 #include <string>
@@ -45,14 +45,14 @@ struct MeshPicture {
 
 // The vertex ids of a workload's triangles, three by three, as GL decomposes its primitive
 // type (restart runs kept apart); points and lines give none.
-std::vector<uint32_t> decomposed_triangles(const bench::Workload& w);
+std::vector<uint32_t> decomposed_triangles(const workloads::Workload& w);
 
 // Renders a mesh in memory: xyz positions for every vertex id it reads, any primitive type
 // (triangles lit; points and lines drawn in the key colour unlit).
-MeshPicture render_mesh(const bench::Workload& mesh, const MeshView& view);
+MeshPicture render_mesh(const workloads::Workload& mesh, const MeshView& view);
 
 // A generated torus around the y axis (`rings` around it, `sides` around the tube), as an
 // indexed u32 triangle list walking ring after ring: the demo's mesh, no data files needed.
-bench::Workload torus_mesh(uint32_t rings, uint32_t sides);
+workloads::Workload torus_mesh(uint32_t rings, uint32_t sides);
 
 } // namespace drawpipe::cli

@@ -2,8 +2,8 @@
 
 #include "drawpipe/error.hpp"
 #include "drawpipe/gs_executor.hpp"
+#include "drawpipe/plain_draw.hpp"
 #include "drawpipe/shading.hpp"
-#include "drawpipe/simd_shade.hpp"
 #include "drawpipe/tess.hpp"
 
 #include <array>
@@ -19,23 +19,6 @@ constexpr std::string_view kCounters[] = {"invocations", "kills", "vertices", "s
 
 struct A4xxScratch final : GsScratch {
     LocalMemory lm; // the staged input primitives of the group being run
-};
-
-// Without a GS: the reference's fetch and shade, through the vectorised path
-// (drawpipe/simd_shade.hpp: bit for bit the reference, its fetch plan made once here).
-class PlainDraw final : public MiddleEndDraw {
-  public:
-    PlainDraw(const DrawState& state, uint32_t max_vertices)
-        : PlainDraw(max_vertices, SimdShade(state)) {}
-    void shade(const Segment& seg, MiddleEndScratch*, ShadedBatch& out) const override {
-        shader_.shade_segment(seg, out);
-    }
-
-  private:
-    PlainDraw(uint32_t max_vertices, SimdShade shader)
-        : MiddleEndDraw({max_vertices, false, std::nullopt}, shader.layout()),
-          shader_(std::move(shader)) {}
-    SimdShade shader_;
 };
 
 // Launches the runs of the staged primitives [p0, p1) of one instance (local-memory slots

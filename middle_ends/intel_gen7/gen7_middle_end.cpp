@@ -2,8 +2,8 @@
 
 #include "drawpipe/error.hpp"
 #include "drawpipe/gs.hpp"
+#include "drawpipe/plain_draw.hpp"
 #include "drawpipe/shading.hpp"
-#include "drawpipe/simd_shade.hpp"
 #include "drawpipe/tess.hpp"
 #include "middle_ends/intel_gen7/ff_reader.hpp"
 #include "middle_ends/intel_gen7/gs_thread.hpp"
@@ -82,23 +82,6 @@ struct Gen7Scratch final : GsScratch {
     std::vector<uint32_t> vue; // one output vertex on its way to the URB
     UrbEntry entry;
     std::vector<OutputRun> runs;
-};
-
-// Without a GS: the reference's fetch and shade, and no counters, through the vectorised path
-// (drawpipe/simd_shade.hpp: bit for bit the reference, its fetch plan made once here).
-class PlainDraw final : public MiddleEndDraw {
-  public:
-    PlainDraw(const DrawState& state, uint32_t max_vertices)
-        : PlainDraw(max_vertices, SimdShade(state)) {}
-    void shade(const Segment& seg, MiddleEndScratch*, ShadedBatch& out) const override {
-        shader_.shade_segment(seg, out);
-    }
-
-  private:
-    PlainDraw(uint32_t max_vertices, SimdShade shader)
-        : MiddleEndDraw({max_vertices, false, std::nullopt}, shader.layout()),
-          shader_(std::move(shader)) {}
-    SimdShade shader_;
 };
 
 } // namespace

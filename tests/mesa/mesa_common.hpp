@@ -1,11 +1,11 @@
 // What mesa_trace and mesa_render share: the draw description (drawpipe's text format,
-// parsed here on purpose without drawpipe's code) and a headless OpenGL context on Mesa's
-// llvmpipe (EGL's surfaceless platform, or an EGL software device).
+// parsed here on purpose without drawpipe's code) and the headless OpenGL context on Mesa's
+// llvmpipe they draw with (workloads/headless_gl.hpp, which uses nothing of drawpipe either).
 #pragma once
 #define GL_GLEXT_PROTOTYPES 1
 
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
+#include "workloads/headless_gl.hpp"
+
 #include <GL/gl.h>
 #include <GL/glext.h>
 
@@ -384,93 +384,16 @@ struct Failure {
     throw Failure{status, what};
 }
 
-inline bool has_ext(const char* list, const char* ext) {
-    if (!list) return false;
-    const std::string_view l(list), e(ext);
-    for (size_t pos = 0; (pos = l.find(e, pos)) != std::string_view::npos; pos += e.size()) {
-        const bool starts = pos == 0 || l[pos - 1] == ' ';
-        const bool ends = pos + e.size() == l.size() || l[pos + e.size()] == ' ';
-        if (starts && ends) return true;
-    }
-    return false;
-}
+using Gl = drawpipe::workloads::HeadlessGl;
 
-template <class F> F egl_proc(const char* name) {
-    return reinterpret_cast<F>(eglGetProcAddress(name));
-}
-
-inline EGLDisplay open_display(std::string& how) {
-    const auto get_platform_display =
-        egl_proc<PFNEGLGETPLATFORMDISPLAYEXTPROC>("eglGetPlatformDisplayEXT");
-    const auto query_devices = egl_proc<PFNEGLQUERYDEVICESEXTPROC>("eglQueryDevicesEXT");
-    const auto query_device_string =
-        egl_proc<PFNEGLQUERYDEVICESTRINGEXTPROC>("eglQueryDeviceStringEXT");
-    if (!get_platform_display) fail(2, "no eglGetPlatformDisplayEXT");
-    const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-    if (has_ext(client, "EGL_MESA_platform_surfaceless")) {
-        EGLDisplay dpy =
-            get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-        if (dpy != EGL_NO_DISPLAY && eglInitialize(dpy, nullptr, nullptr)) {
-            how = "EGL_MESA_platform_surfaceless";
-            return dpy;
-        }
-    }
-    if (has_ext(client, "EGL_EXT_platform_device") && query_devices && query_device_string) {
-        EGLDeviceEXT devices[16];
-        EGLint n = 0;
-        if (query_devices(16, devices, &n)) {
-            for (EGLint i = 0; i < n; ++i) {
-                // Prefer the software device (EGL_MESA_device_software).
-                if (!has_ext(query_device_string(devices[i], EGL_EXTENSIONS),
-                             "EGL_MESA_device_software"))
-                    continue;
-                EGLDisplay dpy = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
-                if (dpy != EGL_NO_DISPLAY && eglInitialize(dpy, nullptr, nullptr)) {
-                    how = "EGL_EXT_platform_device (software device)";
-                    return dpy;
-                }
-            }
-        }
-    }
-    fail(2, "no headless EGL display (need EGL_MESA_platform_surfaceless or "
-            "EGL_EXT_platform_device with a software device)");
-}
-
-struct Gl {
-    std::string platform;
-    int major = 0, minor = 0;
-};
-
+// A compatibility-profile context (base instance, quads) on llvmpipe; status 2 without one.
 inline Gl init_gl() {
-    // Software rendering, headless, llvmpipe unless the caller chose otherwise.
-    setenv("LIBGL_ALWAYS_SOFTWARE", "1", 0);
-    setenv("EGL_PLATFORM", "surfaceless", 0);
-    setenv("GALLIUM_DRIVER", "llvmpipe", 0);
-    Gl gl;
-    EGLDisplay dpy = open_display(gl.platform);
-    if (!has_ext(eglQueryString(dpy, EGL_EXTENSIONS), "EGL_KHR_no_config_context") ||
-        !has_ext(eglQueryString(dpy, EGL_EXTENSIONS), "EGL_KHR_surfaceless_context"))
-        fail(2, "EGL_KHR_no_config_context and EGL_KHR_surfaceless_context are required");
-    if (!eglBindAPI(EGL_OPENGL_API)) fail(2, "eglBindAPI(EGL_OPENGL_API) failed");
-    static constexpr int kVersions[][2] = {{4, 6}, {4, 5}, {4, 4}, {4, 3}, {4, 2}};
-    EGLContext ctx = EGL_NO_CONTEXT;
-    for (const auto& v : kVersions) {
-        const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
-                                  v[0],
-                                  EGL_CONTEXT_MINOR_VERSION,
-                                  v[1],
-                                  EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                  EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT,
-                                  EGL_NONE};
-        ctx = eglCreateContext(dpy, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attribs);
-        if (ctx != EGL_NO_CONTEXT) break;
+    try {
+        return drawpipe::workloads::open_headless_gl(drawpipe::workloads::GlProfile::compatibility,
+                                                     4, 2);
+    } catch (const drawpipe::workloads::NoHeadlessGl& e) {
+        fail(2, e.what());
     }
-    if (ctx == EGL_NO_CONTEXT)
-        fail(2, "no OpenGL 4.2+ compatibility-profile context (base instance, quads)");
-    if (!eglMakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx)) fail(2, "eglMakeCurrent failed");
-    glGetIntegerv(GL_MAJOR_VERSION, &gl.major);
-    glGetIntegerv(GL_MINOR_VERSION, &gl.minor);
-    return gl;
 }
 
 inline GLuint compile(GLenum type, const std::string& src) {

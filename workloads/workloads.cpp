@@ -1,5 +1,5 @@
 // Generators for W1-W7, written directly from the table in docs/workloads.md.
-#include "bench/workloads.hpp"
+#include "workloads/workloads.hpp"
 
 #include "drawpipe/error.hpp"
 
@@ -8,7 +8,7 @@
 #include <cctype>
 #include <numeric>
 
-namespace drawpipe::bench {
+namespace drawpipe::workloads {
 namespace {
 
 constexpr std::array<std::string_view, 7> kIds = {"W1", "W2", "W3", "W4", "W5", "W6", "W7"};
@@ -163,4 +163,4 @@ Workload make_workload(std::string_view id_or_name) {
     return w;
 }
 
-} // namespace drawpipe::bench
+} // namespace drawpipe::workloads

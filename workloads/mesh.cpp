@@ -1,4 +1,4 @@
-#include "bench/mesh.hpp"
+#include "workloads/mesh.hpp"
 
 #include "drawpipe/error.hpp"
 
@@ -18,7 +18,7 @@
 #include <meshoptimizer.h>
 #endif
 
-namespace drawpipe::bench {
+namespace drawpipe::workloads {
 
 namespace {
 
@@ -167,4 +167,4 @@ Workload load_input(const std::string& id_or_path) {
     return load_mesh(id_or_path);
 }
 
-} // namespace drawpipe::bench
+} // namespace drawpipe::workloads

@@ -2,11 +2,11 @@
 // indexed triangle list, so they can be measured beside W1-W7.
 #pragma once
 
-#include "bench/workloads.hpp"
+#include "workloads/workloads.hpp"
 
 #include <string>
 
-namespace drawpipe::bench {
+namespace drawpipe::workloads {
 
 // Loads every mesh of the scene in `path`, triangulated with identical vertices joined, as
 // one triangle list (meshes concatenated, their vertices offset). Indices are u16 when the
@@ -25,4 +25,4 @@ Workload generated_mesh(const std::string& spec);
 // file.
 Workload load_input(const std::string& id_or_path);
 
-} // namespace drawpipe::bench
+} // namespace drawpipe::workloads

@@ -1,10 +1,16 @@
-// The generated workloads match the check values and shapes in docs/workloads.md.
-#include "bench/mesh.hpp"
-#include "bench/workloads.hpp"
+// The generated workloads match the check values and shapes in docs/workloads.md, and the
+// measurement of redraws hands out the front end's segments.
+#include "workloads/measure.hpp"
+#include "workloads/mesh.hpp"
+#include "workloads/workloads.hpp"
 
 #include "draw/internal/front_end.hpp"
+#include "drawpipe/draw_segments.hpp"
 #include "drawpipe/error.hpp"
+#include "drawpipe/limits.hpp"
 #include "drawpipe/prim.hpp"
+#include "drawpipe/split_cache.hpp"
+#include "drawpipe/strategy.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +18,7 @@
 #include <array>
 #include <vector>
 
-namespace drawpipe::bench {
+namespace drawpipe::workloads {
 namespace {
 
 TEST(Workloads, CheckSumsAndCountsMatchWorkloadsMd) {
@@ -186,5 +192,46 @@ TEST(Workloads, GeneratedSpheres) {
     EXPECT_EQ(load_input("sphere:1k").id, "sphere:1k");
 }
 
+// `drawpipe bench --repeat`'s redraws (DrawSegments, as the pipeline's source stage hands
+// them out): a miss then a hit in the split cache, the same segments as the front end alone,
+// any limit the front end takes, and a bad draw refused as Context::draw refuses it.
+TEST(BenchRedraws, ReplayTheCachedSplitAsTheFrontEndSplitsIt) {
+    const Workload w = make_workload("W2");
+    SplitCache cache;
+    DrawInfo draw = w.draw();
+    draw.index_buffer_id = cache.register_buffer();
+    const Strategy vsplit = *Strategy::parse("vsplit");
+    MiddleEndLimits limits;
+    limits.max_vertices = 4096;
+    auto sum_of = [&](const DrawInfo& d, const MiddleEndLimits& l) {
+        DrawSegments segments(d, l, {vsplit, 0, &cache});
+        Segment seg;
+        uint64_t sum = 0;
+        while (segments.next(seg)) sum += seg.fetch_count + seg.draw_count;
+        return sum;
+    };
+    const uint64_t first = sum_of(draw, limits);
+    EXPECT_EQ(sum_of(draw, limits), first);
+    EXPECT_EQ(cache.stats().misses, 1u);
+    EXPECT_EQ(cache.stats().hits, 1u);
+
+    FrontEndOptions fo;
+    fo.limits = limits;
+    fo.strategy = vsplit;
+    FrontEnd front;
+    SegmentStorage storage;
+    Segment seg;
+    uint64_t sum = 0;
+    front.begin(w.draw(), fo);
+    while (front.next(storage, seg)) sum += seg.fetch_count + seg.draw_count;
+    EXPECT_EQ(first, sum);
+
+    limits.max_vertices = kMaxSegmentVertices;
+    EXPECT_NO_THROW(sum_of(draw, limits));
+    DrawInfo unregistered = draw;
+    unregistered.index_buffer_id = draw.index_buffer_id + 100;
+    EXPECT_THROW(sum_of(unregistered, limits), Error);
+}
+
 } // namespace
-} // namespace drawpipe::bench
+} // namespace drawpipe::workloads

@@ -1,4 +1,7 @@
-#include "bench/measure.hpp"
+#include "workloads/measure.hpp"
+
+#include "drawpipe/error.hpp"
+#include "drawpipe/limits.hpp"
 
 #include "draw/internal/front_end.hpp"
 #include "draw/internal/reorder.hpp"
@@ -8,7 +11,7 @@
 #include <cstring>
 #include <vector>
 
-namespace drawpipe::bench {
+namespace drawpipe::workloads {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -136,4 +139,4 @@ double best_memcpy_gbps(uint32_t reps) {
     return double(kBytes) / best / 1e9;
 }
 
-} // namespace drawpipe::bench
+} // namespace drawpipe::workloads

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace drawpipe::bench {
+namespace drawpipe::workloads {
 
 // splitmix64 as docs/workloads.md defines it: advances `state`, then mixes it.
 uint64_t splitmix64(uint64_t& state);
@@ -60,4 +60,4 @@ bool is_workload_id(std::string_view id_or_name);
 inline constexpr uint32_t kGridSide = 1024;
 std::vector<float> grid_positions(float scale);
 
-} // namespace drawpipe::bench
+} // namespace drawpipe::workloads

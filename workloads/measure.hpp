@@ -1,6 +1,6 @@
 // Measuring the front end alone: a null middle end that consumes every element, and the
-// two physical-limit proxies of docs/workloads.md, shared by the Google Benchmark binary and
-// `drawpipe bench` so both report the same figures.
+// two physical-limit proxies of docs/workloads.md, shared
+// by the Google Benchmark binaries and `drawpipe bench` so both report the same figures.
 #pragma once
 
 #include "drawpipe/middle_end.hpp"
@@ -19,7 +19,7 @@ class FrontEnd;         // draw/internal/front_end.hpp
 struct FrontEndOptions; // draw/internal/front_end.hpp
 } // namespace drawpipe
 
-namespace drawpipe::bench {
+namespace drawpipe::workloads {
 
 // Stands in for a middle end: sums every fetch and draw element it is handed (as Mesa's
 // figures in docs/workloads.md were taken), so nothing the front end writes can be optimised away.
@@ -77,4 +77,4 @@ double best_index_copy_mips(std::span<const uint32_t> indices, uint32_t reps);
 // Best of `reps` 64 MiB memcpys, in GB/s (10^9 bytes copied per second).
 double best_memcpy_gbps(uint32_t reps);
 
-} // namespace drawpipe::bench
+} // namespace drawpipe::workloads
