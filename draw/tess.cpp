@@ -308,6 +308,12 @@ void TessRun::shade_instance(const DrawState& state, const Segment& seg, uint32_
     }
     uint32_t preset[kMaxRecordDwords];
     preset_record(out_layout_, preset);
+    // The rows as the shader receives them, copied whole before each call.
+    scratch.preset_rows.resize(scratch.rows.size());
+    for (uint32_t r = 0; r < out_count; ++r)
+        std::fill_n(scratch.preset_rows.data() + r * kShaderLanes, kShaderLanes,
+                    std::bit_cast<float>(preset[SLOT_POSITION + r]));
+    const size_t rows_bytes = scratch.rows.size() * sizeof(float);
     alignas(16) uint32_t patch_row[kShaderLanes], instance_row[kShaderLanes];
     std::fill_n(instance_row, kShaderLanes, instance);
     record_rows[SLOT_VERTEX_ID] = patch_row;
@@ -363,8 +369,7 @@ void TessRun::shade_instance(const DrawState& state, const Segment& seg, uint32_
             block.out = rows;
             for (uint32_t first = 0; first < points; first += kShaderLanes) {
                 const uint32_t count = std::min(kShaderLanes, points - first);
-                for (uint32_t r = 0; r < out_count; ++r)
-                    std::fill_n(rows[r], count, std::bit_cast<float>(preset[SLOT_POSITION + r]));
+                std::memcpy(scratch.rows.data(), scratch.preset_rows.data(), rows_bytes);
                 block.count = count;
                 block.u = domain->u.data() + first;
                 block.v = domain->v.data() + first;

@@ -42,6 +42,7 @@ struct TessScratch : GsScratch {
     std::vector<TessLevels> levels;    // of the block
     std::vector<const uint32_t*> in;   // input records of the block's patches
     std::vector<float> rows;           // evaluation outputs, kShaderLanes floats per dword
+    std::vector<float> preset_rows;    // the same, preset
     std::vector<const CachedDomain*> block_domains; // of the block's patches (null: culled)
     ShadedBatch tessellated;                        // the evaluation stage's output before a GS
     uint64_t domain_lookups = 0, domain_misses = 0;
