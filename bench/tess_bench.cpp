@@ -11,6 +11,7 @@
 #include "drawpipe/tess.hpp"
 #include "drawpipe/tessellator.hpp"
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -39,7 +40,9 @@ void tessellate_patch(benchmark::State& state, const Case* c) {
     state.counters["points"] = double(dom.coords.size());
 }
 
-// The control points' positions interpolated bilinearly (the CLI's `interpolate`, position only).
+// The control points' positions interpolated bilinearly (the CLI's `interpolate`, position
+// only). Written as a JIT would run it, on whole blocks of lanes (TessEvalBlock has
+// kShaderLanes of each row), so the compiler vectorises it as llvmpipe's JIT does the GLSL.
 TessEvalShader bilinear_tes() {
     TessEvalShader tes;
     tes.state = {TessMode::quads, TessSpacing::equal, TessWinding::ccw, false};
@@ -49,10 +52,12 @@ TessEvalShader bilinear_tes() {
                 return dword_float(b.control_points[i][SLOT_POSITION + c]);
             };
             const float p0 = at(0), p1 = at(1), p2 = at(2), p3 = at(3);
-            for (uint32_t l = 0; l < b.count; ++l) {
+            float row[kShaderLanes];
+            for (uint32_t l = 0; l < kShaderLanes; ++l) {
                 const float u = b.u[l], v = b.v[l];
-                b.out[c][l] = (1 - v) * ((1 - u) * p0 + u * p1) + v * ((1 - u) * p3 + u * p2);
+                row[l] = (1 - v) * ((1 - u) * p0 + u * p1) + v * ((1 - u) * p3 + u * p2);
             }
+            std::memcpy(b.out[c], row, sizeof row);
         }
     };
     return tes;

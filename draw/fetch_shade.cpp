@@ -68,7 +68,8 @@ class TessDraw final : public MiddleEndDraw {
         : MiddleEndDraw(
               {.max_vertices = run.segment_vertex_limit(state.draw.patch_vertices, max_vertices),
                .assemble_as = std::nullopt,
-               .delivers_streams = true},
+               .delivers_streams = true,
+               .work_per_vertex = run.work_per_vertex(state.draw.patch_vertices)},
               state.gs ? gs_output_layout(*state.gs) : run.output_layout()),
           state_(state), run_(run) {}
 

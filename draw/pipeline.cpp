@@ -100,8 +100,9 @@ struct ScratchCell {
     Segment seg;          // the front end's own segment: closed-form runs rewrite it in place
 };
 
-uint64_t segment_work(const Segment& seg) {
-    return uint64_t(seg.fetch_count + seg.draw_count) * seg.instance_count;
+uint64_t segment_work(const PreparedDraw& draw, const Segment& seg) {
+    return uint64_t(seg.fetch_count + seg.draw_count) * seg.instance_count *
+           draw.split.limits.work_per_vertex;
 }
 
 } // namespace
@@ -171,7 +172,8 @@ struct DrawPipeline::Impl {
         }
         const uint64_t per_segment_instances =
             draw.split.limits.handles_instancing ? std::max(draw.state.draw.instance_count, 1u) : 1;
-        open_work = uint64_t(draw.state.draw.count) * per_segment_instances;
+        open_work = uint64_t(draw.state.draw.count) * per_segment_instances *
+                    draw.split.limits.work_per_vertex;
         open_small = open_work <= kTokenWork;
         // Whole only when it is about one segment (and instance): the segments of a small
         // draw at a small limit, or of many instances, still go out one by one, to run side
@@ -220,7 +222,7 @@ struct DrawPipeline::Impl {
             }
             it.has_segment = !chunked && source.next(it.storage, it.seg);
             if (it.has_segment) {
-                work += segment_work(it.seg);
+                work += segment_work(*it.draw, it.seg);
             } else {
                 if (!chunked) front_total += source.stats();
                 draw_open = false;

@@ -519,6 +519,10 @@ void EmitElts(const uint16_t* src, uint32_t n, uint32_t base, uint32_t* dst) {
     for (; i < n; ++i) dst[i] = base + src[i];
 }
 
+void EmitRecords(const uint32_t* const* rows, uint32_t stride, uint32_t count, uint32_t* out) {
+    emit_block(rows, stride, count, out);
+}
+
 const char* TargetName() {
     return hwy::TargetName(HWY_TARGET);
 }
@@ -532,6 +536,7 @@ namespace drawpipe {
 
 HWY_EXPORT(ShadeVertices);
 HWY_EXPORT(EmitElts);
+HWY_EXPORT(EmitRecords);
 HWY_EXPORT(TargetName);
 
 void simd_shade_vertices(const ShadeJob& job) {
@@ -540,6 +545,11 @@ void simd_shade_vertices(const ShadeJob& job) {
 
 void simd_emit_elts(const uint16_t* src, uint32_t n, uint32_t base, uint32_t* dst) {
     HWY_DYNAMIC_DISPATCH(EmitElts)(src, n, base, dst);
+}
+
+void simd_emit_records(const uint32_t* const* rows, uint32_t stride, uint32_t count,
+                       uint32_t* out) {
+    HWY_DYNAMIC_DISPATCH(EmitRecords)(rows, stride, count, out);
 }
 
 const char* simd_target_name() {

@@ -2,6 +2,7 @@
 // layouts, and the per-segment run of the vertex, control and evaluation stages.
 #include "drawpipe/tess_run.hpp"
 
+#include "draw/internal/fetch_plan.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/gs.hpp"
 #include "drawpipe/prim.hpp"
@@ -21,6 +22,11 @@ constexpr uint32_t kMaxDomainVertices = 65 * 65;
 constexpr uint32_t kTessOutputBudget = 65535;
 // Domains kept per thread: far more than a draw's distinct level sets usually are.
 constexpr size_t kMaxCachedDomains = 256;
+static_assert(kTessControlBlock <= kMaxCachedDomains, "a block's domains fit the cache");
+// The cached elements are 16-bit, and the lane rows are vectors the emit kernel loads
+// 16 bytes at a time.
+static_assert(kMaxTessPoints <= 65536, "domain points fit 16-bit elements");
+static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= 16, "std::vector<float> is 16-byte aligned");
 
 [[noreturn]] void fail(ErrorCode code, const std::string& msg) {
     throw Error(code, msg);
@@ -39,6 +45,13 @@ uint32_t draw_vertex_id(const DrawInfo& d, uint32_t at) {
         break;
     }
     return at;
+}
+
+// Room for `more` elements past the vector's size, growing geometrically (an exact reserve
+// per block would copy the batch once per block).
+template <class Vector> void reserve_more(Vector& vec, size_t more) {
+    const size_t need = vec.size() + more;
+    if (need > vec.capacity()) vec.reserve(std::max(need, 2 * vec.capacity()));
 }
 
 uint32_t pack_state(const TessState& s) {
@@ -127,7 +140,17 @@ size_t TessScratch::DomainHash::operator()(const DomainKey& k) const {
     return size_t(h ^ (h >> 29));
 }
 
+void TessScratch::make_room(uint32_t n) {
+    if (domains.size() + n > kMaxCachedDomains) domains.clear();
+}
+
 const TessDomain* TessScratch::domain(const TessState& state, const TessLevels& levels) {
+    const CachedDomain* c = cached_domain(state, levels);
+    return c ? &c->domain : nullptr;
+}
+
+const TessScratch::CachedDomain* TessScratch::cached_domain(const TessState& state,
+                                                            const TessLevels& levels) {
     DomainKey key;
     for (uint32_t i = 0; i < 4; ++i) key.levels[i] = std::bit_cast<uint32_t>(levels.outer[i]);
     for (uint32_t i = 0; i < 2; ++i) key.levels[4 + i] = std::bit_cast<uint32_t>(levels.inner[i]);
@@ -138,9 +161,21 @@ const TessDomain* TessScratch::domain(const TessState& state, const TessLevels& 
         ++domain_misses;
         if (domains.size() >= kMaxCachedDomains) domains.clear();
         it = domains.try_emplace(key).first;
-        it->second.drawn = tessellate(state, levels, it->second.domain);
+        CachedDomain& c = it->second;
+        c.drawn = tessellate(state, levels, c.domain);
+        const size_t points = c.domain.coords.size();
+        const size_t lanes = (points + kShaderLanes - 1) / kShaderLanes * kShaderLanes;
+        c.u.assign(lanes, 0.0f);
+        c.v.assign(lanes, 0.0f);
+        c.w.assign(lanes, 0.0f);
+        for (size_t i = 0; i < points; ++i) {
+            c.u[i] = c.domain.coords[i][0];
+            c.v[i] = c.domain.coords[i][1];
+            c.w[i] = c.domain.coords[i][2];
+        }
+        c.elements.assign(c.domain.elements.begin(), c.domain.elements.end());
     }
-    return it->second.drawn ? &it->second.domain : nullptr;
+    return it->second.drawn ? &it->second : nullptr;
 }
 
 TessRun::TessRun(const DrawState& state) {
@@ -156,6 +191,11 @@ TessRun::TessRun(const DrawState& state) {
                                ? std::max<uint32_t>(1, uint32_t(d.coords.size()))
                                : 1;
     }
+}
+
+uint32_t TessRun::work_per_vertex(uint32_t patch_vertices) const {
+    const uint32_t per_patch = domain_vertices_ ? domain_vertices_ : kMaxDomainVertices;
+    return std::max(1u, per_patch / std::max(1u, patch_vertices));
 }
 
 uint32_t TessRun::segment_vertex_limit(uint32_t patch_vertices, uint32_t cap) const {
@@ -257,17 +297,33 @@ void TessRun::shade_instance(const DrawState& state, const Segment& seg, uint32_
     const uint32_t out_stride = out_layout_.stride();
     const uint32_t out_count = out_stride - SLOT_POSITION;
 
-    // The evaluation stage's rows and their presets.
+    // The evaluation stage's rows and their presets; the record rows emit transposes: the
+    // header (patch, instance, u, v), then the outputs.
     scratch.rows.resize(size_t(out_count) * kShaderLanes);
     float* rows[kMaxRecordDwords];
-    for (uint32_t r = 0; r < out_count; ++r) rows[r] = scratch.rows.data() + r * kShaderLanes;
+    const uint32_t* record_rows[kMaxRecordDwords];
+    for (uint32_t r = 0; r < out_count; ++r) {
+        rows[r] = scratch.rows.data() + r * kShaderLanes;
+        record_rows[SLOT_POSITION + r] = reinterpret_cast<const uint32_t*>(rows[r]);
+    }
     uint32_t preset[kMaxRecordDwords];
     preset_record(out_layout_, preset);
-    alignas(64) float u[kShaderLanes], v[kShaderLanes], w[kShaderLanes];
+    // The rows as the shader receives them, copied whole before each call.
+    scratch.preset_rows.resize(scratch.rows.size());
+    for (uint32_t r = 0; r < out_count; ++r)
+        std::fill_n(scratch.preset_rows.data() + r * kShaderLanes, kShaderLanes,
+                    std::bit_cast<float>(preset[SLOT_POSITION + r]));
+    const size_t rows_bytes = scratch.rows.size() * sizeof(float);
+    alignas(16) uint32_t patch_row[kShaderLanes], instance_row[kShaderLanes];
+    std::fill_n(instance_row, kShaderLanes, instance);
+    record_rows[SLOT_VERTEX_ID] = patch_row;
+    record_rows[SLOT_INSTANCE_ID] = instance_row;
 
     std::vector<const uint32_t*> cps(cp_count);
     uint32_t ids[kTessControlBlock];
     const uint32_t range_first = uint32_t(out.elts.size());
+    scratch.block_domains.resize(kTessControlBlock);
+    const TessScratch::CachedDomain** domains = scratch.block_domains.data();
 
     for (uint32_t p0 = 0; p0 < patches; p0 += kTessControlBlock) {
         const uint32_t n = std::min(kTessControlBlock, patches - p0);
@@ -279,50 +335,53 @@ void TessRun::shade_instance(const DrawState& state, const Segment& seg, uint32_
                     &scratch.shaded[size_t(seg.draw_elt((p0 + i) * pv + k)) * in_stride];
         }
         run_control(state, instance, ids, n, scratch);
+        // The block's domains first, so the batch grows once per block, not per patch (the
+        // cache is emptied before the block, never while its pointers are held).
+        scratch.make_room(n);
+        size_t points_total = 0, elts_total = 0;
         for (uint32_t i = 0; i < n; ++i) {
-            const TessDomain* domain = scratch.domain(state.tes->state, scratch.levels[i]);
-            if (!domain) continue; // the levels cull the patch
+            domains[i] = scratch.cached_domain(state.tes->state, scratch.levels[i]);
+            if (!domains[i]) continue; // the levels cull the patch
+            points_total += domains[i]->domain.coords.size();
+            elts_total += domains[i]->elements.size();
+        }
+        reserve_more(out.vertices, points_total * out_stride);
+        reserve_more(out.elts, elts_total);
+        for (uint32_t i = 0; i < n; ++i) {
+            const TessScratch::CachedDomain* domain = domains[i];
+            if (!domain) continue;
             for (uint32_t k = 0; k < cp_count; ++k)
                 cps[k] = tcs ? &scratch.control_out[(size_t(i) * cp_count + k) * cp_stride]
                              : scratch.in[i * pv + k];
-            const uint32_t points = uint32_t(domain->coords.size());
+            std::fill_n(patch_row, kShaderLanes, ids[i]);
+            const uint32_t points = uint32_t(domain->domain.coords.size());
             const uint32_t base = out.vertex_count;
             uint32_t* recs = out.append_unset_vertices(points, out_stride);
+            TessEvalBlock block;
+            block.primitive_id = ids[i];
+            block.instance = instance;
+            block.patch_vertices = cp_count;
+            block.cp_stride = cp_stride;
+            block.control_points = cps.data();
+            block.patch_in = tcs ? scratch.patch_out.data() + size_t(i) * patch_dwords : nullptr;
+            block.levels = scratch.levels[i];
+            block.out_count = out_count;
+            block.out = rows;
             for (uint32_t first = 0; first < points; first += kShaderLanes) {
                 const uint32_t count = std::min(kShaderLanes, points - first);
-                for (uint32_t l = 0; l < count; ++l) {
-                    const auto& c = domain->coords[first + l];
-                    u[l] = c[0], v[l] = c[1], w[l] = c[2];
-                }
-                for (uint32_t r = 0; r < out_count; ++r)
-                    std::fill_n(rows[r], count, std::bit_cast<float>(preset[SLOT_POSITION + r]));
-                TessEvalBlock block;
+                std::memcpy(scratch.rows.data(), scratch.preset_rows.data(), rows_bytes);
                 block.count = count;
-                block.u = u, block.v = v, block.w = w;
-                block.primitive_id = ids[i];
-                block.instance = instance;
-                block.patch_vertices = cp_count;
-                block.cp_stride = cp_stride;
-                block.control_points = cps.data();
-                block.patch_in =
-                    tcs ? scratch.patch_out.data() + size_t(i) * patch_dwords : nullptr;
-                block.levels = scratch.levels[i];
-                block.out_count = out_count;
-                block.out = rows;
+                block.u = domain->u.data() + first;
+                block.v = domain->v.data() + first;
+                block.w = domain->w.data() + first;
                 state.tes->run(block);
-                for (uint32_t l = 0; l < count; ++l) {
-                    uint32_t* rec = recs + size_t(first + l) * out_stride;
-                    rec[SLOT_VERTEX_ID] = ids[i];
-                    rec[SLOT_INSTANCE_ID] = instance;
-                    rec[SLOT_GS_ID] = std::bit_cast<uint32_t>(u[l]);
-                    rec[SLOT_GS_LAYER] = std::bit_cast<uint32_t>(v[l]);
-                    for (uint32_t r = 0; r < out_count; ++r)
-                        std::memcpy(&rec[SLOT_POSITION + r], &rows[r][l], 4);
-                }
+                record_rows[SLOT_GS_ID] = reinterpret_cast<const uint32_t*>(block.u);
+                record_rows[SLOT_GS_LAYER] = reinterpret_cast<const uint32_t*>(block.v);
+                simd_emit_records(record_rows, out_stride, count,
+                                  recs + size_t(first) * out_stride);
             }
             const uint32_t elts = uint32_t(domain->elements.size());
-            uint32_t* e = out.append_unset_elts(elts);
-            for (uint32_t k = 0; k < elts; ++k) e[k] = base + domain->elements[k];
+            simd_emit_elts(domain->elements.data(), elts, base, out.append_unset_elts(elts));
         }
     }
     const uint32_t range_count = uint32_t(out.elts.size()) - range_first;

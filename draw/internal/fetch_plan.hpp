@@ -83,6 +83,9 @@ struct ShadeJob {
 void simd_shade_vertices(const ShadeJob& job);
 // dst[i] = base + (src ? src[i] : i) for i < n.
 void simd_emit_elts(const uint16_t* src, uint32_t n, uint32_t base, uint32_t* dst);
+// Records [0, count) at `out`, `stride` dwords each, from rows of lanes: dword k of record
+// l is rows[k][l]. Each row is 16-byte aligned and readable up to `count` rounded up to 4.
+void simd_emit_records(const uint32_t* const* rows, uint32_t stride, uint32_t count, uint32_t* out);
 // The name of the Highway target the kernels run on ("AVX2", "AVX3", "SSE4", ...).
 const char* simd_target_name();
 

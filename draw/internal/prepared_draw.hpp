@@ -45,8 +45,12 @@ struct PreparedDraw {
     // ordered: the shading threads then hand it each batch (prepare_delivery).
     Backend* parallel_backend = nullptr;
 
-    // Vertices times instances: how much work the draw is, for queue and token sizing.
-    uint64_t work() const { return uint64_t(state.draw.count) * state.draw.instance_count; }
+    // Vertices times instances, times the middle end's work per vertex: how much work the
+    // draw is, for queue and token sizing.
+    uint64_t work() const {
+        return uint64_t(state.draw.count) * state.draw.instance_count *
+               split.limits.work_per_vertex;
+    }
 };
 
 // Checks `state` against `middle` and `options` and prepares it: every check a draw gets

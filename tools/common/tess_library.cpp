@@ -19,25 +19,30 @@ float cp_value(const TessEvalBlock& b, uint32_t cp, uint32_t slot, uint32_t c) {
     return dword_float(b.control_points[cp][slot + c]);
 }
 
-// One output row (dword `slot + c` of every control point) interpolated over the block.
+// One output row (dword `slot + c` of every control point) interpolated over the block's
+// kShaderLanes lanes (those past count are ignored): one loop per mode, each over whole
+// vectors into a row of its own, so the compiler vectorises it.
 void interpolate_row(const TessEvalBlock& b, TessMode mode, uint32_t slot, uint32_t c, float* out) {
     const float p0 = cp_value(b, 0, slot, c), p1 = cp_value(b, 1, slot, c);
     const float p2 = mode == TessMode::isolines ? 0.0f : cp_value(b, 2, slot, c);
     const float p3 = mode == TessMode::quads ? cp_value(b, 3, slot, c) : 0.0f;
-    for (uint32_t l = 0; l < b.count; ++l) {
-        const float u = b.u[l], v = b.v[l], w = b.w[l];
-        switch (mode) {
-        case TessMode::triangles:
-            out[l] = u * p0 + v * p1 + w * p2;
-            break;
-        case TessMode::quads:
-            out[l] = (1.0f - v) * ((1.0f - u) * p0 + u * p1) + v * ((1.0f - u) * p3 + u * p2);
-            break;
-        case TessMode::isolines:
-            out[l] = (1.0f - u) * p0 + u * p1;
-            break;
+    const float *bu = b.u, *bv = b.v, *bw = b.w;
+    float row[kShaderLanes];
+    switch (mode) {
+    case TessMode::triangles:
+        for (uint32_t l = 0; l < kShaderLanes; ++l) row[l] = bu[l] * p0 + bv[l] * p1 + bw[l] * p2;
+        break;
+    case TessMode::quads:
+        for (uint32_t l = 0; l < kShaderLanes; ++l) {
+            const float u = bu[l], v = bv[l];
+            row[l] = (1.0f - v) * ((1.0f - u) * p0 + u * p1) + v * ((1.0f - u) * p3 + u * p2);
         }
+        break;
+    case TessMode::isolines:
+        for (uint32_t l = 0; l < kShaderLanes; ++l) row[l] = (1.0f - bu[l]) * p0 + bu[l] * p1;
+        break;
     }
+    std::memcpy(out, row, sizeof row);
 }
 
 } // namespace

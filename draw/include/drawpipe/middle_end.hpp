@@ -51,6 +51,10 @@ struct MiddleEndLimits {
     // Delivers every vertex stream of a geometry shader (PrimRange::stream), not only stream
     // 0: required to capture a stream past 0 with stream output.
     bool delivers_streams = false;
+    // What one fetched vertex costs relative to a plain one: a stage that multiplies its
+    // input (tessellation) says how much, so the draw module sizes its tokens and decides
+    // whether to use its threads by the work shaded, not by the vertices fetched.
+    uint32_t work_per_vertex = 1;
 };
 
 // Per-thread working memory of a middle end, reused from segment to segment and draw to draw.

@@ -56,6 +56,9 @@ struct TessControlShader {
 
 // A block of domain points of one patch for the evaluation stage, as arrays of lanes; `out`
 // as in ShaderBlock (out[d][lane] is dword d of the record after its header, preset).
+// `u`, `v`, `w` and every `out` row hold kShaderLanes lanes, 16-byte aligned, so a SIMD
+// shader may compute whole vectors: the coordinates past `count` are 0, and what it writes
+// to those lanes is ignored.
 struct TessEvalBlock {
     uint32_t count = 0;       // lanes in use, 1 .. kShaderLanes
     const float* u = nullptr; // gl_TessCoord per lane

@@ -28,6 +28,13 @@ struct TessScratch : GsScratch {
     struct CachedDomain {
         bool drawn = false; // false: the levels cull the patch
         TessDomain domain;
+        // The same points as rows of lanes, zero up to a multiple of kShaderLanes: the
+        // evaluation stage reads each block's gl_TessCoord in place, and the records' header
+        // is copied from them with vector loads, for every patch with these levels.
+        std::vector<float> u, v, w;
+        // domain.elements in 16 bits (a domain has at most 65 x 65 points), widened with the
+        // patch's first record added as they are written.
+        std::vector<uint16_t> elements;
     };
     std::unordered_map<DomainKey, CachedDomain, DomainHash> domains;
     std::vector<uint32_t> control_out; // control-stage records of a block of patches
@@ -35,11 +42,18 @@ struct TessScratch : GsScratch {
     std::vector<TessLevels> levels;    // of the block
     std::vector<const uint32_t*> in;   // input records of the block's patches
     std::vector<float> rows;           // evaluation outputs, kShaderLanes floats per dword
-    ShadedBatch tessellated;           // the evaluation stage's output before a GS
+    std::vector<float> preset_rows;    // the same, preset
+    std::vector<const CachedDomain*> block_domains; // of the block's patches (null: culled)
+    ShadedBatch tessellated;                        // the evaluation stage's output before a GS
     uint64_t domain_lookups = 0, domain_misses = 0;
 
     // The patch's domain for `levels` (tessellated on first use); null when they cull it.
     const TessDomain* domain(const TessState& state, const TessLevels& levels);
+    // The same, with its rows of lanes. The pointer stays valid until make_room empties
+    // the cache.
+    const CachedDomain* cached_domain(const TessState& state, const TessLevels& levels);
+    // Empties the cache unless `n` more domains fit it.
+    void make_room(uint32_t n);
 };
 
 // The per-draw constants of the stages, built once in a middle end's prepare().
@@ -56,6 +70,8 @@ class TessRun {
     // Vertices per segment that keep a segment's tessellated output near 64K vertices:
     // whole patches, at least one, at most `cap` vertices (but never less than one patch).
     uint32_t segment_vertex_limit(uint32_t patch_vertices, uint32_t cap) const;
+    // Evaluated vertices per input vertex, about (MiddleEndLimits::work_per_vertex).
+    uint32_t work_per_vertex(uint32_t patch_vertices) const;
 
     // Appends the segment's evaluated vertices to `out` with one range of output_prim()
     // primitives per instance, in GL's order: instance by instance, patch by patch, each
