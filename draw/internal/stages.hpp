@@ -90,6 +90,13 @@ inline float facing_det(const RasterState& s, const StagePrim& prim) {
     return front_sign(s) * window_det(x(0), y(0), x(1), y(1), x(2), y(2));
 }
 
+// Whether a triangle of window_det `det` is a front face for the polygon mode and offset
+// stages: there a triangle without area counts as counter-clockwise, and one without a facing
+// (NaN) as clockwise, as llvmpipe picks their modes; culling (facing_det) calls it a back face.
+inline bool front_by_winding(const RasterState& s, float det) {
+    return (s.front_face == FrontFace::ccw) == (det >= 0);
+}
+
 // Drops triangles by window-space winding (RasterState::cull, front_face).
 class CullStage final : public PassStage {
   public:
