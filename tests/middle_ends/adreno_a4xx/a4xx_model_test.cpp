@@ -170,7 +170,7 @@ TEST(A4xxPrimInfo, ViewportAndLayerFields) {
 
 // A launch sees its inputs through r0.x and r0.y only: the shader's loads use the slot r0.x
 // names, primitive_id_in is r0.y and invocation_id is r0.x bits 10-14.
-TEST(A4xxRun, InputsComeFromR0AndLocalMemory) {
+TEST(A4xxLaunch, InputsComeFromR0AndLocalMemory) {
     GeometryShader gs;
     gs.name = "probe";
     gs.input = Prim::triangles;
@@ -196,7 +196,7 @@ TEST(A4xxRun, InputsComeFromR0AndLocalMemory) {
 
 // A switch-rewritten launch executes only its own vertex's code: a value loaded before an
 // earlier emit is not there, which is why the form needs independent_vertices.
-TEST(A4xxRun, SwitchRunSkipsOtherVerticesCode) {
+TEST(A4xxLaunch, SwitchLaunchSkipsOtherVerticesCode) {
     GeometryShader gs;
     gs.name = "hoisted";
     gs.input = Prim::points;
@@ -220,7 +220,7 @@ TEST(A4xxRun, SwitchRunSkipsOtherVerticesCode) {
 // Shader steps: a naive launch executes everything up to its vertex, a switch-rewritten launch
 // only the calls since the previous emit. many_cuts64 makes, per vertex n, one load (the
 // instance id) and one emit, plus an end after n = 4, 9, ..., 39 (8 ends), 94 calls in all.
-TEST(A4xxRun, StepCountsForManyCuts) {
+TEST(A4xxLaunch, StepCountsForManyCuts) {
     const GeometryShader& gs = find_gs("many_cuts64");
     uint32_t rec[3][kVertexHeaderDwords] = {};
     const uint32_t* ptr[3] = {rec[0], rec[1], rec[2]};
