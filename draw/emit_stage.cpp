@@ -5,8 +5,8 @@
 namespace drawpipe {
 
 void EmitStage::add(Prim prim, const StagePrim& p, uint32_t n) {
-    if (runs_.empty() || runs_.back().prim != prim)
-        runs_.push_back({prim, uint32_t(out_->size()), 0});
+    if (lists_.empty() || lists_.back().prim != prim)
+        lists_.push_back({prim, uint32_t(out_->size()), 0});
     const uint32_t stride = draw_.layout->stride();
     const uint32_t* base = batch_->vertices.data();
     const uint32_t* end = base + size_t(batch_->vertex_count) * stride;
@@ -19,7 +19,7 @@ void EmitStage::add(Prim prim, const StagePrim& p, uint32_t n) {
             extra_.insert(extra_.end(), v, v + stride);
         }
     }
-    runs_.back().count += n;
+    lists_.back().count += n;
     // Mid-batch, the batch's records are still being read, so the delivery joins a copy.
     if (calls_ && extra_.size() >= size_t(kMaxHeldRecords) * stride) {
         joined_.assign(base, end);
@@ -29,16 +29,16 @@ void EmitStage::add(Prim prim, const StagePrim& p, uint32_t n) {
 }
 
 void EmitStage::deliver(const VertexView& view) {
-    for (const Run& r : runs_)
-        if (r.count > 0) // the cull loop may have kept nothing of its run
+    for (const List& r : lists_)
+        if (r.count > 0) // the cull loop may have kept nothing of its list
             (*calls_)(r.prim, 0, view, std::span<const uint32_t>(elts_.data() + r.first, r.count));
-    runs_.clear();
+    lists_.clear();
     elts_.clear();
     extra_.clear();
 }
 
 void EmitStage::flush() {
-    if (!runs_.empty()) {
+    if (!lists_.empty()) {
         // The batch is done with: new records go straight after its own (no copy of the
         // batch), where a later flush of the same batch writes its own over them.
         const uint32_t stride = draw_.layout->stride();
@@ -50,9 +50,9 @@ void EmitStage::flush() {
         } else {
             batch_->staged = true;
             batch_->staged_vertex_count = count;
-            for (const Run& r : runs_)
+            for (const List& r : lists_)
                 if (r.count > 0) batch_->staged_ranges.push_back({r.prim, r.first, r.count});
-            runs_.clear();
+            lists_.clear();
             extra_.clear();
         }
     }

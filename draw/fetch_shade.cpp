@@ -3,16 +3,27 @@
 #include "drawpipe/gs.hpp"
 #include "drawpipe/gs_executor.hpp"
 #include "drawpipe/plain_draw.hpp"
+#include "drawpipe/limits.hpp"
 #include "drawpipe/shading.hpp"
 #include "drawpipe/tess_run.hpp"
 
+#include <iterator>
 #include <utility>
 
 namespace drawpipe {
 
 namespace {
 
-constexpr std::string_view kGsCounters[] = {"gs_invocations", "gs_emitted", "gs_dropped"};
+// FetchShade::Counter's names, in its order.
+constexpr std::string_view kCounterNames[] = {"gs_invocations", "gs_emitted", "gs_dropped"};
+static_assert(std::size(kCounterNames) == FetchShade::COUNTER_COUNT &&
+              FetchShade::COUNTER_COUNT <= kMaxCounters);
+
+void add_counters(const GsStats& stats, ShadedBatch& out) {
+    out.counters[FetchShade::COUNTER_GS_INVOCATIONS] += stats.invocations;
+    out.counters[FetchShade::COUNTER_GS_EMITTED] += stats.emitted;
+    out.counters[FetchShade::COUNTER_GS_DROPPED] += stats.dropped;
+}
 
 // The plain draw through the scalar reference (shade_segment): what every other path,
 // PlainDraw's vectorised one included, is checked against.
@@ -45,14 +56,13 @@ class GsDraw final : public MiddleEndDraw {
         const GeometryShader& gs = *state_.gs;
         GsStripWriter writer(gs, out, true);
         GsStats stats;
-        for_each_gs_input(state_, in_layout_, seg, static_cast<GsScratch&>(*scratch),
-                          [&](uint32_t, uint32_t p, std::span<const uint32_t* const> inputs) {
-                              execute_gs_reference(gs, inputs, in_layout_.stride(),
-                                                   seg.prim_id_first + p, writer, stats);
-                          });
-        out.counters[0] += stats.invocations;
-        out.counters[1] += stats.emitted;
-        out.counters[2] += stats.dropped;
+        for_each_shaded_gs_input(
+            state_, in_layout_, seg, static_cast<GsScratch&>(*scratch),
+            [&](uint32_t, uint32_t p, std::span<const uint32_t* const> inputs) {
+                execute_gs_reference(gs, inputs, in_layout_.stride(), seg.prim_id_first + p, writer,
+                                     stats);
+            });
+        add_counters(stats, out);
     }
 
   private:
@@ -64,23 +74,23 @@ class GsDraw final : public MiddleEndDraw {
 // geometry shader (its input the tessellator's primitives) when one is bound.
 class TessDraw final : public MiddleEndDraw {
   public:
-    TessDraw(const DrawState& state, const TessRun& run, uint32_t max_vertices)
+    TessDraw(const DrawState& state, const TessStages& stages, uint32_t max_vertices)
         : MiddleEndDraw(
-              {.max_vertices = run.segment_vertex_limit(state.draw.patch_vertices, max_vertices),
+              {.max_vertices = stages.segment_vertex_limit(state.draw.patch_vertices, max_vertices),
                .assemble_as = std::nullopt,
                .delivers_streams = true,
-               .work_per_vertex = run.work_per_vertex(state.draw.patch_vertices)},
-              state.gs ? gs_output_layout(*state.gs) : run.output_layout()),
-          state_(state), run_(run) {}
+               .work_per_vertex = stages.work_per_vertex(state.draw.patch_vertices)},
+              state.gs ? gs_output_layout(*state.gs) : stages.output_layout()),
+          state_(state), stages_(stages) {}
 
     void shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatch& out) const override {
         auto& s = static_cast<TessScratch&>(*scratch);
-        if (!state_.gs) return run_.shade(state_, seg, s, out);
+        if (!state_.gs) return stages_.shade(state_, seg, s, out);
         // The geometry shader sees each tessellated primitive in order.
         s.tessellated.clear();
-        run_.shade(state_, seg, s, s.tessellated);
+        stages_.shade(state_, seg, s, s.tessellated);
         const GeometryShader& gs = *state_.gs;
-        const uint32_t stride = run_.output_layout().stride();
+        const uint32_t stride = stages_.output_layout().stride();
         const uint32_t per_prim = gs_input_vertices(gs.input);
         GsStripWriter writer(gs, out, true);
         GsStats stats;
@@ -95,19 +105,17 @@ class TessDraw final : public MiddleEndDraw {
                 // gl_PrimitiveIDIn counts the instance's tessellated primitives.
                 if (inputs[0][SLOT_VERTEX_ID] != patch || inputs[0][SLOT_INSTANCE_ID] != instance) {
                     patch = inputs[0][SLOT_VERTEX_ID], instance = inputs[0][SLOT_INSTANCE_ID];
-                    id = run_.gs_primitive_base(instance, patch);
+                    id = stages_.gs_primitive_base(instance, patch);
                 }
                 execute_gs_reference(gs, std::span<const uint32_t* const>(inputs, per_prim), stride,
                                      id++, writer, stats);
             }
-        out.counters[0] += stats.invocations;
-        out.counters[1] += stats.emitted;
-        out.counters[2] += stats.dropped;
+        add_counters(stats, out);
     }
 
   private:
     DrawState state_;
-    TessRun run_;
+    TessStages stages_;
 };
 
 } // namespace
@@ -116,7 +124,7 @@ std::shared_ptr<const MiddleEndDraw> FetchShade::prepare(const DrawState& state)
     validate_tess(state);
     if (state.tes) {
         if (state.gs) validate_gs(*state.gs);
-        return std::make_shared<TessDraw>(state, TessRun(state), max_vertices_);
+        return std::make_shared<TessDraw>(state, TessStages(state), max_vertices_);
     }
     if (!state.gs) return std::make_shared<ReferenceDraw>(state, max_vertices_);
     validate_gs(*state.gs);
@@ -134,7 +142,7 @@ std::unique_ptr<MiddleEndScratch> FetchShade::make_scratch() const {
 }
 
 std::span<const std::string_view> FetchShade::counters() const {
-    return kGsCounters;
+    return kCounterNames;
 }
 
 } // namespace drawpipe

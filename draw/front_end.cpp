@@ -9,13 +9,13 @@
 #include "draw/internal/splitter.hpp"
 #include "draw/internal/statistics.hpp"
 #include "draw/internal/triangle_loops.hpp"
+#include "draw/internal/tsan_order.hpp"
 #include "drawpipe/limits.hpp"
 #include "drawpipe/prim.hpp"
 
 #include <oneapi/tbb/parallel_for.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cassert>
 
 namespace drawpipe {
@@ -262,24 +262,12 @@ void FrontEnd::find_restart_chunks(const DrawInfo& draw, const FrontEndOptions& 
             out.inner[c] = inner;
         });
     };
-#if defined(__SANITIZE_THREAD__)
-    // Under ThreadSanitizer the scan runs on this thread: libtbb's parallel_for hands its
-    // ranges over with synchronisation TSan cannot see (Debian's libtbb is not instrumented),
-    // and the result is the same either way; the chunks it feeds are still split in parallel.
-    parallel = false;
-#endif
-    if (parallel && chunks > 1) {
-        // The scan's writes, restated as release/acquire for ThreadSanitizer (libtbb's join
-        // is invisible to it, as in draw/pipeline.cpp).
-        std::atomic<uint32_t> done{0}, sized{0};
-        sized.store(1, std::memory_order_release); // the vectors above, sized on this thread
-        tbb::parallel_for(uint32_t(0), chunks, [&](uint32_t c) {
-            (void)sized.load(std::memory_order_acquire);
-            scan(c);
-            done.fetch_add(1, std::memory_order_release);
-        });
-        (void)done.load(std::memory_order_acquire);
-    } else
+    // Under ThreadSanitizer the scan runs on this thread (draw/internal/tsan_order.hpp:
+    // parallel_for's hand-over is invisible to TSan), and the result is the same either way;
+    // the chunks it feeds are still split in parallel.
+    if (parallel && chunks > 1 && !detail::kTsanOrder)
+        tbb::parallel_for(uint32_t(0), chunks, scan);
+    else
         for (uint32_t c = 0; c < chunks; ++c) scan(c);
     // The prefix: which run is open at each chunk's start, and the primitives before it.
     out.run_begin.resize(chunks);

@@ -16,9 +16,9 @@ void OffsetStage::triangle(const StagePrim& prim) {
     auto p = [&](uint32_t i, uint32_t c) { return dword_float(prim.v[i][SLOT_POSITION + c]); };
     const float ex = p(0, 0) - p(2, 0), ey = p(0, 1) - p(2, 1), ez = p(0, 2) - p(2, 2);
     const float fx = p(1, 0) - p(2, 0), fy = p(1, 1) - p(2, 1), fz = p(1, 2) - p(2, 2);
-    const float det = ex * fy - ey * fx;
+    const float det = ex * fy - ey * fx; // window_det
     const RasterState& s = plan_.state;
-    const bool front = (s.front_face == FrontFace::ccw) == (det >= 0);
+    const bool front = front_by_winding(s, det);
     const PolygonMode mode = front ? s.front_mode : s.back_mode;
     const bool on = mode == PolygonMode::fill   ? s.offset_fill
                     : mode == PolygonMode::line ? s.offset_line

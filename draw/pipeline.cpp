@@ -2,6 +2,7 @@
 
 #include "draw/internal/output_stage.hpp"
 #include "draw/internal/statistics.hpp"
+#include "draw/internal/tsan_order.hpp"
 #include "drawpipe/error.hpp"
 
 #include <oneapi/tbb/enumerable_thread_specific.h>
@@ -10,7 +11,6 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cassert>
 #include <cstddef>
 #include <optional>
@@ -22,36 +22,6 @@
 namespace drawpipe::detail {
 
 namespace {
-
-// TBB orders the filters with synchronisation ThreadSanitizer cannot see (Debian's libtbb is
-// not instrumented). Each stage restates the order TBB already guarantees as a release at its
-// end that the next stage's acquire reads, so TSan sees the same happens-before edges.
-class OrderEdge {
-  public:
-    void release() { n_.fetch_add(1, std::memory_order_release); }
-    void acquire() const { (void)n_.load(std::memory_order_acquire); }
-
-  private:
-    std::atomic<uint32_t> n_{0};
-};
-
-// A pointer that filter bodies carry. TBB copies the bodies on the calling thread and runs them
-// on its workers, ordered by libtbb synchronisation TSan cannot see either; a pointer written
-// and read only atomically gives TSan nothing to misreport there (relaxed: TBB orders it).
-template <class T> class SharedPtrField {
-  public:
-    explicit SharedPtrField(T* p) { set(p); }
-    SharedPtrField(const SharedPtrField& o) { set(o.get()); }
-    SharedPtrField& operator=(const SharedPtrField& o) {
-        set(o.get());
-        return *this;
-    }
-    T* get() const { return std::atomic_ref<T*>(p_).load(std::memory_order_relaxed); }
-
-  private:
-    void set(T* p) { std::atomic_ref<T*>(p_).store(p, std::memory_order_relaxed); }
-    alignas(std::atomic_ref<T*>::required_alignment) mutable T* p_; // only accessed atomically
-};
 
 // One segment of a chunk, shaded into its own batch, kept until the sink has consumed it.
 struct Piece {
@@ -116,7 +86,7 @@ struct DrawPipeline::Impl {
     std::shared_ptr<const MiddleEnd> middle;
     tbb::enumerable_thread_specific<ScratchCell> scratch;
 
-    // Source state (serial stage), kept across pipeline runs of one flush.
+    // Source state (serial stage), kept across the pipeline launches of one flush.
     SegmentSource source;
     std::span<const PreparedDraw> draws;
     std::optional<DrawSink> sink;
@@ -348,7 +318,8 @@ struct DrawPipeline::Impl {
         sink_edge.release();
     }
 
-    // After a pipeline run: every stage's writes become visible to this thread (for TSan).
+    // After a pipeline launch: every stage's writes become visible to this thread (for TSan,
+    // draw/internal/tsan_order.hpp; TBB's own wait already orders them).
     void settle() {
         source_edge.acquire();
         sink_edge.acquire();
@@ -360,7 +331,7 @@ struct DrawPipeline::Impl {
         while (cursor < draws.size() || draw_open) {
             source_edge.release();
             arena.execute([&] {
-                const SharedPtrField<Impl> self(this);
+                const FilterBodyPointer<Impl> self(this);
                 tbb::parallel_pipeline(
                     token_count, tbb::make_filter<void, Token*>(tbb::filter_mode::serial_in_order,
                                                                 [self](tbb::flow_control& fc) {

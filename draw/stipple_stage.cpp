@@ -1,8 +1,8 @@
 // Line stipple (glLineStipple), as Mesa's draw pipeline applies it before llvmpipe draws: a
 // counter steps once per pixel of a line's major-axis length (rounded up), fragment i is on
-// when bit (counter / factor) mod 16 of the pattern is set, and each run of "on" pixels is
-// drawn as a sub-line between the line's points at i / length. The counter continues from
-// line to line and restarts on PRIM_RESET_STIPPLE and reset_stipple().
+// when bit (counter / factor) mod 16 of the pattern is set, and each dash (consecutive "on"
+// pixels) is drawn as a sub-line between the line's points at i / length. The counter continues
+// from line to line and restarts on PRIM_RESET_STIPPLE and reset_stipple().
 #include "draw/internal/stages.hpp"
 
 #include <algorithm>

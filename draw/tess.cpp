@@ -178,7 +178,7 @@ const TessScratch::CachedDomain* TessScratch::cached_domain(const TessState& sta
     return it->second.drawn ? &it->second : nullptr;
 }
 
-TessRun::TessRun(const DrawState& state) {
+TessStages::TessStages(const DrawState& state) {
     validate_tess(state);
     in_layout_ = vertex_layout_for(state);
     if (state.tcs) control_layout_ = tess_control_layout(*state.tcs);
@@ -193,19 +193,19 @@ TessRun::TessRun(const DrawState& state) {
     }
 }
 
-uint32_t TessRun::work_per_vertex(uint32_t patch_vertices) const {
+uint32_t TessStages::work_per_vertex(uint32_t patch_vertices) const {
     const uint32_t per_patch = domain_vertices_ ? domain_vertices_ : kMaxDomainVertices;
     return std::max(1u, per_patch / std::max(1u, patch_vertices));
 }
 
-uint32_t TessRun::segment_vertex_limit(uint32_t patch_vertices, uint32_t cap) const {
+uint32_t TessStages::segment_vertex_limit(uint32_t patch_vertices, uint32_t cap) const {
     const uint32_t per_patch = domain_vertices_ ? domain_vertices_ : kMaxDomainVertices;
     const uint32_t patches = std::max(1u, kTessOutputBudget / per_patch);
     return std::max(patch_vertices, std::min(cap / patch_vertices, patches) * patch_vertices);
 }
 
-void TessRun::run_control(const DrawState& state, uint32_t instance, const uint32_t* ids,
-                          uint32_t n, TessScratch& scratch) const {
+void TessStages::run_control(const DrawState& state, uint32_t instance, const uint32_t* ids,
+                             uint32_t n, TessScratch& scratch) const {
     scratch.levels.assign(n, state.patch_default_levels);
     const TessControlShader* tcs = state.tcs;
     if (!tcs) return;
@@ -225,7 +225,7 @@ void TessRun::run_control(const DrawState& state, uint32_t instance, const uint3
               scratch.patch_out.data(), scratch.levels.data()});
 }
 
-uint32_t TessRun::primitives(const TessDomain& domain) const {
+uint32_t TessStages::primitives(const TessDomain& domain) const {
     const uint32_t per = out_prim_ == Prim::points ? 1 : out_prim_ == Prim::lines ? 2 : 3;
     return uint32_t(domain.elements.size()) / per;
 }
@@ -234,7 +234,7 @@ uint32_t TessRun::primitives(const TessDomain& domain) const {
 // of the instance, across patches. Without a control shader every patch has as many; with
 // one, the vertex and control stages run once over the draw here to count them (serially,
 // in prepare: the price of a GS after a control shader).
-void TessRun::count_primitives(const DrawState& state) {
+void TessStages::count_primitives(const DrawState& state) {
     const DrawInfo& draw = state.draw;
     const uint32_t pv = draw.patch_vertices;
     patches_ = draw.count / pv;
@@ -271,19 +271,19 @@ void TessRun::count_primitives(const DrawState& state) {
     }
 }
 
-uint32_t TessRun::gs_primitive_base(uint32_t instance, uint32_t patch) const {
+uint32_t TessStages::gs_primitive_base(uint32_t instance, uint32_t patch) const {
     if (prim_base_.empty()) return patch * per_patch_primitives_;
     return prim_base_[size_t(instance) * patches_ + patch];
 }
 
-void TessRun::shade(const DrawState& state, const Segment& seg, TessScratch& scratch,
-                    ShadedBatch& out) const {
+void TessStages::shade(const DrawState& state, const Segment& seg, TessScratch& scratch,
+                       ShadedBatch& out) const {
     for (uint32_t i = 0; i < seg.instance_count; ++i)
         shade_instance(state, seg, seg.instance_first + i, scratch, out);
 }
 
-void TessRun::shade_instance(const DrawState& state, const Segment& seg, uint32_t instance,
-                             TessScratch& scratch, ShadedBatch& out) const {
+void TessStages::shade_instance(const DrawState& state, const Segment& seg, uint32_t instance,
+                                TessScratch& scratch, ShadedBatch& out) const {
     const uint32_t pv = state.draw.patch_vertices;
     const uint32_t patches = seg.draw_count / pv;
     const uint32_t in_stride = in_layout_.stride();

@@ -8,9 +8,8 @@ namespace drawpipe {
 void UnfilledStage::triangle(const StagePrim& prim) {
     auto x = [&](uint32_t i) { return dword_float(prim.v[i][SLOT_POSITION]); };
     auto y = [&](uint32_t i) { return dword_float(prim.v[i][SLOT_POSITION + 1]); };
-    const float det = (x(0) - x(2)) * (y(1) - y(2)) - (y(0) - y(2)) * (x(1) - x(2));
-    const bool ccw = det >= 0; // y up; no area counts as counter-clockwise, as in llvmpipe
-    const bool front = (plan_.state.front_face == FrontFace::ccw) == ccw;
+    const bool front =
+        front_by_winding(plan_.state, window_det(x(0), y(0), x(1), y(1), x(2), y(2)));
     // With a face culled, both faces take the other one's mode, as Mesa's GL state tracker
     // sets them: only a triangle without area can still arrive as the culled face.
     const CullFace cull = plan_.state.cull;

@@ -18,10 +18,10 @@ void register_builtin_middle_ends() {
         r.add("gen7", "Intel gen7 GS: URB entries with a cut-bit / stream-id control header",
               std::make_shared<gen7::Gen7MiddleEnd>());
         r.add("a4xx",
-              "Adreno A4xx GS: one run per output vertex ended by a kill (switch-rewritten when "
+              "Adreno A4xx GS: one launch per output vertex ended by a kill (switch-rewritten when "
               "independent)",
               std::make_shared<a4xx::A4xxMiddleEnd>());
-        r.add("a4xx_naive", "Adreno A4xx GS, every run re-executes the shader up to its vertex",
+        r.add("a4xx_naive", "Adreno A4xx GS, every launch re-executes the shader up to its vertex",
               std::make_shared<a4xx::A4xxMiddleEnd>(a4xx::Mode::naive));
         r.add("mali", "Mali instanced fetch: padded counts, magic divisors, thread dispatch",
               std::make_shared<mali::MaliMiddleEnd>());

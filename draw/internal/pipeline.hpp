@@ -39,7 +39,7 @@ inline constexpr uint32_t kMaxDrawsPerToken = 16;
 // Most segments plus end-of-draw marks in one token.
 inline constexpr uint32_t kMaxItemsPerToken = 64;
 // Segment lists and shaded batches the token ring keeps warm between flushes. Each of its
-// items keeps its high-water storage, so a long run of mixed draws would creep towards
+// items keeps its high-water storage, so a long stream of mixed draws would creep towards
 // tokens x kMaxItemsPerToken x the largest segment; past this, the items after each token's
 // first (which only small draws use) give theirs back.
 inline constexpr size_t kRetainedItemBytes = size_t(16) << 20;

@@ -90,6 +90,13 @@ inline float facing_det(const RasterState& s, const StagePrim& prim) {
     return front_sign(s) * window_det(x(0), y(0), x(1), y(1), x(2), y(2));
 }
 
+// Whether a triangle of window_det `det` is a front face for the polygon mode and offset
+// stages: there a triangle without area counts as counter-clockwise, and one without a facing
+// (NaN) as clockwise, as llvmpipe picks their modes; culling (facing_det) calls it a back face.
+inline bool front_by_winding(const RasterState& s, float det) {
+    return (s.front_face == FrontFace::ccw) == (det >= 0);
+}
+
 // Drops triangles by window-space winding (RasterState::cull, front_face).
 class CullStage final : public PassStage {
   public:
@@ -222,15 +229,15 @@ class EmitStage final : public Stage {
     // Room for n triangles of the batch's own records, by position (the cull-only path):
     // write them from the returned pointer, then commit_triangles(those written).
     uint32_t* reserve_triangles(uint32_t n) {
-        if (runs_.empty() || runs_.back().prim != Prim::triangles)
-            runs_.push_back({Prim::triangles, uint32_t(out_->size()), 0});
+        if (lists_.empty() || lists_.back().prim != Prim::triangles)
+            lists_.push_back({Prim::triangles, uint32_t(out_->size()), 0});
         const size_t at = out_->size();
         out_->resize(at + size_t(n) * 3, boost::container::default_init);
         return out_->data() + at;
     }
     void commit_triangles(uint32_t reserved, uint32_t written) {
         out_->erase(out_->end() - std::ptrdiff_t(reserved - written) * 3, out_->end());
-        runs_.back().count += written * 3;
+        lists_.back().count += written * 3;
     }
     void flush() override;
 
@@ -241,13 +248,14 @@ class EmitStage final : public Stage {
     static constexpr uint32_t kMaxHeldRecords = 16384;
     void add(Prim prim, const StagePrim& p, uint32_t n);
     void deliver(const VertexView& view);
-    struct Run {
+    // One list of the gathered elements: `count` of them from `first`, all of `prim`.
+    struct List {
         Prim prim;
         uint32_t first, count;
     };
     BackendCalls* calls_;
     ShadedBatch* batch_ = nullptr;
-    std::vector<Run> runs_;
+    std::vector<List> lists_;
     boost::container::vector<uint32_t> elts_;          // handing on: the elements held
     boost::container::vector<uint32_t>* out_ = &elts_; // elts_, or the batch's staged list
     std::vector<uint32_t> extra_;                      // records of new vertices, after the batch's

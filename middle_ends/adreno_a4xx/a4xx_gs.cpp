@@ -48,13 +48,13 @@ uint32_t LocalMemory::load(uint32_t byte_addr) const {
 
 namespace {
 
-// The run's view of the shader: ir3's lowering (vertex_count / vertex_flags; README.md,
-// "ir3's lowering") with the A4xx inputs. A naive run stops at its vertex (later calls do
-// nothing); a switch-rewritten run executes only the calls between the previous emit and
+// The launch's view of the shader: ir3's lowering (vertex_count / vertex_flags; README.md,
+// "ir3's lowering") with the A4xx inputs. A naive launch stops at its vertex (later calls do
+// nothing); a switch-rewritten launch executes only the calls between the previous emit and
 // its own.
-class RunContext final : public GsContext {
+class LaunchContext final : public GsContext {
   public:
-    RunContext(Mode mode, const LocalMemory& lm, uint32_t r0x, uint32_t r0y, int stream)
+    LaunchContext(Mode mode, const LocalMemory& lm, uint32_t r0x, uint32_t r0y, int stream)
         : mode_(mode), lm_(lm), r0x_(r0x), r0y_(r0y), stream_(stream) {
         const R0x f = unpack_r0x(r0x);
         target_ = f.vertex;
@@ -76,7 +76,7 @@ class RunContext final : public GsContext {
         if (count_ == target_) {
             r_.prim_info = pack_prim_info(flags_new_, stream, out.layer, out.viewport);
             r_.out = out;
-            done_ = true; // the run has its vertex and stops
+            done_ = true; // the launch has its vertex and stops
         }
         ++count_;
         flags_new_ = false;
@@ -86,7 +86,7 @@ class RunContext final : public GsContext {
         flags_new_ = true; // ir3 ignores the stream here: a clone only sees its own ends
     }
 
-    RunResult finish() {
+    LaunchResult finish() {
         if (!done_) { // reached the end without its vertex: kill
             r_.killed = true;
             ++r_.steps_naive;
@@ -97,7 +97,7 @@ class RunContext final : public GsContext {
 
   private:
     bool in_clone(uint32_t stream) const { return stream_ < 0 || stream == uint32_t(stream_); }
-    // Counts one shader step; false once the run has stopped.
+    // Counts one shader step; false once the launch has stopped.
     bool step() {
         if (done_) return false;
         ++r_.steps_naive;
@@ -113,14 +113,14 @@ class RunContext final : public GsContext {
     uint32_t count_ = 0;    // vertices emitted so far (ir3's vertex_count)
     bool flags_new_ = true; // ir3's vertex_flags = 4: at entry and after end_primitive
     bool done_ = false;
-    RunResult r_;
+    LaunchResult r_;
 };
 
 } // namespace
 
-RunResult run_once(const GeometryShader& gs, Mode mode, const LocalMemory& lm, uint32_t r0x,
-                   uint32_t r0y, int stream) {
-    RunContext ctx(mode, lm, r0x, r0y, stream);
+LaunchResult launch_once(const GeometryShader& gs, Mode mode, const LocalMemory& lm, uint32_t r0x,
+                         uint32_t r0y, int stream) {
+    LaunchContext ctx(mode, lm, r0x, r0y, stream);
     gs.main(ctx);
     return ctx.finish();
 }

@@ -1,9 +1,9 @@
 // The Adreno A4xx geometry-shader execution model (freedreno wiki, A4xx-Geometry-Shaders;
 // README.md beside this file, with ir3's flag handling from its "ir3's lowering").
 //
-// The hardware cannot emit several vertices from one run: it launches the GS once per
-// output vertex k (r0.x bits 15-24), the run computes only vertex k's outputs and a
-// prim_info word, and the first run that reaches the end of the shader without reaching
+// The hardware cannot emit several vertices from one launch: it launches the GS once per
+// output vertex k (r0.x bits 15-24), the launch computes only vertex k's outputs and a
+// prim_info word, and the first launch that reaches the end of the shader without reaching
 // its vertex executes a kill, which ends the sequence. Input vertices sit in local memory,
 // one slot per input primitive (r0.x bits 0-4), attribute-major.
 #pragma once
@@ -16,11 +16,11 @@
 
 namespace drawpipe::a4xx {
 
-// ---- r0.x: the header register every GS run starts with ----
+// ---- r0.x: the header register every GS launch starts with ----
 struct R0x {
     uint32_t prim_slot;  // bits 0-4: the input primitive's local-memory slot
     uint32_t invocation; // bits 10-14: gl_InvocationID
-    uint32_t vertex;     // bits 15-24: the output vertex this run computes
+    uint32_t vertex;     // bits 15-24: the output vertex this launch computes
 };
 constexpr uint32_t pack_r0x(const R0x& f) {
     return (f.prim_slot & 31u) | (f.invocation & 31u) << 10 | (f.vertex & 1023u) << 15;
@@ -97,26 +97,26 @@ class LocalMemory {
     uint32_t record_dwords_ = 0, psize_slot_ = ~0u;
 };
 
-// ---- one hardware run ----
+// ---- one hardware launch ----
 enum class Mode : uint8_t {
-    naive,          // every run executes the shader from the top up to its own vertex
-    switch_rewrite, // a run executes only the code of its own vertex (independent_vertices)
+    naive,          // every launch executes the shader from the top up to its own vertex
+    switch_rewrite, // a launch executes only the code of its own vertex (independent_vertices)
 };
 
-struct RunResult {
+struct LaunchResult {
     bool killed = false;
     uint32_t prim_info = 0;
     GsOutput out;
-    // Shader steps (input loads, emits, end_primitives, the kill) this run costs in each
+    // Shader steps (input loads, emits, end_primitives, the kill) this launch costs in each
     // mode; both are counted whatever mode executed.
     uint64_t steps_naive = 0;
     uint64_t steps_switch = 0;
 };
 
-// Runs the GS once for the vertex and input primitive r0x names, primitive id r0y, reading
+// Launches the GS once for the vertex and input primitive r0x names, primitive id r0y, reading
 // inputs from `lm`. `stream` selects the per-stream clone (ir3 clones non-point shaders per
 // stream: only that stream's emits and ends exist); -1 runs every stream in one sequence.
-RunResult run_once(const GeometryShader& gs, Mode mode, const LocalMemory& lm, uint32_t r0x,
-                   uint32_t r0y, int stream);
+LaunchResult launch_once(const GeometryShader& gs, Mode mode, const LocalMemory& lm, uint32_t r0x,
+                         uint32_t r0y, int stream);
 
 } // namespace drawpipe::a4xx

@@ -3,30 +3,33 @@
 #include "drawpipe/error.hpp"
 #include "drawpipe/gs_executor.hpp"
 #include "drawpipe/plain_draw.hpp"
+#include "drawpipe/limits.hpp"
 #include "drawpipe/shading.hpp"
 #include "drawpipe/tess.hpp"
 
 #include <array>
+#include <iterator>
 #include <utility>
 
 namespace drawpipe::a4xx {
 
 namespace {
 
-enum Counter : uint32_t { INVOCATIONS, KILLS, VERTICES, STEPS_NAIVE, STEPS_SWITCH };
-constexpr std::string_view kCounters[] = {"invocations", "kills", "vertices", "steps_naive",
-                                          "steps_switch"};
+// A4xxCounter's names, in its order.
+constexpr std::string_view kCounterNames[] = {"invocations", "kills", "vertices", "steps_naive",
+                                              "steps_switch"};
+static_assert(std::size(kCounterNames) == COUNTER_COUNT && COUNTER_COUNT <= kMaxCounters);
 
 struct A4xxScratch final : GsScratch {
-    LocalMemory lm; // the staged input primitives of the group being run
+    LocalMemory lm; // the staged input primitives of the group being launched
 };
 
-// Launches the runs of the staged primitives [p0, p1) of one instance (local-memory slots
+// Launches the GS for the staged primitives [p0, p1) of one instance (local-memory slots
 // 0 .. p1 - p0 - 1), primitive by primitive, and assembles what every stream leaves as
 // strips (`writer` keeps them all: PrimRange::stream).
-void run_group(const GeometryShader& gs, Mode mode, const LocalMemory& lm, uint32_t instance,
-               uint32_t prim_id_first, uint32_t p0, uint32_t p1, GsStripWriter& writer,
-               std::array<uint64_t, kMaxCounters>& c) {
+void launch_group(const GeometryShader& gs, Mode mode, const LocalMemory& lm, uint32_t instance,
+                  uint32_t prim_id_first, uint32_t p0, uint32_t p1, GsStripWriter& writer,
+                  std::array<uint64_t, kMaxCounters>& c) {
     // ir3 runs a non-point shader once per stream (strips cannot mix streams); points
     // carry the stream in prim_info instead.
     const bool clone = gs.streams > 1 && gs.output != Prim::points;
@@ -35,18 +38,18 @@ void run_group(const GeometryShader& gs, Mode mode, const LocalMemory& lm, uint3
         const uint32_t prim_id = prim_id_first + p;
         for (uint32_t inv = 0; inv < gs.invocations; ++inv) {
             for (int s = 0; s < clones; ++s) {
-                // Launch runs for vertex 0, 1, ... until one kills or max_vertices.
+                // Launch for vertex 0, 1, ... until one kills or max_vertices.
                 for (uint32_t k = 0; k < gs.max_vertices; ++k) {
                     const uint32_t r0x = pack_r0x({p - p0, inv, k});
-                    const RunResult r = run_once(gs, mode, lm, r0x, prim_id, clone ? s : -1);
-                    ++c[INVOCATIONS];
-                    c[STEPS_NAIVE] += r.steps_naive;
-                    if (gs.independent_vertices) c[STEPS_SWITCH] += r.steps_switch;
+                    const LaunchResult r = launch_once(gs, mode, lm, r0x, prim_id, clone ? s : -1);
+                    ++c[COUNTER_INVOCATIONS];
+                    c[COUNTER_STEPS_NAIVE] += r.steps_naive;
+                    if (gs.independent_vertices) c[COUNTER_STEPS_SWITCH] += r.steps_switch;
                     if (r.killed) {
-                        ++c[KILLS];
+                        ++c[COUNTER_KILLS];
                         break;
                     }
-                    ++c[VERTICES];
+                    ++c[COUNTER_VERTICES];
                     // Fixed function: prim_info's bits 0-1 name the vertex's stream, and its
                     // new-primitive flag starts a strip of that stream. Every stream the
                     // shader declares goes on (stream output captures them; only stream 0
@@ -82,15 +85,16 @@ void A4xxGsDraw::shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatc
     const uint32_t prims = seg.draw_count / V;
     GsStripWriter writer(gs, out, true);
     // Local memory holds kPrimSlots primitives (r0.x has 5 bits of slot): stage each one,
-    // and run the group once it is full or the instance's primitives are all staged.
-    for_each_gs_input(state_, in_layout_, seg, sc,
-                      [&](uint32_t instance, uint32_t p, std::span<const uint32_t* const> inputs) {
-                          const uint32_t p0 = p - p % kPrimSlots;
-                          sc.lm.stage(p - p0, inputs);
-                          if (p + 1 - p0 == kPrimSlots || p + 1 == prims)
-                              run_group(gs, mode_, sc.lm, instance, seg.prim_id_first, p0, p + 1,
-                                        writer, out.counters);
-                      });
+    // and launch the group once it is full or the instance's primitives are all staged.
+    for_each_shaded_gs_input(
+        state_, in_layout_, seg, sc,
+        [&](uint32_t instance, uint32_t p, std::span<const uint32_t* const> inputs) {
+            const uint32_t p0 = p - p % kPrimSlots;
+            sc.lm.stage(p - p0, inputs);
+            if (p + 1 - p0 == kPrimSlots || p + 1 == prims)
+                launch_group(gs, mode_, sc.lm, instance, seg.prim_id_first, p0, p + 1, writer,
+                             out.counters);
+        });
 }
 
 std::shared_ptr<const MiddleEndDraw> A4xxMiddleEnd::prepare(const DrawState& state) const {
@@ -114,7 +118,7 @@ std::unique_ptr<MiddleEndScratch> A4xxMiddleEnd::make_scratch() const {
 }
 
 std::span<const std::string_view> A4xxMiddleEnd::counters() const {
-    return kCounters;
+    return kCounterNames;
 }
 
 } // namespace drawpipe::a4xx

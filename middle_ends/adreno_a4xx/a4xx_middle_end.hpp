@@ -1,7 +1,7 @@
 // The Adreno A4xx middle end: fetch and shade as the reference does, then run a bound
-// geometry shader the way the A4xx does (a4xx_gs.hpp): one run per output vertex, each
+// geometry shader the way the A4xx does (a4xx_gs.hpp): one launch per output vertex, each
 // reading its inputs from the local-memory model, ended by a kill; the fixed function
-// assembles strips from the runs' prim_info words. Draws without a GS pass through as in
+// assembles strips from the launches' prim_info words. Draws without a GS pass through as in
 // fetch_shade.
 #pragma once
 
@@ -12,9 +12,19 @@
 
 namespace drawpipe::a4xx {
 
+// The counters shade() adds into ShadedBatch::counters, by index; counters() names them.
+enum A4xxCounter : uint32_t {
+    COUNTER_INVOCATIONS,  // shader launches, one per output vertex tried
+    COUNTER_KILLS,        // of those, launches that ended in a kill instead of a vertex
+    COUNTER_VERTICES,     // of those, launches that wrote a vertex
+    COUNTER_STEPS_NAIVE,  // shader steps the launches cost naive, whichever mode executed
+    COUNTER_STEPS_SWITCH, // the same switch-rewritten (0 unless independent_vertices)
+    COUNTER_COUNT,        // how many there are (not a counter)
+};
+
 class A4xxMiddleEnd final : public MiddleEnd {
   public:
-    // `mode` forces naive or switch-rewritten runs; by default a shader that declares
+    // `mode` forces naive or switch-rewritten launches; by default a shader that declares
     // independent_vertices runs switch-rewritten, any other naive.
     explicit A4xxMiddleEnd(std::optional<Mode> mode = std::nullopt, uint32_t max_vertices = 4096)
         : forced_(mode), max_vertices_(max_vertices) {}
@@ -37,7 +47,7 @@ class A4xxMiddleEnd final : public MiddleEnd {
     uint32_t max_vertices_;
 };
 
-// A draw with a geometry shader, prepared: the runs of each segment's input primitives,
+// A draw with a geometry shader, prepared: the launches for each segment's input primitives,
 // staged kPrimSlots at a time into local memory.
 class A4xxGsDraw final : public MiddleEndDraw {
   public:

@@ -3,11 +3,13 @@
 #include "drawpipe/error.hpp"
 #include "drawpipe/gs.hpp"
 #include "drawpipe/plain_draw.hpp"
+#include "drawpipe/limits.hpp"
 #include "drawpipe/shading.hpp"
 #include "drawpipe/tess.hpp"
 #include "middle_ends/intel_gen7/ff_reader.hpp"
 #include "middle_ends/intel_gen7/gs_thread.hpp"
 
+#include <iterator>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -16,10 +18,12 @@ namespace drawpipe::gen7 {
 
 namespace {
 
-constexpr std::string_view kCounterNames[kGen7CounterCount] = {
+// Gen7Counter's names, in its order.
+constexpr std::string_view kCounterNames[] = {
     "gen7_threads", "urb_vertex_writes", "urb_header_writes",
     "header_bytes", "urb_entry_bytes",   "vertices_out",
 };
+static_assert(std::size(kCounterNames) == COUNTER_COUNT && COUNTER_COUNT <= kMaxCounters);
 
 // Runs a shader on made-up inputs and notes whether it ever cuts.
 class ProbeContext final : public GsContext {
@@ -145,7 +149,7 @@ void Gen7GsDraw::shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatc
     const uint32_t out_stride = layout().stride();
     sc.vue.assign(out_stride, 0);
     ThreadContext ctx(gs, program_, layout(), sc.vue);
-    for_each_gs_input(
+    for_each_shaded_gs_input(
         state_, in_layout_, seg, sc,
         [&](uint32_t instance, uint32_t p, std::span<const uint32_t* const> inputs) {
             const uint32_t prim_id = seg.prim_id_first + p;
@@ -169,13 +173,14 @@ void Gen7GsDraw::shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatc
                     const uint32_t first = uint32_t(out.elts.size());
                     for (uint32_t n = 0; n < r.count; ++n) out.elts.push_back(base + n);
                     out.prims.push_back({gs.output, 0, first, r.count, uint8_t(r.stream)});
-                    if (r.stream == 0) out.counters[kVerticesOut] += r.count;
+                    if (r.stream == 0) out.counters[COUNTER_VERTICES_OUT] += r.count;
                 }
                 for (const UrbWrite& w : sc.entry.writes())
-                    ++out.counters[w.kind == UrbWriteKind::header ? kHeaderWrites : kVertexWrites];
-                ++out.counters[kThreads];
-                out.counters[kHeaderBytes] += kHwordBytes * program_.header_hwords;
-                out.counters[kUrbBytes] += program_.urb_entry_bytes;
+                    ++out.counters[w.kind == UrbWriteKind::header ? COUNTER_HEADER_WRITES
+                                                                  : COUNTER_VERTEX_WRITES];
+                ++out.counters[COUNTER_THREADS];
+                out.counters[COUNTER_HEADER_BYTES] += kHwordBytes * program_.header_hwords;
+                out.counters[COUNTER_URB_BYTES] += program_.urb_entry_bytes;
                 if (observer_) observer_({instance, prim_id, inv, &program_, &sc.entry});
             }
         });

@@ -20,15 +20,15 @@ class GeometryShader;
 
 namespace gen7 {
 
-// Per-segment counters, in ShadedBatch::counters order.
+// The counters shade() adds into ShadedBatch::counters, by index; counters() names them.
 enum Gen7Counter : uint32_t {
-    kThreads,          // GS threads: input primitives × invocations
-    kVertexWrites,     // URB writes of output vertices
-    kHeaderWrites,     // URB writes of control-data DWORDs
-    kHeaderBytes,      // URB bytes of control-data header reserved, 32 × header hwords a thread
-    kUrbBytes,         // URB entry bytes allocated, summed over threads
-    kVerticesOut,      // stream-0 vertices handed to the backend
-    kGen7CounterCount, //
+    COUNTER_THREADS,       // GS threads: input primitives × invocations
+    COUNTER_VERTEX_WRITES, // URB writes of output vertices
+    COUNTER_HEADER_WRITES, // URB writes of control-data DWORDs
+    COUNTER_HEADER_BYTES, // URB bytes of control-data header reserved, 32 × header hwords a thread
+    COUNTER_URB_BYTES,    // URB entry bytes allocated, summed over threads
+    COUNTER_VERTICES_OUT, // stream-0 vertices handed to the backend
+    COUNTER_COUNT,        // how many there are (not a counter)
 };
 
 // What one finished thread left behind, for tools that show the header (gen7-header).

@@ -9,13 +9,16 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <string>
 
 namespace drawpipe::mali {
 
 namespace {
 
+// MaliCounter's names, in its order.
 constexpr std::string_view kCounterNames[] = {"threads", "wasted_threads", "quads"};
+static_assert(std::size(kCounterNames) == COUNTER_COUNT && COUNTER_COUNT <= kMaxCounters);
 
 // What one segment's dispatch writes: its vertices (instance-major, n per instance) and
 // the dispatch counters.

@@ -30,11 +30,12 @@ struct MaliOptions {
     uint64_t max_batch_vertices = uint64_t(1) << 18;
 };
 
-// Indices of the counters shade() writes into ShadedBatch::counters.
-enum DispatchCounter : uint32_t {
-    COUNTER_THREADS = 0, // threads dispatched: padded * instances per job
-    COUNTER_WASTED = 1,  // of those, threads discarded because their vertex slot >= n
-    COUNTER_QUADS = 2,   // quads issued; lanes past a job's last thread are masked
+// The counters shade() adds into ShadedBatch::counters, by index; counters() names them.
+enum MaliCounter : uint32_t {
+    COUNTER_THREADS, // threads dispatched: padded * instances per job
+    COUNTER_WASTED,  // of those, threads discarded because their vertex slot >= n
+    COUNTER_QUADS,   // quads issued; lanes past a job's last thread are masked
+    COUNTER_COUNT,   // how many there are (not a counter)
 };
 
 class MaliMiddleEnd final : public MiddleEnd {
@@ -47,7 +48,7 @@ class MaliMiddleEnd final : public MiddleEnd {
     // prepared draw dispatches each segment's jobs (see jobs.hpp) and emits instance by
     // instance.
     std::shared_ptr<const MiddleEndDraw> prepare(const DrawState& state) const override;
-    // threads, wasted_threads, quads (DispatchCounter order).
+    // threads, wasted_threads, quads (MaliCounter order).
     std::span<const std::string_view> counters() const override;
     // waste_ratio: the share of dispatched threads padding wasted (none when no thread ran).
     std::vector<DerivedFigure> derived(std::span<const uint64_t> counters) const override;

@@ -148,13 +148,14 @@ Scene random_scene(std::mt19937& rng, Prim prim, uint32_t count) {
     return s;
 }
 
-struct Run {
+// What draws it: the threads, the segment limit and a driver stage.
+struct DrawSetup {
     uint32_t threads = 1;
     uint32_t limit = 0;
     Stage* driver_stage = nullptr;
 };
 
-void draw(const Scene& s, const Run& run, Backend& backend) {
+void draw(const Scene& s, const DrawSetup& setup, Backend& backend) {
     const VertexBuffer buffers[2] = {{s.positions.data(), s.positions.size() * 4, 16, 0},
                                      {s.colors.data(), s.colors.size() * 4, 16, 0}};
     const VertexAttrib attribs[2] = {{0, 0, Format::float32x4, 0}, {1, 0, Format::float32x4, 0}};
@@ -167,16 +168,16 @@ void draw(const Scene& s, const Run& run, Backend& backend) {
     d.primitive_restart = true;
     d.restart_index = kRestart;
     ContextOptions o;
-    o.threads = run.threads;
+    o.threads = setup.threads;
     o.inline_below = 0; // the pipeline even for small draws, so threads really share them
-    o.draw.max_vertices = run.limit;
+    o.draw.max_vertices = setup.limit;
     Context ctx(o);
     ctx.bind_middle_end("fetch_shade_simd");
     ctx.bind_backend(backend);
     ctx.set_vertex_buffers(buffers);
     ctx.set_vertex_attribs(attribs);
     ctx.set_raster_state(s.raster);
-    if (run.driver_stage) ctx.add_stage(*run.driver_stage);
+    if (setup.driver_stage) ctx.add_stage(*setup.driver_stage);
     ctx.draw(d);
     ctx.draw(d); // a second draw in flight with the first
     ctx.flush();

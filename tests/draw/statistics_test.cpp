@@ -87,7 +87,8 @@ std::pair<uint64_t, uint64_t> reference(const Draw& d) {
     return {v * d.instances, p * d.instances};
 }
 
-struct DrawRun {
+// What draws it: the middle end, segment limit, strategy and threads.
+struct DrawSetup {
     const char* middle = "fetch_shade";
     uint32_t limit = 0;
     Strategy strategy;
@@ -105,18 +106,18 @@ std::vector<float> positions() {
 }
 
 // The draws through one context (one flush), with a raster state unless `raster` is false.
-DrawStats draw(const std::vector<Draw>& draws, const DrawRun& run, bool raster = true,
+DrawStats draw(const std::vector<Draw>& draws, const DrawSetup& setup, bool raster = true,
                const StreamOutputState* so = nullptr) {
     static const std::vector<float> pos = positions();
     const VertexBuffer buffer{pos.data(), pos.size() * 4, 16, 0};
     const VertexAttrib attrib{0, 0, Format::float32x4, 0};
     ContextOptions o;
-    o.threads = run.threads;
+    o.threads = setup.threads;
     o.inline_below = 0; // the pipeline even for small draws
-    o.draw = {run.strategy, run.limit};
+    o.draw = {setup.strategy, setup.limit};
     Context ctx(o);
     TraceBackend trace;
-    ctx.bind_middle_end(run.middle);
+    ctx.bind_middle_end(setup.middle);
     ctx.bind_backend(trace);
     ctx.set_vertex_buffers({&buffer, 1});
     ctx.set_vertex_attribs({&attrib, 1});
@@ -294,13 +295,13 @@ TEST(Statistics, TheSameAtEveryLimitStrategyMiddleEndAndThreadCount) {
             for (const uint32_t limit : {0u, 8u, 13u, 30u})
                 for (const Strategy::Kind kind :
                      {Strategy::Kind::distinct, Strategy::Kind::vsplit, Strategy::Kind::none}) {
-                    const DrawRun one{middle, limit, Strategy{kind, 0}, 1};
+                    const DrawSetup one{middle, limit, Strategy{kind, 0}, 1};
                     const DrawStats a = draw({d}, one);
                     PipelineStatistics sa = a.statistics, sw = want.statistics;
                     sa.vs_invocations = sw.vs_invocations = 0; // the split's: may differ
                     ASSERT_EQ(sa, sw) << prim_name(d.prim) << " " << middle << " " << limit;
                     for (const uint32_t threads : {2u, 4u}) {
-                        DrawRun many = one;
+                        DrawSetup many = one;
                         many.threads = threads;
                         ASSERT_EQ(draw({d}, many).statistics, a.statistics)
                             << prim_name(d.prim) << " " << middle << " " << limit << " " << threads;

@@ -251,14 +251,14 @@ TEST(TessStages, DomainsAreCachedPerLevelSet) {
         DrawState state{bound->info, bound->input(), nullptr, nullptr};
         DescTess tess;
         tess.bind(d, state);
-        const TessRun run(state);
+        const TessStages stages(state);
         TessScratch scratch;
         Segment seg;
         seg.prim = Prim::patches;
         seg.fetch_count = d.count;
         seg.draw_count = d.count;
         ShadedBatch out;
-        run.shade(state, seg, scratch, out);
+        stages.shade(state, seg, scratch, out);
         EXPECT_EQ(scratch.domain_lookups, 90u);
         EXPECT_EQ(scratch.domain_misses, tcs ? 3u : 1u); // levels_by_patch: 3 level sets
         ASSERT_EQ(out.prims.size(), 1u);

@@ -98,7 +98,8 @@ struct Scene {
     bool depth_test = false;
 };
 
-struct Run {
+// What draws it: the middle end, segment limit, strategy and threads.
+struct DrawSetup {
     std::string middle = "fetch_shade";
     uint32_t limit = 0;
     uint32_t threads = 1;
@@ -114,7 +115,7 @@ RasterOptions options_for(const Scene& s) {
     return o;
 }
 
-void run_draw(const Scene& s, Backend& backend, Stage* record, const Run& run = {}) {
+void run_draw(const Scene& s, Backend& backend, Stage* record, const DrawSetup& setup = {}) {
     std::vector<float> colors = s.colors;
     colors.resize(s.positions.size(), 1.0f);
     const VertexBuffer buffers[2] = {{s.positions.data(), s.positions.size() * 4, 16, 0},
@@ -125,11 +126,11 @@ void run_draw(const Scene& s, Backend& backend, Stage* record, const Run& run = 
     d.provoking = s.pv;
     d.count = uint32_t(s.positions.size() / 4);
     ContextOptions o;
-    o.threads = run.threads;
+    o.threads = setup.threads;
     o.inline_below = 0;
-    o.draw = {*Strategy::parse(run.strategy), run.limit};
+    o.draw = {*Strategy::parse(setup.strategy), setup.limit};
     Context ctx(o);
-    ctx.bind_middle_end(run.middle);
+    ctx.bind_middle_end(setup.middle);
     ctx.bind_backend(backend);
     ctx.set_vertex_buffers(buffers);
     ctx.set_vertex_attribs(attribs);
@@ -140,9 +141,9 @@ void run_draw(const Scene& s, Backend& backend, Stage* record, const Run& run = 
     ctx.flush();
 }
 
-RasterBackend render(const Scene& s, Stage* record = nullptr, const Run& run = {}) {
+RasterBackend render(const Scene& s, Stage* record = nullptr, const DrawSetup& setup = {}) {
     RasterBackend image(kImage, kImage, options_for(s));
-    run_draw(s, image, record, run);
+    run_draw(s, image, record, setup);
     return image;
 }
 

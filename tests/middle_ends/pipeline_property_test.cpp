@@ -120,7 +120,7 @@ struct SharedInput {
     VertexInput input() const { return {buffers, attribs}; }
 };
 
-TEST(PipelineBatch, QueuedDrawsOfEveryKindShareOnePipelineRun) {
+TEST(PipelineBatch, QueuedDrawsOfEveryKindShareOnePipelineLaunch) {
     std::mt19937 rng(99);
     const SharedInput shared;
 #ifdef __SANITIZE_THREAD__

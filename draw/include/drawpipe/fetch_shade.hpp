@@ -15,12 +15,21 @@ namespace drawpipe {
 
 class FetchShade final : public MiddleEnd {
   public:
+    // The counters shade() adds into ShadedBatch::counters with a GS (none without one), by
+    // index; counters() names them.
+    enum Counter : uint32_t {
+        COUNTER_GS_INVOCATIONS, // GS invocations: input primitives × invocations
+        COUNTER_GS_EMITTED,     // vertices the GS emitted, every stream
+        COUNTER_GS_DROPPED,     // emits past max_vertices, dropped
+        COUNTER_COUNT,          // how many there are (not a counter)
+    };
+
     explicit FetchShade(uint32_t max_vertices = 4096) : max_vertices_(max_vertices) {}
 
     std::string_view name() const override { return "fetch_shade"; }
     std::shared_ptr<const MiddleEndDraw> prepare(const DrawState& state) const override;
     std::unique_ptr<MiddleEndScratch> make_scratch() const override;
-    // With a GS: gs_invocations, gs_emitted, gs_dropped (0 without one).
+    // gs_invocations, gs_emitted, gs_dropped (Counter order).
     std::span<const std::string_view> counters() const override;
     uint32_t max_vertices() const { return max_vertices_; }
 

@@ -56,8 +56,8 @@ struct GsScratch : MiddleEndScratch {
 // (0-based in the segment; its GL primitive id is seg.prim_id_first + p) with the records of
 // its gs_input_vertices(gs.input) vertices in GL's GS input order.
 template <class Primitive>
-void for_each_gs_input(const DrawState& state, const VertexLayout& in_layout, const Segment& seg,
-                       GsScratch& scratch, Primitive&& primitive) {
+void for_each_shaded_gs_input(const DrawState& state, const VertexLayout& in_layout,
+                              const Segment& seg, GsScratch& scratch, Primitive&& primitive) {
     const uint32_t stride = in_layout.stride();
     const uint32_t per_prim = gs_input_vertices(state.gs->input);
     const uint32_t prims = seg.draw_count / per_prim;

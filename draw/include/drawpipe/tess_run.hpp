@@ -57,10 +57,10 @@ struct TessScratch : GsScratch {
 };
 
 // The per-draw constants of the stages, built once in a middle end's prepare().
-class TessRun {
+class TessStages {
   public:
     // Checks the draw (validate_tess) and prepares it.
-    explicit TessRun(const DrawState& state);
+    explicit TessStages(const DrawState& state);
 
     // The vertex stage's layout (the control points the stages read).
     const VertexLayout& input_layout() const { return in_layout_; }

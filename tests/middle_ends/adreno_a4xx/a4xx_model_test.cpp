@@ -110,7 +110,7 @@ TEST(A4xxLocalMemory, StagingFollowsTheLayout) {
 }
 
 // Runs the whole sequence of one input primitive (vertex ids 10, 11, 12) for invocation
-// `inv`, staged in slot 3: the prim_info word of every run up to the kill (0xFFFFFFFF marks
+// `inv`, staged in slot 3: the prim_info word of every launch up to the kill (0xFFFFFFFF marks
 // it).
 std::vector<uint32_t> prim_infos(const GeometryShader& gs, uint32_t inv, Mode mode) {
     const uint32_t V = gs_input_vertices(gs.input);
@@ -125,7 +125,7 @@ std::vector<uint32_t> prim_infos(const GeometryShader& gs, uint32_t inv, Mode mo
     lm.stage(3, ptr);
     std::vector<uint32_t> out;
     for (uint32_t k = 0; k < gs.max_vertices; ++k) {
-        const RunResult r = run_once(gs, mode, lm, pack_r0x({3, inv, k}), 0, -1);
+        const LaunchResult r = launch_once(gs, mode, lm, pack_r0x({3, inv, k}), 0, -1);
         if (r.killed) {
             out.push_back(0xFFFFFFFFu);
             break;
@@ -146,7 +146,7 @@ TEST(A4xxPrimInfo, GoldenWords) {
         for (uint32_t inv = 0; inv < 4; ++inv)
             EXPECT_EQ(prim_infos(find_gs("invocations4"), inv, mode),
                       (V{4 | inv << 7, inv << 7, inv << 7}));
-        // 43 vertices of 64: the 44th run kills.
+        // 43 vertices of 64: the 44th launch kills.
         const V cuts = prim_infos(find_gs("many_cuts64"), 0, mode);
         ASSERT_EQ(cuts.size(), 44u);
         EXPECT_EQ(cuts.back(), 0xFFFFFFFFu);
@@ -168,9 +168,9 @@ TEST(A4xxPrimInfo, ViewportAndLayerFields) {
     EXPECT_TRUE(prim_info_new_prim(w));
 }
 
-// A run sees its inputs through r0.x and r0.y only: the shader's loads use the slot r0.x
+// A launch sees its inputs through r0.x and r0.y only: the shader's loads use the slot r0.x
 // names, primitive_id_in is r0.y and invocation_id is r0.x bits 10-14.
-TEST(A4xxRun, InputsComeFromR0AndLocalMemory) {
+TEST(A4xxLaunch, InputsComeFromR0AndLocalMemory) {
     GeometryShader gs;
     gs.name = "probe";
     gs.input = Prim::triangles;
@@ -188,15 +188,15 @@ TEST(A4xxRun, InputsComeFromR0AndLocalMemory) {
         const uint32_t* ptr[3] = {rec[0], rec[1], rec[2]};
         lm.stage(slot, ptr);
     }
-    const RunResult r = run_once(gs, Mode::naive, lm, pack_r0x({9, 6, 0}), 42, -1);
+    const LaunchResult r = launch_once(gs, Mode::naive, lm, pack_r0x({9, 6, 0}), 42, -1);
     EXPECT_FALSE(r.killed);
     EXPECT_EQ(r.out.id, (9u * 3 + 2) * 100000 + 4200 + 6);
-    EXPECT_TRUE(run_once(gs, Mode::naive, lm, pack_r0x({9, 6, 1}), 42, -1).killed);
+    EXPECT_TRUE(launch_once(gs, Mode::naive, lm, pack_r0x({9, 6, 1}), 42, -1).killed);
 }
 
-// A switch-rewritten run executes only its own vertex's code: a value loaded before an
+// A switch-rewritten launch executes only its own vertex's code: a value loaded before an
 // earlier emit is not there, which is why the form needs independent_vertices.
-TEST(A4xxRun, SwitchRunSkipsOtherVerticesCode) {
+TEST(A4xxLaunch, SwitchLaunchSkipsOtherVerticesCode) {
     GeometryShader gs;
     gs.name = "hoisted";
     gs.input = Prim::points;
@@ -212,15 +212,15 @@ TEST(A4xxRun, SwitchRunSkipsOtherVerticesCode) {
     LocalMemory lm;
     lm.configure(1, 0);
     lm.stage(0, ptr);
-    EXPECT_EQ(run_once(gs, Mode::naive, lm, pack_r0x({0, 0, 1}), 0, -1).out.id, 51u);
-    EXPECT_EQ(run_once(gs, Mode::switch_rewrite, lm, pack_r0x({0, 0, 0}), 0, -1).out.id, 50u);
-    EXPECT_EQ(run_once(gs, Mode::switch_rewrite, lm, pack_r0x({0, 0, 1}), 0, -1).out.id, 1u);
+    EXPECT_EQ(launch_once(gs, Mode::naive, lm, pack_r0x({0, 0, 1}), 0, -1).out.id, 51u);
+    EXPECT_EQ(launch_once(gs, Mode::switch_rewrite, lm, pack_r0x({0, 0, 0}), 0, -1).out.id, 50u);
+    EXPECT_EQ(launch_once(gs, Mode::switch_rewrite, lm, pack_r0x({0, 0, 1}), 0, -1).out.id, 1u);
 }
 
-// Shader steps: a naive run executes everything up to its vertex, a switch-rewritten run
+// Shader steps: a naive launch executes everything up to its vertex, a switch-rewritten launch
 // only the calls since the previous emit. many_cuts64 makes, per vertex n, one load (the
 // instance id) and one emit, plus an end after n = 4, 9, ..., 39 (8 ends), 94 calls in all.
-TEST(A4xxRun, StepCountsForManyCuts) {
+TEST(A4xxLaunch, StepCountsForManyCuts) {
     const GeometryShader& gs = find_gs("many_cuts64");
     uint32_t rec[3][kVertexHeaderDwords] = {};
     const uint32_t* ptr[3] = {rec[0], rec[1], rec[2]};
@@ -228,16 +228,16 @@ TEST(A4xxRun, StepCountsForManyCuts) {
     lm.configure(3, 0);
     lm.stage(0, ptr);
     for (Mode mode : {Mode::naive, Mode::switch_rewrite}) {
-        uint64_t naive = 0, sw = 0, runs = 0;
+        uint64_t naive = 0, sw = 0, launches = 0;
         for (uint32_t k = 0; k < gs.max_vertices; ++k) {
-            const RunResult r = run_once(gs, mode, lm, pack_r0x({0, 0, k}), 0, -1);
+            const LaunchResult r = launch_once(gs, mode, lm, pack_r0x({0, 0, k}), 0, -1);
             naive += r.steps_naive;
             sw += r.steps_switch;
-            ++runs;
+            ++launches;
             if (r.killed) break;
         }
-        EXPECT_EQ(runs, 44u);
-        // Run k (k < 43): 2 (k + 1) + floor(k / 5) calls; the kill run: 94 + 1.
+        EXPECT_EQ(launches, 44u);
+        // Launch k (k < 43): 2 (k + 1) + floor(k / 5) calls; the kill launch: 94 + 1.
         EXPECT_EQ(naive, 2056u + 95u);
         // Every call once, plus the kill.
         EXPECT_EQ(sw, 94u + 1u);

@@ -21,8 +21,6 @@ namespace {
 
 using test::gs_trace_with;
 
-enum Counter { INVOCATIONS, KILLS, VERTICES, STEPS_NAIVE, STEPS_SWITCH };
-
 TEST(A4xxMiddleEnd, RandomDrawsMatchOracleInBothModes) {
     std::mt19937 rng(4004);
     const Strategy strategies[] = {*Strategy::parse("distinct"), *Strategy::parse("vsplit"),
@@ -51,10 +49,11 @@ TEST(A4xxMiddleEnd, RandomDrawsMatchOracleInBothModes) {
                 ASSERT_EQ(got_naive, want) << gs.name << " naive\n" << format_draw_text(d);
                 const std::string got_sw = gs_trace_with(d, sw, limit, strategies[iter % 3], &ss);
                 ASSERT_EQ(got_sw, want) << gs.name << " switch\n" << format_draw_text(d);
-                // The modes launch the same runs and count the same steps for each other.
+                // The modes make the same launches and count the same steps for each other.
                 EXPECT_EQ(sn.counters, ss.counters) << gs.name;
-                EXPECT_EQ(sn.counters[INVOCATIONS], sn.counters[VERTICES] + sn.counters[KILLS]);
-                EXPECT_LE(sn.counters[STEPS_SWITCH], sn.counters[STEPS_NAIVE]);
+                EXPECT_EQ(sn.counters[COUNTER_INVOCATIONS],
+                          sn.counters[COUNTER_VERTICES] + sn.counters[COUNTER_KILLS]);
+                EXPECT_LE(sn.counters[COUNTER_STEPS_SWITCH], sn.counters[COUNTER_STEPS_NAIVE]);
                 ++checked;
                 nonempty += !want.empty();
             }
@@ -63,7 +62,7 @@ TEST(A4xxMiddleEnd, RandomDrawsMatchOracleInBothModes) {
     EXPECT_GT(nonempty, checked / 2);
 }
 
-// Kills: one per run sequence that ends before max_vertices, none when the shader fills it.
+// Kills: one per launch sequence that ends before max_vertices, none when the shader fills it.
 TEST(A4xxMiddleEnd, KillsEndSequences) {
     auto stats = [](const char* text) {
         A4xxMiddleEnd m;
@@ -72,19 +71,19 @@ TEST(A4xxMiddleEnd, KillsEndSequences) {
         return s.counters;
     };
     const auto full = stats("prim triangles\ncount 6\ngs passthrough_tri\n");
-    EXPECT_EQ(full[INVOCATIONS], 6u);
-    EXPECT_EQ(full[KILLS], 0u);
+    EXPECT_EQ(full[COUNTER_INVOCATIONS], 6u);
+    EXPECT_EQ(full[COUNTER_KILLS], 0u);
     const auto cull = stats("prim triangles\ncount 12\ngs cull_odd\n"); // prims 1, 3 culled
-    EXPECT_EQ(cull[VERTICES], 6u);
-    EXPECT_EQ(cull[KILLS], 2u);
+    EXPECT_EQ(cull[COUNTER_VERTICES], 6u);
+    EXPECT_EQ(cull[COUNTER_KILLS], 2u);
     const auto inv = stats("prim triangle_strip\ncount 5\ngs invocations4\n");
-    EXPECT_EQ(inv[INVOCATIONS], 3u * 4 * 3);
-    EXPECT_EQ(inv[KILLS], 0u);
+    EXPECT_EQ(inv[COUNTER_INVOCATIONS], 3u * 4 * 3);
+    EXPECT_EQ(inv[COUNTER_KILLS], 0u);
     const auto cuts = stats("prim triangles\ncount 3\ninstances 2\ngs many_cuts64\n");
-    EXPECT_EQ(cuts[INVOCATIONS], 2u * 44);
-    EXPECT_EQ(cuts[KILLS], 2u);
-    EXPECT_EQ(cuts[STEPS_NAIVE], 2u * 2151);
-    EXPECT_EQ(cuts[STEPS_SWITCH], 2u * 95);
+    EXPECT_EQ(cuts[COUNTER_INVOCATIONS], 2u * 44);
+    EXPECT_EQ(cuts[COUNTER_KILLS], 2u);
+    EXPECT_EQ(cuts[COUNTER_STEPS_NAIVE], 2u * 2151);
+    EXPECT_EQ(cuts[COUNTER_STEPS_SWITCH], 2u * 95);
 }
 
 TEST(A4xxMiddleEnd, RegisteredAndChecked) {

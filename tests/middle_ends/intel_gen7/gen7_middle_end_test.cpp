@@ -59,7 +59,8 @@ TEST(Gen7MiddleEnd, LibraryShadersMatchReferenceAndOracle) {
                                      << format_draw_text(d);
                 ASSERT_EQ(got, test::oracle_gs_trace(d)) << gs.name << "\n" << format_draw_text(d);
                 // One thread per invocation the reference ran.
-                ASSERT_EQ(gen7_stats.counters[gen7::kThreads], ref_stats.counters[0]);
+                ASSERT_EQ(gen7_stats.counters[gen7::COUNTER_THREADS],
+                          ref_stats.counters[FetchShade::COUNTER_GS_INVOCATIONS]);
                 ++draws;
                 nonempty += !got.empty();
                 split_draws += gen7_stats.front.segments > 1;
@@ -175,13 +176,13 @@ TEST(Gen7MiddleEnd, Counters) {
     Gen7MiddleEnd gen7;
     DrawStats s;
     gs_trace_with(d, gen7, 0, {}, &s);
-    ASSERT_EQ(gen7.counters().size(), size_t(gen7::kGen7CounterCount));
-    EXPECT_EQ(s.counters[gen7::kThreads], 6u);
-    EXPECT_EQ(s.counters[gen7::kVertexWrites], 6u * 43u);
-    EXPECT_EQ(s.counters[gen7::kHeaderWrites], 6u * 2u);
-    EXPECT_EQ(s.counters[gen7::kHeaderBytes], 6u * 32u);
-    EXPECT_EQ(s.counters[gen7::kUrbBytes], 6u * (32u + 64u * 32u));
-    EXPECT_EQ(s.counters[gen7::kVerticesOut], 6u * 43u); // strips of 5, 5, ..., 5 and 3
+    ASSERT_EQ(gen7.counters().size(), size_t(gen7::COUNTER_COUNT));
+    EXPECT_EQ(s.counters[gen7::COUNTER_THREADS], 6u);
+    EXPECT_EQ(s.counters[gen7::COUNTER_VERTEX_WRITES], 6u * 43u);
+    EXPECT_EQ(s.counters[gen7::COUNTER_HEADER_WRITES], 6u * 2u);
+    EXPECT_EQ(s.counters[gen7::COUNTER_HEADER_BYTES], 6u * 32u);
+    EXPECT_EQ(s.counters[gen7::COUNTER_URB_BYTES], 6u * (32u + 64u * 32u));
+    EXPECT_EQ(s.counters[gen7::COUNTER_VERTICES_OUT], 6u * 43u); // strips of 5, 5, ..., 5 and 3
 }
 
 TEST(Gen7MiddleEnd, RejectsWhatGen7CannotCompile) {
