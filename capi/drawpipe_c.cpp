@@ -7,7 +7,10 @@
 #include <drawpipe/gs.hpp>
 #include <drawpipe/middle_ends.hpp>
 #include <drawpipe/raster_state.hpp>
+#include <drawpipe/tess.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -119,8 +122,7 @@ static_assert(DRAWPIPE_FORMAT_BGRA_UNORM10_10_10_2 == int(Format::bgra_unorm10_1
 static_assert(DRAWPIPE_FORMAT_BGRA_SNORM10_10_10_2 == int(Format::bgra_snorm10_10_10_2));
 // clang-format on
 static_assert(DRAWPIPE_FORMAT_BGRA_SNORM10_10_10_2 + 1 == kFormatCount);
-// The C interface has no tessellation yet: its primitives stop before Prim::patches.
-static_assert(DRAWPIPE_PRIM_TRIANGLE_STRIP_ADJACENCY + 1 == int(Prim::patches));
+static_assert(DRAWPIPE_PRIM_PATCHES == int(Prim::patches));
 static_assert(DRAWPIPE_PRIM_QUAD_STRIP == int(Prim::quad_strip));
 static_assert(DRAWPIPE_INDEX_U32 == int(IndexType::u32));
 static_assert(DRAWPIPE_PROVOKING_LAST == int(Provoking::last));
@@ -131,6 +133,15 @@ static_assert(DRAWPIPE_CULL_FRONT_AND_BACK == int(CullFace::front_and_back));
 static_assert(DRAWPIPE_FRONT_CW == int(FrontFace::cw));
 static_assert(DRAWPIPE_CAPTURE_GS_ID == int(CaptureSource::gs_id));
 static_assert(DRAWPIPE_CAPTURE_DRAW_ID == int(CaptureSource::draw_id));
+static_assert(DRAWPIPE_CAPTURE_TESS_COORD == int(CaptureSource::tess_coord));
+static_assert(DRAWPIPE_TESS_ISOLINES == int(TessMode::isolines));
+static_assert(DRAWPIPE_TESS_FRACTIONAL_ODD == int(TessSpacing::fractional_odd));
+static_assert(DRAWPIPE_TESS_CW == int(TessWinding::cw));
+static_assert(DRAWPIPE_MAX_PATCH_VERTICES == kMaxPatchVertices);
+static_assert(DRAWPIPE_MAX_PATCH_OUTPUTS == kMaxPatchOutputs);
+static_assert(DRAWPIPE_TESS_CONTROL_BLOCK == kTessControlBlock);
+static_assert(DRAWPIPE_SLOT_TESS_PATCH == SLOT_VERTEX_ID &&
+              DRAWPIPE_SLOT_TESS_INSTANCE == SLOT_INSTANCE_ID);
 static_assert(DRAWPIPE_CAPTURE_SEPARATE == int(CaptureMode::separate));
 static_assert(DRAWPIPE_MAX_VARYINGS == kMaxVaryings);
 static_assert(DRAWPIPE_MAX_CLIP_DISTANCES == kMaxClipDistances);
@@ -218,7 +229,7 @@ template <class E, class CEnum> E checked_enum(const CEnum& field, int count, co
 }
 
 Prim to_prim(const drawpipe_prim& p, const char* what) {
-    return checked_enum<Prim>(p, int(Prim::patches), what);
+    return checked_enum<Prim>(p, int(Prim::patches) + 1, what);
 }
 
 DrawInfo to_draw(const drawpipe_draw_info& c) {
@@ -237,6 +248,7 @@ DrawInfo to_draw(const drawpipe_draw_info& c) {
     d.provoking = checked_enum<Provoking>(c.provoking, 2, "draw.provoking");
     if (c.has_index_range) d.index_range = IndexRange{c.index_min, c.index_max};
     d.draw_id = c.draw_id;
+    d.patch_vertices = c.patch_vertices;
     return d;
 }
 
@@ -257,6 +269,7 @@ drawpipe_draw_info from_draw(const DrawInfo& d) {
     c.has_index_range = d.index_range.has_value();
     if (d.index_range) c.index_min = d.index_range->min, c.index_max = d.index_range->max;
     c.draw_id = d.draw_id;
+    c.patch_vertices = d.patch_vertices;
     return c;
 }
 
@@ -297,6 +310,39 @@ drawpipe_shader_outputs from_outputs(const ShaderOutputs& o) {
     return c;
 }
 
+TessLevels to_levels(const drawpipe_tess_levels& c) {
+    TessLevels l;
+    std::copy_n(c.outer, 4, l.outer.begin());
+    std::copy_n(c.inner, 2, l.inner.begin());
+    return l;
+}
+
+drawpipe_tess_levels from_levels(const TessLevels& l) {
+    drawpipe_tess_levels c;
+    std::copy_n(l.outer.begin(), 4, c.outer);
+    std::copy_n(l.inner.begin(), 2, c.inner);
+    return c;
+}
+
+// The control block is the C++ one field by field, but for the levels: C reads and writes a
+// copy in its own struct (at most a block's worth), written back after the call.
+void run_control(drawpipe_tcs_fn run, void* user, const TessControlBlock& b) {
+    std::array<drawpipe_tess_levels, kTessControlBlock> small;
+    std::vector<drawpipe_tess_levels> large; // a block is never larger; kept safe anyway
+    drawpipe_tess_levels* levels = small.data();
+    if (b.count > small.size()) {
+        large.resize(b.count);
+        levels = large.data();
+    }
+    for (uint32_t p = 0; p < b.count; ++p) levels[p] = from_levels(b.levels[p]);
+    const drawpipe_tess_control_block c{
+        b.count,        b.in_vertices,   b.in_stride,    b.in,
+        b.primitive_id, b.instance,      b.out_vertices, b.out_stride,
+        b.out,          b.patch_outputs, b.patch_out,    levels};
+    run(user, &c);
+    for (uint32_t p = 0; p < b.count; ++p) b.levels[p] = to_levels(levels[p]);
+}
+
 // The driver's callback table as a drawpipe::Backend.
 class CBackend final : public Backend {
   public:
@@ -307,6 +353,7 @@ class CBackend final : public Backend {
         drawpipe_vertex_layout c_layout{};
         c_layout.outputs = from_outputs(layout.outputs);
         c_layout.gs_output = layout.gs_output;
+        c_layout.tess_output = layout.tess_output;
         c_layout.stride = layout.stride();
         c_layout.point_size_slot = layout.point_size_slot();
         c_layout.clip_distance_slot = layout.clip_distance_slot();
@@ -552,6 +599,64 @@ drawpipe_status drawpipe_bind_geometry_shader(drawpipe_context* ctx,
     });
 }
 
+drawpipe_status drawpipe_bind_tess_control_shader(drawpipe_context* ctx,
+                                                  const drawpipe_tess_control_shader* tcs) {
+    return guarded("drawpipe_bind_tess_control_shader", [&] {
+        need(ctx, "ctx");
+        if (!tcs) return ctx->ctx.bind_tess_control({});
+        need(reinterpret_cast<const void*>(tcs->run), "tcs->run");
+        TessControlShader t;
+        t.vertices = tcs->vertices; // 1-32, with patch_outputs, checked at the draw as in C++
+        t.outputs = to_outputs(tcs->outputs, "tcs->outputs");
+        t.patch_outputs = tcs->patch_outputs;
+        t.run = [run = tcs->run, user = tcs->user](const TessControlBlock& b) {
+            run_control(run, user, b);
+        };
+        ctx->ctx.bind_tess_control(std::move(t));
+    });
+}
+
+drawpipe_status drawpipe_bind_tess_eval_shader(drawpipe_context* ctx,
+                                               const drawpipe_tess_eval_shader* tes) {
+    return guarded("drawpipe_bind_tess_eval_shader", [&] {
+        need(ctx, "ctx");
+        if (!tes) return ctx->ctx.bind_tess_eval({});
+        need(reinterpret_cast<const void*>(tes->run), "tes->run");
+        TessEvalShader t;
+        t.state.mode = checked_enum<TessMode>(tes->mode, 3, "tes->mode");
+        t.state.spacing = checked_enum<TessSpacing>(tes->spacing, 3, "tes->spacing");
+        t.state.winding = checked_enum<TessWinding>(tes->winding, 2, "tes->winding");
+        t.state.point_mode = tes->point_mode;
+        t.outputs = to_outputs(tes->outputs, "tes->outputs");
+        // The block is the C++ one field by field, the levels copied by value as in C++.
+        t.run = [run = tes->run, user = tes->user](const TessEvalBlock& b) {
+            const drawpipe_tess_eval_block c{b.count,
+                                             b.u,
+                                             b.v,
+                                             b.w,
+                                             b.primitive_id,
+                                             b.instance,
+                                             b.patch_vertices,
+                                             b.cp_stride,
+                                             b.control_points,
+                                             b.patch_in,
+                                             from_levels(b.levels),
+                                             b.out_count,
+                                             b.out};
+            run(user, &c);
+        };
+        ctx->ctx.bind_tess_eval(std::move(t));
+    });
+}
+
+drawpipe_status drawpipe_set_patch_default_levels(drawpipe_context* ctx,
+                                                  const drawpipe_tess_levels* levels) {
+    return guarded("drawpipe_set_patch_default_levels", [&] {
+        need(ctx, "ctx"), need(levels, "levels");
+        ctx->ctx.set_patch_default_levels(to_levels(*levels));
+    });
+}
+
 drawpipe_status drawpipe_bind_middle_end(drawpipe_context* ctx, const char* name) {
     return guarded("drawpipe_bind_middle_end", [&] {
         need(ctx, "ctx"), need(name, "name");
@@ -618,7 +723,7 @@ drawpipe_status drawpipe_set_stream_output(drawpipe_context* ctx,
         s.mode = checked_enum<CaptureMode>(state->mode, 2, "stream output mode");
         for (uint32_t i = 0; i < state->output_count; ++i) {
             const drawpipe_captured_output& o = state->outputs[i];
-            s.outputs.push_back({checked_enum<CaptureSource>(o.source, 10, "output source"),
+            s.outputs.push_back({checked_enum<CaptureSource>(o.source, 11, "output source"),
                                  o.index, o.first_component, o.components, o.buffer, o.offset,
                                  o.stream});
         }

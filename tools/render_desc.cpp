@@ -113,11 +113,14 @@ RasterBackend render_description(const DrawDesc& given, const DescRender& how) {
     else
         ctx.bind_middle_end(how.middle_end);
     ctx.bind_backend(image);
-    ctx.set_vertex_buffers(std::span(buffers, two_side ? 4 : 3));
-    ctx.set_vertex_attribs(std::span(attribs, two_side ? 4 : 3));
+    const size_t inputs = two_side ? 4 : 3; // the back colour only with two-sided colour
+    ctx.set_vertex_buffers(std::span(buffers, inputs));
+    ctx.set_vertex_attribs(std::span(attribs, inputs));
     ctx.bind_geometry_shader(how.gs);
     // Tessellation: the interpolate shader carries the position and the colour through.
-    DrawState tess_state{bound->info, {buffers, attribs}, nullptr, how.gs};
+    // The same inputs as the context's: the shaders read as many varyings as it shades.
+    DrawState tess_state{
+        bound->info, {std::span(buffers, inputs), std::span(attribs, inputs)}, nullptr, how.gs};
     DescTess tess;
     tess.bind(desc, tess_state);
     if (tess_state.tcs) ctx.bind_tess_control(*tess_state.tcs);

@@ -13,8 +13,12 @@ GL_VERTEX_PROGRAM_TWO_SIDE with gl_BackColor in mesa_render) and a random front 
 in every polygon mode, culled or not, flat (the provoking vertex's) or smooth; lines and
 points the front colour.
 
+With --tess the scenes are patches through the library's tessellation shaders, cycling through
+every mode x spacing x winding x point mode (render_tess.py says what they hold), drawn through
+fetch_shade and fetch_shade_simd.
+
 usage: compare_render.py --drawpipe PATH --mesa-render PATH [--scenes N] [--seed S]
-       [--out DIR] [--unfilled] [--two-side] [--limits] [--conventions] [--prims LIST]
+       [--out DIR] [--unfilled] [--two-side] [--limits] [--conventions] [--tess] [--prims LIST]
 Exit status: 0 no pixel differs, 1 some differ (scenes saved under --out), 77 no OpenGL."""
 import argparse
 import os
@@ -24,6 +28,7 @@ import sys
 import tempfile
 from fractions import Fraction
 
+import render_tess
 from compare import read_batch  # the `--batch` output format mesa_trace shares
 
 W = H = 32
@@ -321,6 +326,8 @@ def main():
     ap.add_argument("--conventions", action="store_true",
                     help="viewport arrays (with the viewport_select GS), depth clamp and clip "
                          "control in random scenes")
+    ap.add_argument("--tess", action="store_true",
+                    help="tessellated scenes: every mode x spacing x winding x point mode")
     ap.add_argument("--prims", default="all",
                     help="comma-separated primitive types, 'all', or 'filled'")
     a = ap.parse_args()
@@ -342,6 +349,7 @@ def main():
     if CONVENTIONS and a.prims == "all":
         prims = prims + [p for p in GS_PRIMS] * 2  # more scenes through viewport_select
     ties = slivers = 0
+    groups = render_tess.groups()
     for i in range(a.scenes):
         prim = prims[i % len(prims)]
         path = os.path.join(tmp, f"s{i}.txt")
@@ -349,16 +357,26 @@ def main():
         # decides, are drawn again: rasterisation must leave no doubt.
         for attempt in range(20):
             with open(path, "w") as f:
-                f.write(scene(rng, prim))
+                if a.tess:  # group by group, the level family changing every round
+                    f.write(render_tess.scene(rng, groups[i % len(groups)],
+                                              (i // len(groups)) % 4, W, H))
+                else:
+                    f.write(scene(rng, prim))
             if depth_ties(a.drawpipe, path):
                 ties += 1
-            elif zero_area_in_doubt(a.drawpipe, path):
+            elif (render_tess.zero_area_in_doubt if a.tess else zero_area_in_doubt)(
+                    a.drawpipe, path):
                 slivers += 1
             else:
                 break
-        # mali models vertex fetch only: a geometry shader is Error(unsupported) there
-        middles = [m for m in MIDDLE_ENDS if m != "mali" or "gs " not in open(path).read()]
-        opts = ["--max-vertices", str(limit_for(rng, prim)), "--strategy", rng.choice(STRATEGIES),
+        text = open(path).read()
+        # mali models vertex fetch only: a geometry shader is Error(unsupported) there; only
+        # the reference middle ends have tessellation stages.
+        middles = [m for m in MIDDLE_ENDS if m != "mali" or "gs " not in text]
+        if a.tess:
+            middles = ["fetch_shade", "fetch_shade_simd"]
+        lim = render_tess.limit(rng, text) if a.tess else limit_for(rng, prim)
+        opts = ["--max-vertices", str(lim), "--strategy", rng.choice(STRATEGIES),
                 "--threads", str(rng.choice([1, 2])), "--middle-end", rng.choice(middles),
                 "--width", str(W), "--height", str(H)]
         scenes.append((path, opts))
@@ -394,6 +412,15 @@ def main():
     print(f"{len(scenes)} scenes, {pixels} lit pixels in Mesa's images, {bad} scenes differ "
           f"(drawn again: {ties} scenes with depth ties, {slivers} with a triangle of zero area "
           f"clipped or facing)")
+    if a.tess:
+        cover = render_tess.coverage(
+            [(open(p).read(), int(o[o.index("--max-vertices") + 1]), mesa[p][1].count("\n"))
+             for p, o in scenes])
+        print("coverage: " + ", ".join(f"{k} {v}" for k, v in cover.items()))
+        missing = [k for k, v in cover.items() if v == 0]
+        if missing:
+            print(f"no scene exercised: {', '.join(missing)}")
+            bad += 1
     if bad and a.out:
         os.makedirs(a.out, exist_ok=True)
         for path, _ in scenes:

@@ -414,4 +414,61 @@ inline GLuint compile(GLenum type, const std::string& src) {
 // The pass-through shader (vid, iid and each attribute as av<a>), or with `vs color` the
 // library's colour shader (tools/common/vs_library.hpp) in place of the attributes.
 
+// ---------------------------------------------------------------------------------------
+// Tessellation: GLSL transcriptions of drawpipe's library shaders
+// (tools/common/tess_library.hpp). mesa_trace and mesa_render pass different outputs
+// through them (ids and attributes to capture, colours to rasterise), so each hands in its
+// declarations and statements and the rules of the two shaders live here once.
+
+inline bool tessellated(const Desc& d) {
+    return !d.tess_mode.empty();
+}
+
+// A float literal that reads back its exact bits, NaN and infinities included.
+inline std::string float_bits(float f) {
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    return "uintBitsToFloat(" + std::to_string(bits) + "u)";
+}
+
+// interpolate's rule over the patch's first control points, `cp(i)` naming what control
+// point i holds: barycentric (triangles: u P0 + v P1 + w P2), bilinear (quads: points 0-3 at
+// (0,0) (1,0) (1,1) (0,1)) or linear along u (isolines: points 0-1), in the float operations
+// drawpipe's interpolate does, in its order. Reads u, v and w.
+template <class ControlPoint> std::string tess_interpolation(const Desc& d, ControlPoint cp) {
+    if (d.tess_mode == "triangles") return "u * " + cp(0) + " + v * " + cp(1) + " + w * " + cp(2);
+    if (d.tess_mode == "quads")
+        return "(1.0 - v) * ((1.0 - u) * " + cp(0) + " + u * " + cp(1) + ") + v * ((1.0 - u) * " +
+               cp(3) + " + u * " + cp(2) + ")";
+    return "(1.0 - u) * " + cp(0) + " + u * " + cp(1);
+}
+
+// levels_by_patch: `version`, layout(vertices = patch_vertices), `decls`, then main runs
+// `pass` (statements copying control point gl_InvocationID through) and sets every outer and
+// inner level to tess_levels' value plus gl_PrimitiveID % 3.
+inline std::string tess_control_glsl(const Desc& d, const std::string& version,
+                                     const std::string& decls, const std::string& pass) {
+    std::string s = version + "layout(vertices = " + std::to_string(d.patch_vertices) + ") out;\n" +
+                    decls + "void main() {\n" + pass +
+                    "    float add = float(gl_PrimitiveID % 3);\n";
+    for (int k = 0; k < 4; ++k)
+        s += "    gl_TessLevelOuter[" + std::to_string(k) + "] = " + float_bits(d.tess_levels[k]) +
+             " + add;\n";
+    for (int k = 0; k < 2; ++k)
+        s += "    gl_TessLevelInner[" + std::to_string(k) +
+             "] = " + float_bits(d.tess_levels[4 + k]) + " + add;\n";
+    return s + "}\n";
+}
+
+// interpolate's frame: `version`, the layout `tess` names, `decls`, then main declares u, v
+// and w from gl_TessCoord and runs `body` (which writes the outputs, with tess_interpolation).
+inline std::string tess_eval_glsl(const Desc& d, const std::string& version,
+                                  const std::string& decls, const std::string& body) {
+    return version + "layout(" + d.tess_mode + ", " + d.tess_spacing + "_spacing, " +
+           d.tess_winding + (d.point_mode ? ", point_mode" : "") + ") in;\n" + decls +
+           "void main() {\n    float u = gl_TessCoord.x, v = gl_TessCoord.y, w = "
+           "gl_TessCoord.z;\n" +
+           body + "}\n";
+}
+
 } // namespace mesa_check

@@ -12,7 +12,9 @@
 // gl_Color), glProvokingVertex, glFrontFace, glCullFace, glDepthRange, glViewport,
 // glViewportIndexedf, glDepthRangeIndexed, GL_DEPTH_CLAMP, glClipControl, and
 // GL_VERTEX_PROGRAM_TWO_SIDE with gl_BackColor from `back_colors` (`two_side 1`); of the
-// geometry shaders only `viewport_select` (gl_ViewportIndex = gl_PrimitiveIDIn % 4).
+// geometry shaders only `viewport_select` (gl_ViewportIndex = gl_PrimitiveIDIn % 4); patches
+// (`patch_vertices`, `tess`, `tess_levels`, `tcs levels_by_patch`) through the library's
+// tessellation shaders, as mesa_trace draws them, with glPatchParameter*.
 // Exit status: 0 drawn; 1 bad arguments or description; 2 no usable OpenGL; 3 a GL error;
 // 4 a description this program does not render (another geometry or a vertex shader).
 #include "mesa_common.hpp"
@@ -52,12 +54,10 @@ void main() {
 }
 )";
 
-// The colour is gl_Color, or with point sprites the point coordinates (drawpipe render writes
-// them into the colour output).
-GLuint program(bool sprite, bool viewport_select = false) {
-    static GLuint progs[3] = {0, 0, 0};
-    GLuint& prog = progs[viewport_select ? 2 : int(sprite)];
-    if (prog) return prog;
+// A program with the vertex, fragment and (viewport_select) geometry shaders attached, not
+// linked. The colour is gl_Color, or with point sprites the point coordinates (drawpipe
+// render writes them into the colour output).
+GLuint program_shaders(bool sprite, bool viewport_select) {
     const char* vs = R"(#version 120
 attribute vec4 pos;
 attribute vec4 col;
@@ -75,18 +75,65 @@ void main() { gl_FragColor = vec4(gl_PointCoord, 0.0, 1.0); }
                             : R"(#version 120
 void main() { gl_FragColor = gl_Color; }
 )";
-    prog = glCreateProgram();
+    const GLuint prog = glCreateProgram();
     glAttachShader(prog, compile(GL_VERTEX_SHADER, vs));
     glAttachShader(prog, compile(GL_FRAGMENT_SHADER, fs));
     if (viewport_select) glAttachShader(prog, compile(GL_GEOMETRY_SHADER, kViewportSelectGs));
     glBindAttribLocation(prog, 0, "pos");
     glBindAttribLocation(prog, 1, "col");
     glBindAttribLocation(prog, 3, "bcol");
+    return prog;
+}
+
+// Links `prog` and lets its shaders go with it.
+GLuint link(GLuint prog) {
     glLinkProgram(prog);
     GLint ok = 0;
     glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) fail(2, "mesa_render: program link failed");
+    if (!ok) {
+        char log[4096] = {};
+        glGetProgramInfoLog(prog, sizeof log, nullptr, log);
+        fail(2, std::string("mesa_render: program link failed: ") + log);
+    }
+    GLuint shaders[5] = {};
+    GLsizei n = 0;
+    glGetAttachedShaders(prog, 5, &n, shaders);
+    for (GLsizei i = 0; i < n; ++i) glDeleteShader(shaders[i]);
     return prog;
+}
+
+// The program without tessellation, linked once per kind.
+GLuint program(bool sprite, bool viewport_select = false) {
+    static GLuint progs[3] = {0, 0, 0};
+    GLuint& prog = progs[viewport_select ? 2 : int(sprite)];
+    if (prog) return prog;
+    prog = link(program_shaders(sprite, viewport_select));
+    return prog;
+}
+
+// Tessellation: the library's control and evaluation shaders (mesa_common.hpp) carrying the
+// position, clip vertex and both colours through, as drawpipe render's interpolate carries
+// its varyings; a new program per description, since the levels and layout are in the GLSL.
+GLuint tess_program(const Desc& d, bool sprite, bool viewport_select) {
+    const std::string version = "#version 420 compatibility\n";
+    const GLuint prog = program_shaders(sprite, viewport_select);
+    if (!d.tcs.empty()) {
+        std::string pass;
+        for (const char* member : {"gl_Position", "gl_FrontColor", "gl_BackColor"})
+            pass += std::string("    gl_out[gl_InvocationID].") + member +
+                    " = gl_in[gl_InvocationID]." + member + ";\n";
+        glAttachShader(prog,
+                       compile(GL_TESS_CONTROL_SHADER, tess_control_glsl(d, version, "", pass)));
+    }
+    std::string body;
+    for (const char* member : {"gl_Position", "gl_FrontColor", "gl_BackColor"})
+        body += std::string("    ") + member + " = " +
+                tess_interpolation(
+                    d, [&](int k) { return "gl_in[" + std::to_string(k) + "]." + member; }) +
+                ";\n";
+    body += "    gl_ClipVertex = gl_Position;\n";
+    glAttachShader(prog, compile(GL_TESS_EVALUATION_SHADER, tess_eval_glsl(d, version, "", body)));
+    return link(prog);
 }
 
 GLenum polygon_mode(const std::string& m) {
@@ -146,14 +193,23 @@ std::string render(const Desc& d, const Image& img) {
     glBindBuffer(GL_ARRAY_BUFFER, buf[2]);
     glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(edge.size()), edge.data(), GL_STATIC_DRAW);
     glEdgeFlagPointer(0, nullptr);
-    glEnableClientState(GL_EDGE_FLAG_ARRAY);
+    // GL gives the tessellator's primitives no edge flags (every edge is a boundary edge).
+    // llvmpipe deviates: with an edge flag array enabled, polygon modes line and point draw
+    // nothing after tessellation, whatever the flags; without one it draws every edge.
+    if (!tessellated(d)) glEnableClientState(GL_EDGE_FLAG_ARRAY);
     glBindBuffer(GL_ARRAY_BUFFER, buf[4]);
     glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(bcol.size() * 4), bcol.data(), GL_STATIC_DRAW);
     glVertexAttribPointer(3, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
     glEnableVertexAttribArray(3);
     if (r.two_side) glEnable(GL_VERTEX_PROGRAM_TWO_SIDE);
 
-    glUseProgram(program(!r.point_sprite.empty(), viewport_select));
+    const GLuint tess =
+        tessellated(d) ? tess_program(d, !r.point_sprite.empty(), viewport_select) : 0;
+    const GLuint prog = tess ? tess : program(!r.point_sprite.empty(), viewport_select);
+    glUseProgram(prog);
+    glPatchParameteri(GL_PATCH_VERTICES, GLint(d.patch_vertices));
+    glPatchParameterfv(GL_PATCH_DEFAULT_OUTER_LEVEL, d.tess_levels);
+    glPatchParameterfv(GL_PATCH_DEFAULT_INNER_LEVEL, d.tess_levels + 4);
     if (!r.point_sprite.empty()) {
         glEnable(GL_POINT_SPRITE);
         glPointParameteri(GL_POINT_SPRITE_COORD_ORIGIN,
@@ -198,7 +254,9 @@ std::string render(const Desc& d, const Image& img) {
         glBindBuffer(GL_ARRAY_BUFFER, tmp);
         glBufferData(GL_ARRAY_BUFFER, sizeof centre, centre, GL_STATIC_DRAW);
         glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
+        glUseProgram(program(false)); // lines: not through tessellation or a triangles GS
         glDrawArrays(GL_LINES, 0, 2);
+        glUseProgram(prog);
         glBindBuffer(GL_ARRAY_BUFFER, buf[0]);
         glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
         glDeleteBuffers(1, &tmp);
@@ -261,6 +319,8 @@ std::string render(const Desc& d, const Image& img) {
             }
         }
     // Back to the defaults for the next description of a batch.
+    glUseProgram(0);
+    if (tess) glDeleteProgram(tess);
     glDeleteBuffers(5, buf);
     glDeleteRenderbuffers(2, rb);
     glDeleteFramebuffers(1, &fbo);

@@ -281,11 +281,7 @@ template <class Fn> Fn gl_proc(const char* name) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Tessellation: GLSL transcriptions of drawpipe's library (tools/common/tess_library.hpp).
-
-bool tessellated(const Desc& d) {
-    return !d.tess_mode.empty();
-}
+// Tessellation: the library's shaders (mesa_common.hpp) passing ids and attributes through.
 
 // The primitive transform feedback captures after the tessellator.
 GLenum tess_xfb_mode(const Desc& d) {
@@ -293,63 +289,41 @@ GLenum tess_xfb_mode(const Desc& d) {
     return d.tess_mode == "isolines" ? GL_LINES : GL_TRIANGLES;
 }
 
-std::string float_bits(float f) {
-    uint32_t bits;
-    std::memcpy(&bits, &f, 4);
-    return "uintBitsToFloat(" + std::to_string(bits) + "u)"; // NaN and infinities exactly
-}
-
-// levels_by_patch: the control points through, every level the default plus gl_PrimitiveID % 3.
+// levels_by_patch over the vertex stage's ids and attributes (v*), passed on as c*.
 std::string control_shader(const Desc& d, size_t attribs) {
-    std::string s = "#version 420\nlayout(vertices = " + std::to_string(d.patch_vertices) +
-                    ") out;\nflat in uint vvid[];\nflat in uint viid[];\n"
-                    "flat out uint cvid[];\nflat out uint ciid[];\n";
+    std::string decls = "flat in uint vvid[];\nflat in uint viid[];\n"
+                        "flat out uint cvid[];\nflat out uint ciid[];\n";
     for (size_t a = 0; a < attribs; ++a)
-        s += "flat in uint vav" + std::to_string(a) + "[];\nflat out uint cav" + std::to_string(a) +
-             "[];\n";
+        decls += "flat in uint vav" + std::to_string(a) + "[];\nflat out uint cav" +
+                 std::to_string(a) + "[];\n";
     const std::string i = "[gl_InvocationID]";
-    s += "void main() {\n    cvid" + i + " = vvid" + i + ";\n    ciid" + i + " = viid" + i +
-         ";\n    gl_out" + i + ".gl_Position = gl_in" + i + ".gl_Position;\n";
+    std::string pass = "    cvid" + i + " = vvid" + i + ";\n    ciid" + i + " = viid" + i +
+                       ";\n    gl_out" + i + ".gl_Position = gl_in" + i + ".gl_Position;\n";
     for (size_t a = 0; a < attribs; ++a)
-        s += "    cav" + std::to_string(a) + i + " = vav" + std::to_string(a) + i + ";\n";
-    s += "    float add = float(gl_PrimitiveID % 3);\n";
-    for (int k = 0; k < 4; ++k)
-        s += "    gl_TessLevelOuter[" + std::to_string(k) + "] = " + float_bits(d.tess_levels[k]) +
-             " + add;\n";
-    for (int k = 0; k < 2; ++k)
-        s += "    gl_TessLevelInner[" + std::to_string(k) +
-             "] = " + float_bits(d.tess_levels[4 + k]) + " + add;\n";
-    return s + "}\n";
+        pass += "    cav" + std::to_string(a) + i + " = vav" + std::to_string(a) + i + ";\n";
+    return tess_control_glsl(d, "#version 420\n", decls, pass);
 }
 
 // interpolate: the position interpolated over the first control points, the attributes
 // (integers) from control point 0, the patch as `vid`, gl_TessCoord.xy as `tc`.
 std::string evaluation_shader(const Desc& d, size_t attribs) {
     const std::string in = d.tcs.empty() ? "v" : "c";
-    std::string s = "#version 420\nlayout(" + d.tess_mode + ", " + d.tess_spacing + "_spacing, " +
-                    d.tess_winding + (d.point_mode ? ", point_mode" : "") + ") in;\nflat in uint " +
-                    in +
-                    "iid[];\n"
-                    "flat out uint vid;\nflat out uint iid;\nout vec2 tc;\n";
+    std::string decls = "flat in uint " + in +
+                        "iid[];\n"
+                        "flat out uint vid;\nflat out uint iid;\nout vec2 tc;\n";
     for (size_t a = 0; a < attribs; ++a)
-        s += "flat in uint " + in + "av" + std::to_string(a) + "[];\nflat out uint av" +
-             std::to_string(a) + ";\n";
-    s += "void main() {\n    vid = uint(gl_PrimitiveID);\n    iid = " + in +
-         "iid[0];\n"
-         "    tc = gl_TessCoord.xy;\n";
+        decls += "flat in uint " + in + "av" + std::to_string(a) + "[];\nflat out uint av" +
+                 std::to_string(a) + ";\n";
+    std::string body = "    vid = uint(gl_PrimitiveID);\n    iid = " + in +
+                       "iid[0];\n"
+                       "    tc = gl_TessCoord.xy;\n";
     for (size_t a = 0; a < attribs; ++a)
-        s += "    av" + std::to_string(a) + " = " + in + "av" + std::to_string(a) + "[0];\n";
-    s += "    float u = gl_TessCoord.x, v = gl_TessCoord.y, w = gl_TessCoord.z;\n";
-    if (d.tess_mode == "triangles")
-        s += "    gl_Position = u * gl_in[0].gl_Position + v * gl_in[1].gl_Position + "
-             "w * gl_in[2].gl_Position;\n";
-    else if (d.tess_mode == "quads")
-        s += "    gl_Position = (1.0 - v) * ((1.0 - u) * gl_in[0].gl_Position + u * "
-             "gl_in[1].gl_Position) + v * ((1.0 - u) * gl_in[3].gl_Position + u * "
-             "gl_in[2].gl_Position);\n";
-    else
-        s += "    gl_Position = (1.0 - u) * gl_in[0].gl_Position + u * gl_in[1].gl_Position;\n";
-    return s + "}\n";
+        body += "    av" + std::to_string(a) + " = " + in + "av" + std::to_string(a) + "[0];\n";
+    body += "    gl_Position = " +
+            tess_interpolation(
+                d, [](int k) { return "gl_in[" + std::to_string(k) + "].gl_Position"; }) +
+            ";\n";
+    return tess_eval_glsl(d, "#version 420\n", decls, body);
 }
 
 // `stream` > 0: stream 0's `id` goes to buffer 0, then (gl_NextBuffer) the stream's `id<N>`

@@ -1,11 +1,12 @@
 /* drawpipe's C interface (C11): a draw module for software GPU drivers written in C.
  *
  * It mirrors the C++ API of <drawpipe/drawpipe.hpp> (docs/c-interface.md maps one to the
- * other): a context with its threads, vertex buffers and attributes, a batched vertex shader
- * and a geometry shader as callbacks, raster state, stream output, draws and flush, a backend
- * as a table of callbacks shaped like Gallium's vbuf_render, middle ends by registered name,
- * and statistics. Handles are opaque. No exception crosses it: every call that can fail
- * returns a drawpipe_status, and drawpipe_last_error() says what went wrong.
+ * other): a context with its threads, vertex buffers and attributes, a batched vertex shader,
+ * tessellation control and evaluation shaders and a geometry shader as callbacks, raster state,
+ * stream output, draws and flush, a backend as a table of callbacks shaped like Gallium's
+ * vbuf_render, middle ends by registered name, and statistics. Handles are opaque. No exception
+ * crosses it: every call that can fail returns a drawpipe_status, and drawpipe_last_error() says
+ * what went wrong.
  *
  * Buffers are described, not copied: vertex, index and stream-output memory must stay valid
  * until the draws using it are flushed. One thread at a time drives a context (its pipeline
@@ -54,7 +55,8 @@ typedef enum drawpipe_prim {
     DRAWPIPE_PRIM_TRIANGLES, DRAWPIPE_PRIM_TRIANGLE_STRIP, DRAWPIPE_PRIM_TRIANGLE_FAN,
     DRAWPIPE_PRIM_QUADS, DRAWPIPE_PRIM_QUAD_STRIP, DRAWPIPE_PRIM_POLYGON,
     DRAWPIPE_PRIM_LINES_ADJACENCY, DRAWPIPE_PRIM_LINE_STRIP_ADJACENCY,
-    DRAWPIPE_PRIM_TRIANGLES_ADJACENCY, DRAWPIPE_PRIM_TRIANGLE_STRIP_ADJACENCY
+    DRAWPIPE_PRIM_TRIANGLES_ADJACENCY, DRAWPIPE_PRIM_TRIANGLE_STRIP_ADJACENCY,
+    DRAWPIPE_PRIM_PATCHES /* GL_PATCHES: drawn only with a tessellation evaluation shader */
 } drawpipe_prim;
 /* clang-format on */
 
@@ -151,10 +153,12 @@ typedef struct drawpipe_draw_info {
     drawpipe_provoking provoking;
     bool has_index_range; /* index_min..index_max (raw, inclusive) bound the indices */
     uint32_t index_min, index_max;
-    uint32_t draw_id; /* gl_DrawID (a multi-draw sets each sub-draw's) */
+    uint32_t draw_id;        /* gl_DrawID (a multi-draw sets each sub-draw's) */
+    uint32_t patch_vertices; /* DRAWPIPE_PRIM_PATCHES: control points per patch, 1-32 */
 } drawpipe_draw_info;
 
-/* Fills `info` with C++'s defaults: triangles, not indexed, one instance, provoking last. */
+/* Fills `info` with C++'s defaults: triangles, not indexed, one instance, provoking last,
+ * 3 vertices per patch (GL's GL_PATCH_VERTICES). */
 void drawpipe_draw_info_init(drawpipe_draw_info* info);
 
 /* ---- Shaders (<drawpipe/shader.hpp>, <drawpipe/gs.hpp>) ---- */
@@ -249,6 +253,96 @@ void drawpipe_gs_emit(drawpipe_gs_context* gs, uint32_t stream, const drawpipe_g
 /* EndStreamPrimitive: closes the current strip of `stream`. */
 void drawpipe_gs_end_primitive(drawpipe_gs_context* gs, uint32_t stream);
 
+/* ---- Tessellation (<drawpipe/tess.hpp>, <drawpipe/tessellator.hpp>) ---- */
+
+#define DRAWPIPE_MAX_PATCH_VERTICES 32 /* GL_MAX_PATCH_VERTICES */
+#define DRAWPIPE_MAX_PATCH_OUTPUTS 30  /* per-patch vec4 outputs of a control shader */
+#define DRAWPIPE_TESS_CONTROL_BLOCK 32 /* most patches per control-shader call */
+/* An evaluation-stage record's header: the patch's gl_PrimitiveID, the instance, then
+ * gl_TessCoord's u and v as float bits (w is 1 - u - v for triangles, else 0). */
+#define DRAWPIPE_SLOT_TESS_PATCH 0
+#define DRAWPIPE_SLOT_TESS_INSTANCE 1
+#define DRAWPIPE_SLOT_TESS_U 2
+#define DRAWPIPE_SLOT_TESS_V 3
+
+/* clang-format off */
+typedef enum drawpipe_tess_mode {
+    DRAWPIPE_TESS_TRIANGLES, DRAWPIPE_TESS_QUADS, DRAWPIPE_TESS_ISOLINES
+} drawpipe_tess_mode;
+typedef enum drawpipe_tess_spacing {
+    DRAWPIPE_TESS_EQUAL, DRAWPIPE_TESS_FRACTIONAL_EVEN, DRAWPIPE_TESS_FRACTIONAL_ODD
+} drawpipe_tess_spacing;
+typedef enum drawpipe_tess_winding { DRAWPIPE_TESS_CCW, DRAWPIPE_TESS_CW } drawpipe_tess_winding;
+/* clang-format on */
+
+/* gl_TessLevelOuter / gl_TessLevelInner, before any clamping or rounding. */
+typedef struct drawpipe_tess_levels {
+    float outer[4];
+    float inner[2];
+} drawpipe_tess_levels;
+
+/* A block of patches of one instance for the control stage. Records are vertex records: the
+ * inputs in the vertex stage's layout, the outputs in the control shader's (header filled,
+ * outputs preset as a vertex shader's are). */
+typedef struct drawpipe_tess_control_block {
+    uint32_t count;               /* patches, 1 .. DRAWPIPE_TESS_CONTROL_BLOCK */
+    uint32_t in_vertices;         /* control points per input patch (gl_PatchVerticesIn) */
+    uint32_t in_stride;           /* dwords per input record */
+    const uint32_t* const* in;    /* in[p * in_vertices + v]: input vertex v of patch p */
+    const uint32_t* primitive_id; /* gl_PrimitiveID of each patch */
+    uint32_t instance;
+    uint32_t out_vertices;        /* control points per output patch (layout(vertices)) */
+    uint32_t out_stride;          /* dwords per output record */
+    uint32_t* out;                /* record p * out_vertices + i: control point i of patch p */
+    uint32_t patch_outputs;       /* vec4 per-patch outputs per patch */
+    uint32_t* patch_out;          /* 4 * patch_outputs dwords per patch, preset to 0 */
+    drawpipe_tess_levels* levels; /* per patch, preset to the patch default levels */
+} drawpipe_tess_control_block;
+
+/* A control shader over one block of patches; called from several threads at once. */
+typedef void (*drawpipe_tcs_fn)(void* user, const drawpipe_tess_control_block* block);
+
+typedef struct drawpipe_tess_control_shader {
+    uint32_t vertices;               /* output control points per patch, 1-32 */
+    drawpipe_shader_outputs outputs; /* per output control point, besides the position */
+    uint32_t patch_outputs;          /* per-patch vec4 outputs, 0-30 */
+    drawpipe_tcs_fn run;
+    void* user;
+} drawpipe_tess_control_shader;
+
+/* A block of domain points of one patch for the evaluation stage, as lanes; `out` as in
+ * drawpipe_shader_block (out[dword after the header][lane], preset). */
+typedef struct drawpipe_tess_eval_block {
+    uint32_t count; /* lanes in use, 1 .. DRAWPIPE_SHADER_LANES */
+    const float* u; /* gl_TessCoord per lane */
+    const float* v;
+    const float* w;
+    uint32_t primitive_id; /* the patch within the draw, per instance */
+    uint32_t instance;
+    uint32_t patch_vertices;               /* control points of the patch */
+    uint32_t cp_stride;                    /* dwords per control-point record */
+    const uint32_t* const* control_points; /* the control shader's records, else the
+                                              vertex stage's of the patch's vertices */
+    const uint32_t* patch_in;              /* per-patch outputs, 4 dwords each; NULL
+                                              without a control shader */
+    drawpipe_tess_levels levels;           /* as the control stage wrote them */
+    uint32_t out_count;                    /* rows of out */
+    float* const* out;
+} drawpipe_tess_eval_block;
+
+/* An evaluation shader over one block; called from several threads at once. */
+typedef void (*drawpipe_tes_fn)(void* user, const drawpipe_tess_eval_block* block);
+
+typedef struct drawpipe_tess_eval_shader {
+    drawpipe_tess_mode mode; /* its layout qualifiers: the tessellator's state */
+    drawpipe_tess_spacing spacing;
+    drawpipe_tess_winding winding;
+    bool point_mode;
+    drawpipe_shader_outputs outputs;
+    drawpipe_tes_fn run;
+    void* user;
+} drawpipe_tess_eval_shader;
+
 /* ---- Raster state (<drawpipe/raster_state.hpp>) ---- */
 
 /* clang-format off */
@@ -298,7 +392,8 @@ typedef enum drawpipe_capture_source {
     DRAWPIPE_CAPTURE_POSITION, DRAWPIPE_CAPTURE_VARYING, DRAWPIPE_CAPTURE_POINT_SIZE,
     DRAWPIPE_CAPTURE_CLIP_DISTANCE, DRAWPIPE_CAPTURE_LAYER, DRAWPIPE_CAPTURE_VIEWPORT_INDEX,
     DRAWPIPE_CAPTURE_VERTEX_ID, DRAWPIPE_CAPTURE_INSTANCE_ID, DRAWPIPE_CAPTURE_GS_ID,
-    DRAWPIPE_CAPTURE_DRAW_ID
+    DRAWPIPE_CAPTURE_DRAW_ID,
+    DRAWPIPE_CAPTURE_TESS_COORD /* 2: gl_TessCoord's u and v, evaluation stage only */
 } drawpipe_capture_source;
 /* clang-format on */
 
@@ -346,7 +441,8 @@ typedef struct drawpipe_vertex_view {
 /* Where each output lives in a vertex record of `stride` dwords. */
 typedef struct drawpipe_vertex_layout {
     drawpipe_shader_outputs outputs;
-    bool gs_output; /* the vertices come from a geometry shader */
+    bool gs_output;   /* the vertices come from a geometry shader */
+    bool tess_output; /* from the evaluation stage: DRAWPIPE_SLOT_TESS_* in the header */
     uint32_t stride;
     uint32_t point_size_slot, clip_distance_slot, layer_slot, viewport_slot;
 } drawpipe_vertex_layout;
@@ -406,6 +502,17 @@ drawpipe_status drawpipe_bind_vertex_shader(drawpipe_context* ctx,
 /* Binds a geometry shader (copied, name included); NULL: none. */
 drawpipe_status drawpipe_bind_geometry_shader(drawpipe_context* ctx,
                                               const drawpipe_geometry_shader* gs);
+/* Binds a tessellation control shader (copied); NULL: none, the default levels apply. */
+drawpipe_status drawpipe_bind_tess_control_shader(drawpipe_context* ctx,
+                                                  const drawpipe_tess_control_shader* tcs);
+/* Binds a tessellation evaluation shader (copied); NULL: none. With one bound, draws must be
+ * of DRAWPIPE_PRIM_PATCHES, and patches draw only with one. */
+drawpipe_status drawpipe_bind_tess_eval_shader(drawpipe_context* ctx,
+                                               const drawpipe_tess_eval_shader* tes);
+/* GL_PATCH_DEFAULT_OUTER_LEVEL / INNER_LEVEL (all 1 initially): the levels of patches
+ * without a control shader. */
+drawpipe_status drawpipe_set_patch_default_levels(drawpipe_context* ctx,
+                                                  const drawpipe_tess_levels* levels);
 /* Binds a registered middle end by name ("fetch_shade", "gen7", "a4xx", "mali", ...). */
 drawpipe_status drawpipe_bind_middle_end(drawpipe_context* ctx, const char* name);
 /* Name of the bound middle end's statistics counter `index` (NULL past the last). */
