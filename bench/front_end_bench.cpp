@@ -7,7 +7,7 @@
 // clock. Times are the draws' own (manual time), without the interleaved proxy runs. `--smoke` runs
 // every benchmark once on shortened workloads (for ctest).
 #include "bench/bench_main.hpp"
-#include "draw/internal/front_end.hpp"
+#include "draw/front_end/front_end.hpp"
 #include "drawpipe/prim.hpp"
 #include "workloads/measure.hpp"
 #include "workloads/workloads.hpp"

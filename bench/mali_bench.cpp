@@ -12,10 +12,10 @@
 // Counters: best_ms (fastest iteration), and for mali the threads per shaded vertex.
 // `--smoke` runs everything once on a short draw (for ctest).
 #include "bench/bench_main.hpp"
-#include "draw/internal/front_end.hpp"
+#include "draw/front_end/front_end.hpp"
 #include "drawpipe/backends/counting.hpp"
-#include "drawpipe/fetch_shade.hpp"
-#include "drawpipe/serial.hpp"
+#include "drawpipe/extend/fetch_shade.hpp"
+#include "drawpipe/extend/serial.hpp"
 #include "middle_ends/mali/mali_middle_end.hpp"
 #include "workloads/workloads.hpp"
 

@@ -14,7 +14,7 @@
 #include "bench/rounds.hpp"
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
-#include "drawpipe/fetch_shade.hpp"
+#include "drawpipe/extend/fetch_shade.hpp"
 #include "workloads/workloads.hpp"
 
 #include <benchmark/benchmark.h>

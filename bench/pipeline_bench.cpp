@@ -16,12 +16,12 @@
 #include "bench/bench_main.hpp"
 #include "bench/matrix_scene.hpp"
 #include "bench/rounds.hpp"
-#include "draw/internal/front_end.hpp"
-#include "draw/internal/submit.hpp"
+#include "draw/front_end/front_end.hpp"
+#include "draw/pipeline/submit.hpp"
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
-#include "drawpipe/fetch_shade.hpp"
-#include "drawpipe/simd_shade.hpp"
+#include "drawpipe/extend/fetch_shade.hpp"
+#include "drawpipe/extend/simd_shade.hpp"
 #include "workloads/workloads.hpp"
 
 #include <benchmark/benchmark.h>

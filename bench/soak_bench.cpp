@@ -23,7 +23,7 @@
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/prim.hpp"
 #include "drawpipe/registry.hpp"
-#include "drawpipe/serial.hpp"
+#include "drawpipe/extend/serial.hpp"
 #include "drawpipe/split_cache.hpp"
 
 #include <algorithm>

@@ -7,7 +7,7 @@
 // (best of runs), hit_x = miss / hit, measured in the same benchmark, and uncached_us, the
 // same draw split by a plain FrontEnd with no cache (what recording adds to a miss).
 #include "bench/bench_main.hpp"
-#include "draw/internal/split_replay.hpp"
+#include "draw/front_end/split_replay.hpp"
 #include "workloads/workloads.hpp"
 
 #include <benchmark/benchmark.h>

@@ -10,7 +10,7 @@ set_target_properties(drawpipe_draw PROPERTIES EXPORT_NAME draw)
 set_target_properties(drawpipe_middle_ends PROPERTIES EXPORT_NAME middle_ends)
 set_target_properties(drawpipe_backends PROPERTIES EXPORT_NAME backends)
 set_target_properties(drawpipe_c PROPERTIES EXPORT_NAME c)
-# The public headers include Boost.Container (drawpipe/shaded.hpp): every consumer needs its
+# The public headers include Boost.Container (drawpipe/extend/shaded.hpp): every consumer needs its
 # include path, so the core's interface carries it (and the package finds Boost).
 target_link_libraries(drawpipe_draw INTERFACE Boost::headers)
 install(TARGETS drawpipe_draw drawpipe_middle_ends drawpipe_backends drawpipe_c EXPORT drawpipeTargets

@@ -1,5 +1,5 @@
 #include "drawpipe/types.hpp"
-#include "draw/internal/format_table.hpp"
+#include "draw/shade/format_table.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/prim.hpp"
 

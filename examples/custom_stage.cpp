@@ -5,7 +5,7 @@
 // the viewport.
 #include <drawpipe/drawpipe.hpp>
 #include <drawpipe/middle_ends.hpp>
-#include <drawpipe/stage.hpp>
+#include <drawpipe/extend/stage.hpp>
 
 #include <cmath>
 #include <cstdio>

@@ -16,10 +16,10 @@
 #include "drawpipe/backends/raster.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
-#include "drawpipe/fetch_shade.hpp"
+#include "drawpipe/extend/fetch_shade.hpp"
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/registry.hpp"
-#include "drawpipe/serial.hpp"
+#include "drawpipe/extend/serial.hpp"
 #include "drawpipe/split_cache.hpp"
 #include "tools/common/gs_library.hpp"
 

@@ -5,7 +5,7 @@
 #include "fuzz/fuzz_common.hpp"
 
 #include "drawpipe/error.hpp"
-#include "drawpipe/fetch_shade.hpp"
+#include "drawpipe/extend/fetch_shade.hpp"
 
 #include <cstdio>
 #include <cstdlib>

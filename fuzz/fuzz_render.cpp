@@ -7,7 +7,7 @@
 #include "fuzz/fuzz_common.hpp"
 
 #include "drawpipe/error.hpp"
-#include "drawpipe/simd_shade.hpp"
+#include "drawpipe/extend/simd_shade.hpp"
 #include "tools/render_desc.hpp"
 
 #include <cstdio>

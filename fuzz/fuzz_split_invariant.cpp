@@ -14,7 +14,7 @@
 
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
-#include "drawpipe/fetch_shade.hpp"
+#include "drawpipe/extend/fetch_shade.hpp"
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/prim.hpp"
 #include "drawpipe/registry.hpp"

@@ -7,7 +7,7 @@
 #include "drawpipe/error.hpp"
 #include "drawpipe/prim.hpp"
 #include "drawpipe/registry.hpp"
-#include "drawpipe/serial.hpp"
+#include "drawpipe/extend/serial.hpp"
 #include "tools/commands.hpp"
 #include "tools/common/files.hpp"
 #include "tools/legend.hpp"

@@ -4,7 +4,7 @@
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/gs.hpp"
-#include "drawpipe/serial.hpp"
+#include "drawpipe/extend/serial.hpp"
 #include "middle_ends/intel_gen7/gen7_middle_end.hpp"
 #include "tools/commands.hpp"
 #include "tools/common/draw_text.hpp"

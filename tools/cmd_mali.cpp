@@ -4,7 +4,7 @@
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/limits.hpp"
-#include "drawpipe/serial.hpp"
+#include "drawpipe/extend/serial.hpp"
 #include "middle_ends/mali/jobs.hpp"
 #include "middle_ends/mali/mali_middle_end.hpp"
 #include "middle_ends/mali/padded_count.hpp"

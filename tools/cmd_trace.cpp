@@ -1,7 +1,7 @@
 // `drawpipe trace DRAW.txt`: the canonical trace of a draw description.
 #include "drawpipe/backends/trace.hpp"
 #include "drawpipe/context.hpp"
-#include "drawpipe/draw_segments.hpp"
+#include "drawpipe/extend/draw_segments.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/registry.hpp"
 #include "drawpipe/split_cache.hpp"

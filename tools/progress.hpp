@@ -3,7 +3,7 @@
 // before anything else is printed. Piped or redirected, nothing is printed at all.
 #pragma once
 
-#include "drawpipe/middle_end.hpp"
+#include "drawpipe/extend/middle_end.hpp"
 #include "tools/common/wrapped_middle_end.hpp"
 
 #include <atomic>

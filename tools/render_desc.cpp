@@ -2,7 +2,7 @@
 
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
-#include "drawpipe/shading.hpp"
+#include "drawpipe/extend/shading.hpp"
 #include "tools/common/tess_library.hpp"
 
 #include <algorithm>

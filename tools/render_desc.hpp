@@ -5,7 +5,7 @@
 
 #include "drawpipe/backends/raster.hpp"
 #include "drawpipe/gs.hpp"
-#include "drawpipe/middle_end.hpp"
+#include "drawpipe/extend/middle_end.hpp"
 #include "drawpipe/strategy.hpp"
 #include "tools/common/draw_text.hpp"
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "drawpipe/backends/raster.hpp"
-#include "drawpipe/serial.hpp"
+#include "drawpipe/extend/serial.hpp"
 #include "workloads/workloads.hpp"
 
 #include <set>

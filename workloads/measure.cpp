@@ -3,8 +3,8 @@
 #include "drawpipe/error.hpp"
 #include "drawpipe/limits.hpp"
 
-#include "draw/internal/front_end.hpp"
-#include "draw/internal/reorder.hpp"
+#include "draw/front_end/front_end.hpp"
+#include "draw/front_end/reorder.hpp"
 
 #include <algorithm>
 #include <chrono>

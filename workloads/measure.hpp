@@ -3,8 +3,8 @@
 // by the Google Benchmark binaries and `drawpipe bench` so both report the same figures.
 #pragma once
 
-#include "drawpipe/middle_end.hpp"
-#include "drawpipe/segment.hpp"
+#include "drawpipe/extend/middle_end.hpp"
+#include "drawpipe/extend/segment.hpp"
 #include "drawpipe/stats.hpp"
 #include "drawpipe/strategy.hpp"
 #include "drawpipe/types.hpp"
@@ -15,8 +15,8 @@
 #include <vector>
 
 namespace drawpipe {
-class FrontEnd;         // draw/internal/front_end.hpp
-struct FrontEndOptions; // draw/internal/front_end.hpp
+class FrontEnd;         // draw/front_end/front_end.hpp
+struct FrontEndOptions; // draw/front_end/front_end.hpp
 } // namespace drawpipe
 
 namespace drawpipe::workloads {

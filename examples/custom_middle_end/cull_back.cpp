@@ -5,8 +5,8 @@
 // every thread and keeps the output in draw order.
 #include <drawpipe/drawpipe.hpp>
 #include <drawpipe/prim.hpp>
-#include <drawpipe/serial.hpp>
-#include <drawpipe/shading.hpp>
+#include <drawpipe/extend/serial.hpp>
+#include <drawpipe/extend/shading.hpp>
 
 #include <cstdio>
 #include <memory>
@@ -130,7 +130,7 @@ int main() {
         draw.restart_index = ~0u;
         ctx.draw(draw);
         culled += ctx.flush().counters[0];
-        CullBack middle; // the one-thread reference (drawpipe/serial.hpp)
+        CullBack middle; // the one-thread reference (drawpipe/extend/serial.hpp)
         draw_serial({draw, {{&buffer, 1}, {&position, 1}}, nullptr, nullptr}, middle, reference);
     }
     const uint64_t per_draw = 2ull * (n - 1) * (n - 1);

@@ -1,10 +1,10 @@
 #include "middle_ends/adreno_a4xx/a4xx_middle_end.hpp"
 
 #include "drawpipe/error.hpp"
-#include "drawpipe/gs_executor.hpp"
-#include "drawpipe/plain_draw.hpp"
+#include "drawpipe/extend/gs_executor.hpp"
+#include "drawpipe/extend/plain_draw.hpp"
 #include "drawpipe/limits.hpp"
-#include "drawpipe/shading.hpp"
+#include "drawpipe/extend/shading.hpp"
 #include "drawpipe/tess.hpp"
 
 #include <array>

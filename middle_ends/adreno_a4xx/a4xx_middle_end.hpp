@@ -5,7 +5,7 @@
 // fetch_shade.
 #pragma once
 
-#include "drawpipe/middle_end.hpp"
+#include "drawpipe/extend/middle_end.hpp"
 #include "middle_ends/adreno_a4xx/a4xx_gs.hpp"
 
 #include <optional>

@@ -2,9 +2,9 @@
 
 #include "drawpipe/error.hpp"
 #include "drawpipe/gs.hpp"
-#include "drawpipe/plain_draw.hpp"
+#include "drawpipe/extend/plain_draw.hpp"
 #include "drawpipe/limits.hpp"
-#include "drawpipe/shading.hpp"
+#include "drawpipe/extend/shading.hpp"
 #include "drawpipe/tess.hpp"
 #include "middle_ends/intel_gen7/ff_reader.hpp"
 #include "middle_ends/intel_gen7/gs_thread.hpp"

@@ -4,11 +4,11 @@
 // entry back into the output strips, each with the vertex stream its stream-id bits name
 // (PrimRange::stream): stream output captures every stream, the backend receives stream 0.
 //
-// Vertex fetch and shading are the reference's (drawpipe/shading.hpp); without a geometry
+// Vertex fetch and shading are the reference's (drawpipe/extend/shading.hpp); without a geometry
 // shader the middle end draws as fetch_shade does.
 #pragma once
 
-#include "drawpipe/middle_end.hpp"
+#include "drawpipe/extend/middle_end.hpp"
 #include "middle_ends/intel_gen7/gs_compile.hpp"
 #include "middle_ends/intel_gen7/urb_entry.hpp"
 

@@ -1,9 +1,9 @@
 #include "middle_ends/mali/mali_middle_end.hpp"
 
 #include "drawpipe/error.hpp"
-#include "drawpipe/shading.hpp"
+#include "drawpipe/extend/shading.hpp"
 #include "drawpipe/tess.hpp"
-#include "drawpipe/vertex_fetch.hpp"
+#include "drawpipe/extend/vertex_fetch.hpp"
 #include "middle_ends/mali/jobs.hpp"
 #include "middle_ends/mali/padded_count.hpp"
 

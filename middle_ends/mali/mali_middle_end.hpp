@@ -14,7 +14,7 @@
 #pragma once
 
 #include "drawpipe/limits.hpp"
-#include "drawpipe/middle_end.hpp"
+#include "drawpipe/extend/middle_end.hpp"
 
 #include <span>
 #include <string_view>

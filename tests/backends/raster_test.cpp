@@ -1,8 +1,8 @@
 // The raster backend: coverage rules, and the invariant seen as a picture: a split draw
 // rasterises to exactly the image of the unsplit draw.
 #include "drawpipe/backends/raster.hpp"
-#include "drawpipe/fetch_shade.hpp"
-#include "drawpipe/serial.hpp"
+#include "drawpipe/extend/fetch_shade.hpp"
+#include "drawpipe/extend/serial.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The tessellation level grid that tests/data/tess_golden.txt records from llvmpipe
-// (mesa_tess record) and tests/draw/tessellator_test.cpp replays through drawpipe::tessellate:
+// (mesa_tess record) and tests/draw/tess/tessellator_test.cpp replays through drawpipe::tessellate:
 // every mode x spacing x winding x point mode over levels that cover clamping, rounding,
 // culling and every fractional step that changes a parity or a split. No GL, no drawpipe: both
 // sides include it. docs/tessellation.md, "Testing".

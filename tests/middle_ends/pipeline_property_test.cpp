@@ -7,10 +7,10 @@
 #include "drawpipe/backends/trace.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
-#include "drawpipe/fetch_shade.hpp"
+#include "drawpipe/extend/fetch_shade.hpp"
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/prim.hpp"
-#include "drawpipe/serial.hpp"
+#include "drawpipe/extend/serial.hpp"
 #include "support/random_draw.hpp"
 #include "support/tess_util.hpp"
 

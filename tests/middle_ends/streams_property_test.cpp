@@ -15,7 +15,7 @@
 #include "drawpipe/backends/trace.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
-#include "drawpipe/fetch_shade.hpp"
+#include "drawpipe/extend/fetch_shade.hpp"
 #include "drawpipe/gs.hpp"
 #include "drawpipe/prim.hpp"
 #include "drawpipe/stream_output.hpp"
@@ -399,7 +399,7 @@ TEST(StreamsProperty, A4xxStripShadersWithSeveralStreams) {
 
 // gen7 compiles several streams only for points output (GL's link rule): a strip shader
 // with several streams is refused, not drawn with streams dropped. (Compiled without stream
-// output it has no streams past 0 to deliver: tests/draw/stream_output_test.cpp.)
+// output it has no streams past 0 to deliver: tests/draw/stream_output/stream_output_test.cpp.)
 TEST(StreamsProperty, Gen7RefusesStripShadersWithSeveralStreams) {
     const GeometryShader strips = scatter_strips("strips3", Prim::triangle_strip, 3, 12);
     const auto tris = bind_draw(parse_draw_text("prim triangles\nindex none\ncount 3\n"));

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "drawpipe/backends/trace.hpp"
-#include "drawpipe/serial.hpp"
+#include "drawpipe/extend/serial.hpp"
 #include "tools/common/draw_text.hpp"
 #include "tools/common/gs_library.hpp"
 #include "tools/common/vs_library.hpp"

@@ -5,7 +5,7 @@
 
 #include "drawpipe/backends/raster.hpp"
 #include "drawpipe/context.hpp"
-#include "drawpipe/stage.hpp"
+#include "drawpipe/extend/stage.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // varying each. So a trace shows every patch, its instance and the vertices it was made of.
 #pragma once
 
-#include "drawpipe/shaded.hpp"
+#include "drawpipe/extend/shaded.hpp"
 #include "drawpipe/tess.hpp"
 
 #include <cstring>
@@ -13,7 +13,7 @@ namespace drawpipe::test {
 
 // Primitive types drawn without tessellation: every one before Prim::patches. Tests that
 // draw every type through middle ends without tessellation stages loop over these; patches
-// have their own (tests/draw/tess_stages_test.cpp).
+// have their own (tests/draw/tess/tess_stages_test.cpp).
 inline constexpr int kPrimsWithoutTess = int(Prim::patches);
 static_assert(kPrimsWithoutTess + 1 == kPrimCount, "patches is the last primitive type");
 

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "drawpipe/backends/trace.hpp"
-#include "drawpipe/fetch_shade.hpp"
-#include "drawpipe/serial.hpp"
+#include "drawpipe/extend/fetch_shade.hpp"
+#include "drawpipe/extend/serial.hpp"
 #include "support/tess_util.hpp"
 #include "tools/common/draw_text.hpp"
 

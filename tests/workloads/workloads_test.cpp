@@ -4,8 +4,8 @@
 #include "workloads/mesh.hpp"
 #include "workloads/workloads.hpp"
 
-#include "draw/internal/front_end.hpp"
-#include "drawpipe/draw_segments.hpp"
+#include "draw/front_end/front_end.hpp"
+#include "drawpipe/extend/draw_segments.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/limits.hpp"
 #include "drawpipe/prim.hpp"

@@ -5,8 +5,8 @@
 #pragma once
 
 #include "drawpipe/error.hpp"
-#include "drawpipe/middle_end.hpp"
-#include "drawpipe/stage.hpp"
+#include "drawpipe/extend/middle_end.hpp"
+#include "drawpipe/extend/stage.hpp"
 #include "tools/common/wrapped_middle_end.hpp"
 
 #include <oneapi/tbb/task_arena.h>

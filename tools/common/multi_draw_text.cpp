@@ -2,7 +2,7 @@
 
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
-#include "drawpipe/serial.hpp"
+#include "drawpipe/extend/serial.hpp"
 #include "tools/common/draw_text.hpp"
 
 #include <charconv>

@@ -1,8 +1,8 @@
 #include "tools/common/tess_library.hpp"
 
 #include "drawpipe/error.hpp"
-#include "drawpipe/shaded.hpp"
-#include "drawpipe/shading.hpp"
+#include "drawpipe/extend/shaded.hpp"
+#include "drawpipe/extend/shading.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -11,7 +11,7 @@
 //       to the default level plus gl_PrimitiveID % 3.
 #pragma once
 
-#include "drawpipe/middle_end.hpp"
+#include "drawpipe/extend/middle_end.hpp"
 #include "drawpipe/tess.hpp"
 #include "tools/common/draw_text.hpp"
 

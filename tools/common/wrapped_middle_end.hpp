@@ -3,7 +3,7 @@
 // is handed to wrap_draw(), which returns the object that shades in its place.
 #pragma once
 
-#include "drawpipe/middle_end.hpp"
+#include "drawpipe/extend/middle_end.hpp"
 
 #include <memory>
 #include <span>

@@ -1,7 +1,7 @@
 // The draw context: what a driver embeds. It owns the front end, the bound middle end and
 // backend, and a oneTBB task arena; draws are queued and flushed through a parallel pipeline
 // whose middle-end stage runs segments on every thread while the backend still receives one
-// ordered stream, identical to the one-thread draw_serial of drawpipe/serial.hpp.
+// ordered stream, identical to the one-thread draw_serial of drawpipe/extend/serial.hpp.
 //
 //   Context ctx;                                  // all hardware threads (or DRAWPIPE_THREADS)
 //   ctx.set_vertex_buffers(buffers);  ctx.set_vertex_attribs(attribs);
@@ -25,8 +25,8 @@
 namespace drawpipe {
 
 class GeometryShader; // drawpipe/gs.hpp
-class MiddleEnd;      // bound by name, or made by a middle end's author (drawpipe/middle_end.hpp)
-class Stage;          // a driver's own pipeline stage (drawpipe/stage.hpp)
+class MiddleEnd;      // bound by name, or made by a middle end's author (drawpipe/extend/middle_end.hpp)
+class Stage;          // a driver's own pipeline stage (drawpipe/extend/stage.hpp)
 
 // Flushes with less work than this (indices x instances) run on the calling thread. Measured
 // with `pipeline_bench --crossover 15` on the 2-core test machine: one W1 draw of 16K indices
@@ -135,7 +135,7 @@ class Context {
     // draw is queued (Error(invalid_value) naming the field).
     void set_raster_state(const RasterState& state);
     void clear_raster_state();
-    // Appends a driver's stage (drawpipe/stage.hpp), run after the built-in ones and before
+    // Appends a driver's stage (drawpipe/extend/stage.hpp), run after the built-in ones and before
     // the backend while a raster state is bound; caller-owned, called from one thread.
     void add_stage(Stage& stage);
     void clear_stages();

@@ -1,18 +1,10 @@
-// The middle-end interface: fetch, shade and emit one segment at a time.
-//
-// A middle end is stateless. prepare() checks a draw and returns an immutable per-draw
-// object, MiddleEndDraw, whose shade() runs on many threads at once, each with scratch of
-// its own from make_scratch(). So one bound middle end serves every draw in flight.
+// A middle end as a driver holds it: bound to a Context (by registered name or as an
+// instance), named, its counters read after a draw. Authors implement it with the types of
+// <drawpipe/extend/middle_end.hpp>.
 #pragma once
 
-#include "drawpipe/segment.hpp"
-#include "drawpipe/shaded.hpp"
-#include "drawpipe/tessellator.hpp"
-#include "drawpipe/types.hpp"
-
-#include <functional>
+#include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -20,66 +12,9 @@
 
 namespace drawpipe {
 
-class GeometryShader;     // drawpipe/gs.hpp
-struct TessControlShader; // drawpipe/tess.hpp
-struct TessEvalShader;
-
-// Everything a middle end may read about one draw. The spans and pointers stay valid until
-// the draw has reached the backend.
-struct DrawState {
-    DrawInfo draw;
-    VertexInput input;
-    const VertexShader* vs = nullptr;   // null: attributes pass through, position = attrib 0
-    const GeometryShader* gs = nullptr; // null: no geometry stage
-    // Tessellation (drawpipe/tess.hpp): both null without it; a control shader only with an
-    // evaluation shader. The default levels apply to patches without a control shader.
-    const TessControlShader* tcs = nullptr;
-    const TessEvalShader* tes = nullptr;
-    TessLevels patch_default_levels = {};
-};
-
-struct MiddleEndLimits {
-    uint32_t max_vertices = 4096;    // most vertices one segment may ask to fetch
-    bool handles_instancing = false; // segments carry every instance at once
-    // Deliver whole input primitives of this list type (points, lines, lines_adjacency,
-    // triangles, triangles_adjacency), as a geometry shader consumes them.
-    std::optional<Prim> assemble_as;
-    // With handles_instancing: keep GL order (all of instance 0 first) by giving every
-    // instance at once only to a draw that is one segment; a draw that splits gets one
-    // pass per instance instead.
-    bool instancing_single_segment_only = false;
-    // Delivers every vertex stream of a geometry shader (PrimRange::stream), not only stream
-    // 0: required to capture a stream past 0 with stream output.
-    bool delivers_streams = false;
-    // What one fetched vertex costs relative to a plain one: a stage that multiplies its
-    // input (tessellation) says how much, so the draw module sizes its tokens and decides
-    // whether to use its threads by the work shaded, not by the vertices fetched.
-    uint32_t work_per_vertex = 1;
-};
-
-// Per-thread working memory of a middle end, reused from segment to segment and draw to draw.
-struct MiddleEndScratch {
-    virtual ~MiddleEndScratch() = default;
-};
-
-// A middle end prepared for one draw: immutable, shared by every thread shading its segments.
-class MiddleEndDraw {
-  public:
-    MiddleEndDraw(const MiddleEndLimits& limits, const VertexLayout& layout)
-        : limits_(limits), layout_(layout) {}
-    virtual ~MiddleEndDraw() = default;
-
-    const MiddleEndLimits& limits() const { return limits_; }
-    // Layout of the vertices shade() produces.
-    const VertexLayout& layout() const { return layout_; }
-    // Fetches, shades and assembles one segment into `out` (cleared by the caller). Called
-    // concurrently, each call with its own scratch (made by the same middle end) and `out`.
-    virtual void shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatch& out) const = 0;
-
-  private:
-    MiddleEndLimits limits_;
-    VertexLayout layout_;
-};
+struct DrawState;        // drawpipe/extend/middle_end.hpp
+class MiddleEndDraw;     // drawpipe/extend/middle_end.hpp
+struct MiddleEndScratch; // drawpipe/extend/middle_end.hpp
 
 // A figure a middle end derives from its summed counters (Mali's waste ratio, say).
 struct DerivedFigure {
@@ -95,7 +30,7 @@ class MiddleEnd {
     // Checks the draw state for this middle end and prepares the draw. Throws Error.
     virtual std::shared_ptr<const MiddleEndDraw> prepare(const DrawState& state) const = 0;
     // Per-thread scratch for MiddleEndDraw::shade; null when none is needed.
-    virtual std::unique_ptr<MiddleEndScratch> make_scratch() const { return nullptr; }
+    virtual std::unique_ptr<MiddleEndScratch> make_scratch() const;
     // Names of the per-segment counters shade() writes into ShadedBatch::counters, in order.
     virtual std::span<const std::string_view> counters() const { return {}; }
     // Figures derived from a draw's (or a flush's) summed counters.

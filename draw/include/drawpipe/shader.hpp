@@ -1,6 +1,6 @@
 // What a shader stage writes per vertex, and the vertex-shader interface.
 //
-// A shaded vertex record (drawpipe/shaded.hpp) holds the stage's declared outputs: the
+// A shaded vertex record (drawpipe/extend/shaded.hpp) holds the stage's declared outputs: the
 // position, then each generic vec4 output ("varying"), then the special outputs it declares
 // (point size, clip distances, layer, viewport index). The vertex shader runs over blocks of
 // up to kShaderLanes vertices in structure-of-arrays form, so a driver's JIT or SIMD code
@@ -46,7 +46,7 @@ void validate_outputs(const ShaderOutputs& outputs);
 
 // One block of vertices, as arrays of lanes. in[4 * a + c][lane] is component c of input
 // attribute a as fetched (integer attributes hold their bits); out[d][lane] is dword d of
-// the vertex record after its header (drawpipe/shaded.hpp: VertexLayout places the
+// the vertex record after its header (drawpipe/extend/shaded.hpp: VertexLayout places the
 // position at 0-3, the varyings and the special outputs after it), preset to position
 // (0, 0, 0, 1), varyings (0, 0, 0, 1) and special outputs 0.
 struct ShaderBlock {

@@ -18,7 +18,7 @@
 
 namespace drawpipe {
 
-struct DrawState; // drawpipe/middle_end.hpp
+struct DrawState; // drawpipe/extend/middle_end.hpp
 
 // Per-patch vec4 outputs of a control shader (GL_MAX_TESS_PATCH_COMPONENTS 120 / 4).
 inline constexpr uint32_t kMaxPatchOutputs = 30;
@@ -26,7 +26,7 @@ inline constexpr uint32_t kMaxPatchOutputs = 30;
 inline constexpr uint32_t kTessControlBlock = 32;
 
 // A block of patches for the control stage, all of one instance. Records are vertex records
-// (drawpipe/shaded.hpp): input records in the vertex stage's layout; output records in the
+// (drawpipe/extend/shaded.hpp): input records in the vertex stage's layout; output records in the
 // control shader's layout, header filled and outputs preset as ShaderBlock presets them.
 struct TessControlBlock {
     uint32_t count = 0;                     // patches, 1 .. kTessControlBlock

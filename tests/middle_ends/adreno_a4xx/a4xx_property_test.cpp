@@ -2,7 +2,7 @@
 // draws of each primitive type that can feed it (strips, fans, loops, restart, instancing,
 // splitting), in both the naive and the switch-rewritten mode.
 #include "drawpipe/error.hpp"
-#include "drawpipe/fetch_shade.hpp"
+#include "drawpipe/extend/fetch_shade.hpp"
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/registry.hpp"
 #include "middle_ends/adreno_a4xx/a4xx_middle_end.hpp"

@@ -2,8 +2,8 @@
 // independent GS oracle: every library shader, random draws with restart, instancing and
 // splitting; plus the headers real library shaders leave in their URB entries.
 #include "drawpipe/error.hpp"
-#include "drawpipe/fetch_shade.hpp"
-#include "drawpipe/serial.hpp"
+#include "drawpipe/extend/fetch_shade.hpp"
+#include "drawpipe/extend/serial.hpp"
 #include "middle_ends/intel_gen7/gen7_middle_end.hpp"
 #include "support/gs_oracle.hpp"
 #include "support/gs_trace_util.hpp"

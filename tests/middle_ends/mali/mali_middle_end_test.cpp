@@ -1,13 +1,13 @@
 // The Mali middle end against the GL reference: random instanced draws of every primitive
 // trace exactly as fetch_shade and the GL oracle do, with and without splitting, IDVS,
 // narrowed linear ids (forcing job splits), and the dispatch figures it reports.
-#include "draw/internal/front_end.hpp"
+#include "draw/front_end/front_end.hpp"
 #include "drawpipe/backends/trace.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/prim.hpp"
 #include "drawpipe/registry.hpp"
-#include "drawpipe/serial.hpp"
+#include "drawpipe/extend/serial.hpp"
 #include "middle_ends/mali/jobs.hpp"
 #include "middle_ends/mali/mali_middle_end.hpp"
 #include "middle_ends/mali/padded_count.hpp"

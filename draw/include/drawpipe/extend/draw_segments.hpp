@@ -1,0 +1,46 @@
+// The segments of one draw without shading them: exactly what the pipeline's source stage
+// hands the middle end (from the front end, or replayed from the split cache), in draw
+// order. For tools that print or time a split (`drawpipe trace --segments`, `drawpipe
+// bench`) and for middle-end authors checking what their limits make of a draw.
+#pragma once
+
+#include "drawpipe/extend/middle_end.hpp"
+#include "drawpipe/extend/segment.hpp"
+#include "drawpipe/extend/serial.hpp"
+#include "drawpipe/stats.hpp"
+
+#include <memory>
+
+namespace drawpipe {
+
+class DrawSegments {
+  public:
+    // The draw as `middle` is handed it, checked and prepared as Context::draw checks and
+    // prepares it (its prepare() included). Throws Error naming the field. The state's
+    // buffers must outlive the segments.
+    DrawSegments(const DrawState& state, const MiddleEnd& middle, const DrawOptions& options = {});
+    // The front end alone, for a middle end with `limits`: the draw's own fields, the split
+    // limits and its indices against base vertex are checked as Context::draw checks them.
+    DrawSegments(const DrawInfo& draw, const MiddleEndLimits& limits,
+                 const DrawOptions& options = {});
+    ~DrawSegments();
+    DrawSegments(const DrawSegments&) = delete;
+    DrawSegments& operator=(const DrawSegments&) = delete;
+
+    // Writes the next segment in draw order into `seg`, its lists valid until the next call.
+    // Returns false when the draw is done.
+    bool next(Segment& seg);
+    // Totals of the segments so far, complete once next() has returned false.
+    const FrontEndStats& stats() const;
+
+  private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// What the limits constructor checks before it reads any index (the draw's own fields and
+// the split limits): throws the same Error. Costs O(1), whatever the draw's size.
+void check_split_limits(const DrawInfo& draw, const MiddleEndLimits& limits,
+                        const DrawOptions& options = {});
+
+} // namespace drawpipe

@@ -1,0 +1,89 @@
+// A draw as it waits in a queue: validated once, when it was queued, and immutable since.
+// One SegmentSource turns it into segments, from the front end or from a cached split.
+#pragma once
+
+#include "draw/front_end/front_end.hpp"
+#include "draw/stages/raster_plan.hpp"
+#include "draw/front_end/split_replay.hpp"
+#include "draw/pipeline/validate.hpp"
+#include "drawpipe/extend/middle_end.hpp"
+#include "drawpipe/extend/serial.hpp"
+#include "drawpipe/stream_output.hpp"
+
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace drawpipe {
+
+struct PreparedDraw {
+    DrawState state;                             // state.draw has passed every check
+    std::shared_ptr<const MiddleEndDraw> middle; // the middle end prepared for it
+    FrontEndOptions split;                       // the limits and strategy it is split with
+    std::shared_ptr<const SplitEntry> cached;    // its recorded split, when the cache serves it
+    // The bound stream output resolved for this draw's vertices; null when none is bound.
+    std::shared_ptr<const StreamOutputPlan> stream_output;
+    // The bound RasterState resolved for it; null when none is bound (or rasterizer discard
+    // is on): positions then reach the backend in clip space and no stage runs.
+    std::shared_ptr<const RasterPlan> raster;
+    // The pipeline stages run on the shading threads, batch by batch (stages_order_free).
+    bool stages_in_shade = false;
+    // The driver's stages when they run on the shading threads: each thread clones them once
+    // per set (draw/stages/stage_chain.cpp). Null when there are none or they run in order.
+    struct DriverStages {
+        uint64_t id = 0; // unique to this set, never reused
+        std::vector<Stage*> stages;
+    };
+    std::shared_ptr<const DriverStages> driver_stages = nullptr;
+    // The draw's place among its context's draws (BatchOrder::draw).
+    uint64_t ordinal = 0;
+    // DrawOptions::check_middle_end, and the middle end's name for the errors it gives.
+    bool check_batches = false;
+    std::string_view middle_name{};
+    // The bound backend when it takes parallel batches and this draw's output needs nothing
+    // ordered: the shading threads then hand it each batch (prepare_delivery).
+    Backend* parallel_backend = nullptr;
+
+    // Vertices times instances, times the middle end's work per vertex: how much work the
+    // draw is, for queue and token sizing.
+    uint64_t work() const {
+        return uint64_t(state.draw.count) * state.draw.instance_count *
+               split.limits.work_per_vertex;
+    }
+};
+
+// Checks `state` against `middle` and `options` and prepares it: every check a draw gets
+// happens here, once. Throws Error naming the field.
+PreparedDraw prepare_draw(const DrawState& state, const MiddleEnd& middle,
+                          const DrawOptions& options);
+
+// The same for the front end alone (no middle end, `middle` null): the draw split for a
+// middle end with `limits`, checked as prepare_draw checks the draw's own fields, the split
+// limits and its indices. `name` stands for the middle end in errors.
+PreparedDraw prepare_split(const DrawInfo& draw, const MiddleEndLimits& limits,
+                           const DrawOptions& options, std::string_view name);
+
+// The segments of prepared draws, one draw at a time, whether they come from splitting or
+// from a cached split. Reused from draw to draw.
+class SegmentSource {
+  public:
+    // The draw must outlive the segments this hands out.
+    void begin(const PreparedDraw& draw);
+    // Writes the next segment in draw order (lists in `storage`, or in the cached split).
+    // Returns false when the draw is done.
+    bool next(SegmentStorage& storage, Segment& seg);
+    // next() in a loop, each segment handed to `consume(const Segment&)` (FrontEnd::drain).
+    template <class Consume> void drain(SegmentStorage& storage, Segment& seg, Consume&& consume) {
+        if (!replay_) return front_.drain(storage, seg, consume);
+        while (replay_->next(seg)) consume(static_cast<const Segment&>(seg));
+    }
+    // Totals of the current draw, complete once it is done.
+    const FrontEndStats& stats() const;
+
+  private:
+    FrontEnd front_;
+    std::optional<SplitReplay> replay_;
+};
+
+} // namespace drawpipe
