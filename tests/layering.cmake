@@ -2,8 +2,10 @@
 #   draw/ includes nothing outside draw/; public headers include no private ones;
 #   no middle end includes another; examples and the C interface include only installed
 #   <drawpipe/...> headers; tools/ includes no private draw/ header, only <drawpipe/...>,
-#   and nothing from bench/; workloads/ nothing from bench/ or tools/;
-#   nothing refers to documents outside the repository.
+#   and nothing from bench/; workloads/ nothing from bench/ or tools/; a driver header
+#   includes no extend/ header;
+#   nothing refers to documents outside the repository;
+#   every repository path a comment names exists.
 # Run by ctest: cmake -DSOURCE_DIR=... -P layering.cmake
 set(errors "")
 macro(check_files glob regex what)
@@ -27,6 +29,15 @@ foreach(ext hpp cpp h c)
   check_files("${S}/capi/*.${ext}" "#include \"(draw|middle_ends|backends|tools)/" "capi includes only public <drawpipe/...> headers")
   check_files("${S}/tools/*.${ext}" "#include \"bench/" "tools/ includes from bench/")
   check_files("${S}/workloads/*.${ext}" "#include \"(bench|tools)/" "workloads/ includes from bench/ or tools/")
+endforeach()
+# A driver header (draw/include/drawpipe/*.hpp, not extend/) needs no author's header, so a
+# driver that includes only <drawpipe/...> never sees the middle-end machinery.
+file(GLOB _driver_headers ${S}/draw/include/drawpipe/*.hpp)
+foreach(f ${_driver_headers})
+  file(STRINGS ${f} _hits REGEX "#include [\"<]drawpipe/extend/")
+  foreach(h ${_hits})
+    string(APPEND errors "${f}: a driver header includes an extend/ header: ${h}\n")
+  endforeach()
 endforeach()
 file(GLOB _middle_ends LIST_DIRECTORIES true ${S}/middle_ends/*)
 foreach(dir ${_middle_ends})
@@ -61,6 +72,69 @@ foreach(f ${_all})
     string(APPEND errors "${f}: refers outside the repository: ${h}\n")
   endforeach()
 endforeach()
+# Every repository path a comment names exists, so a reader sent to a file finds it.
+# A path is a word that starts with a top-level folder and ends in a file name with an
+# extension or in a slash (a folder): `draw/pipeline/context.cpp`, `tests/mesa/`. It is checked in
+# the comments of code and scripts (after // or #, and C block-comment lines) and anywhere
+# in a Markdown file. Names without an extension (programs such as the benchmarks), globs
+# and placeholders (a path followed by *, <, {, or $) and paths inside other paths
+# (`../x`, `build/...`, `<drawpipe/...>`) are not checked.
+set(_top "draw|middle_ends|backends|tools|tests|bench|docs|examples|capi|fuzz|cmake|workloads")
+set(_word "(^|[^A-Za-z0-9_./-])((${_top})/[A-Za-z0-9_./-]*)([*<{$]?)")
+file(GLOB_RECURSE _named ${S}/*.md ${S}/*.hpp ${S}/*.cpp ${S}/*.h ${S}/*.c ${S}/*.py ${S}/*.sh
+     ${S}/*.cmake ${S}/CMakeLists.txt)
+foreach(f ${_named})
+  file(RELATIVE_PATH rel ${S} ${f})
+  if(rel MATCHES "^(build|out|\\.)" OR rel MATCHES "/(Testing|CMakeFiles)/")
+    continue()
+  endif()
+  file(STRINGS ${f} _candidates REGEX "(${_top})/")
+  if(NOT _candidates)
+    continue()
+  endif()
+  if(f MATCHES "\\.(hpp|cpp|h|c)$")
+    set(_comment "//")
+  elseif(f MATCHES "\\.md$")
+    set(_comment "")
+  else()
+    set(_comment "#")
+  endif()
+  # One list element per line: the characters CMake lists treat specially are replaced first.
+  file(READ ${f} _text)
+  string(REPLACE ";" "," _text "${_text}")
+  string(REPLACE "[" "(" _text "${_text}")
+  string(REPLACE "]" ")" _text "${_text}")
+  string(REPLACE "\\" "/" _text "${_text}")
+  string(REPLACE "\n" ";" _lines "${_text}")
+  set(_n 0)
+  foreach(line IN LISTS _lines)
+    math(EXPR _n "${_n} + 1")
+    if(NOT line MATCHES "(${_top})/")
+      continue()
+    endif()
+    set(_said "${line}")
+    if(_comment)
+      string(FIND "${line}" "${_comment}" _at)
+      if(_at GREATER_EQUAL 0)
+        string(SUBSTRING "${line}" ${_at} -1 _said)
+      elseif(NOT (_comment STREQUAL "//" AND line MATCHES "^[ \t]*(/\\*|\\*)"))
+        continue()
+      endif()
+    endif()
+    string(REGEX MATCHALL "${_word}" _words "${_said}")
+    foreach(w IN LISTS _words)
+      string(REGEX MATCH "${_word}" _ "${w}")
+      if(CMAKE_MATCH_4) # a glob or a placeholder
+        continue()
+      endif()
+      string(REGEX REPLACE "[.-]+$" "" path "${CMAKE_MATCH_2}")
+      if((path MATCHES "/$" OR path MATCHES "\\.[A-Za-z0-9]+$") AND NOT EXISTS ${S}/${path})
+        string(APPEND errors "${f}:${_n}: names a path that does not exist: ${path}\n")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+
 if(errors)
   message(FATAL_ERROR "layering violations:\n${errors}")
 endif()

@@ -229,7 +229,7 @@ std::string library_help() {
     for (const GeometryShader& g : gs_library()) gs += " " + std::string(g.name);
     for (const NamedVertexShader& v : vs_library()) vs += " " + std::string(v.name);
     return "Description keys: " + std::string(kDescriptionKeys) +
-           " (README: The drawpipe program).\n" + kMultiDrawKeysHelp + "\n" + kConventionKeysHelp +
+           " (docs/cli.md, \"Commands\").\n" + kMultiDrawKeysHelp + "\n" + kConventionKeysHelp +
            " (render draws them; trace prints vertices, which they do not change)" +
            "\nMiddle ends (--middle-end):" + middles + "\nGeometry shaders (--gs, key gs):" + gs +
            "\nVertex shaders (key vs):" + vs +

@@ -1,7 +1,7 @@
 // De-duplication tables: within one segment, turn indices into fetch elements (each index
 // once) and draw elements (its position in the fetch list). They key on raw index values;
 // the splitter applies the base vertex to the finished segment. Not to be confused with the
-// split cache (draw/split_cache.hpp), which keeps whole splits across draws.
+// split cache (<drawpipe/split_cache.hpp>), which keeps whole splits across draws.
 //
 // Every table is reset per segment in O(1). The direct-mapped ones store only a fetch-list
 // position per entry and trust it when the fetch list holds the same vertex there (a

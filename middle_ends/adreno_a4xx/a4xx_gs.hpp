@@ -73,7 +73,7 @@ constexpr uint32_t lm_prim_stride(uint32_t V, uint32_t varyings) {
     return 0x40 * V + varyings * 0x10 * V;
 }
 // Byte offset, within a primitive, of dword `slot` of input vertex v's record (layout of
-// draw/shaded.hpp with `attribs` attributes); ~0u when slot is past the record.
+// <drawpipe/extend/shaded.hpp> with `attribs` attributes); ~0u when slot is past the record.
 uint32_t lm_record_offset(uint32_t V, uint32_t attribs, uint32_t v, uint32_t slot);
 
 class LocalMemory {

@@ -80,7 +80,7 @@ PRIMS = [
     "quads", "quad_strip", "polygon", "lines_adjacency", "line_strip_adjacency",
     "triangles_adjacency", "triangle_strip_adjacency",
 ]
-# (first, incr) as in draw/prim.hpp: vertices of the first primitive, then of each further one.
+# (first, incr) as in draw/include/drawpipe/prim.hpp: vertices of the first primitive, then of each further one.
 SHAPE = {
     "points": (1, 1), "lines": (2, 2), "line_loop": (2, 1), "line_strip": (2, 1),
     "triangles": (3, 3), "triangle_strip": (3, 1), "triangle_fan": (3, 1), "polygon": (3, 1),
@@ -89,7 +89,7 @@ SHAPE = {
     "triangle_strip_adjacency": (6, 2),
 }
 COUNT_ONLY = {"lines_adjacency", "line_strip_adjacency"}  # without a GS
-# Library geometry shaders (draw/gs_library.cpp) by input topology, and the draws that feed them.
+# Library geometry shaders (tools/common/gs_library.cpp) by input topology, and the draws that feed them.
 GS_INPUT = {
     "passthrough_tri": "triangles", "amplify3_layer": "triangles",
     "strip_cut_middle": "triangles", "endprim_before_emit": "triangles", "cull_odd": "triangles",

@@ -20,7 +20,7 @@
 // Every trace ends with `# primitives_generated N` (GL_PRIMITIVES_GENERATED), and with a
 // fixed buffer `# primitives_written M` (GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN).
 //
-// Reads a draw description in drawpipe's text format (draw/draw_text.hpp; parsed here on
+// Reads a draw description in drawpipe's text format (tools/common/draw_text.hpp; parsed here on
 // purpose, without drawpipe's code), draws it with real OpenGL on a headless EGL context
 // (Mesa's surfaceless platform, or an EGL device, with the llvmpipe software rasterizer),
 // captures the vertex shader's (or the bound library geometry shader's) outputs through
@@ -64,7 +64,7 @@ namespace {
 using namespace mesa_check;
 
 // ---------------------------------------------------------------------------------------
-// Geometry shaders: GLSL transcriptions of drawpipe's library (draw/gs_library.cpp).
+// Geometry shaders: GLSL transcriptions of drawpipe's library (tools/common/gs_library.cpp).
 
 struct GsInfo {
     const char* name;

@@ -144,7 +144,7 @@ class Context {
 
     // Static index buffers: a draw whose DrawInfo::index_buffer_id comes from
     // register_index_buffer() is split once and later replayed from the split cache
-    // (draw/split_cache.hpp). Call bump_index_buffer() when the buffer changes: queued draws
+    // (<drawpipe/split_cache.hpp>). Call bump_index_buffer() when the buffer changes: queued draws
     // are delivered first (the driver must not write the buffer before that), then its cached
     // splits are dropped. Throws Error(not_found) for an
     // unknown id.

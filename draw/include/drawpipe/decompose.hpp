@@ -1,5 +1,5 @@
 // Decomposes an element list of any primitive type into points, lines and triangles in
-// GL order (draw/prim.hpp), handing the backend's vertex indices to `emit(n, v)`.
+// GL order (<drawpipe/prim.hpp>), handing the backend's vertex indices to `emit(n, v)`.
 #pragma once
 
 #include "drawpipe/prim.hpp"

@@ -1,9 +1,9 @@
 // drawpipe public types: primitives, index types, vertex input and the draw call itself.
 //
 // drawpipe is a Gallium-style draw module: a front end splits a draw into segments
-// (draw/front_end.hpp), a middle end fetches and shades each segment (draw/middle_end.hpp),
-// and a backend receives the shaded vertices and element lists in draw order
-// (backends/backend.hpp).
+// (draw/front_end/front_end.hpp), a middle end fetches and shades each segment
+// (<drawpipe/middle_end.hpp>), and a backend receives the shaded vertices and element
+// lists in draw order (<drawpipe/backend.hpp>).
 #pragma once
 
 #include <array>
@@ -126,7 +126,7 @@ struct DrawInfo {
     uint32_t base_instance = 0;
     Provoking provoking = Provoking::last;
     std::optional<IndexRange> index_range; // trusted when present (checked in debug builds)
-    // Identity of the index buffer from SplitCache::register_buffer (draw/split_cache.hpp);
+    // Identity of the index buffer from SplitCache::register_buffer (<drawpipe/split_cache.hpp>);
     // 0 when the buffer is not registered and its splits are never cached.
     uint64_t index_buffer_id = 0;
     // gl_DrawID: the draw's index within its multi-draw or indirect draw (0 for a single

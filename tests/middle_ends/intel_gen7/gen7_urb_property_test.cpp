@@ -1,7 +1,7 @@
 // Property: random EmitVertex / EndPrimitive sequences under random max_vertices (1-256),
 // written through the gen7 URB model and read back by the fixed-function side, give the
 // strips (or per-stream points) a plain GL-semantics strip builder gives, and on stream 0
-// what the GL reference executor (draw/gs_executor.hpp) gives for the same sequence.
+// what the GL reference executor (<drawpipe/extend/gs_executor.hpp>) gives for the same sequence.
 #include "drawpipe/extend/gs_executor.hpp"
 #include "support/gen7_urb_script.hpp"
 

@@ -39,7 +39,7 @@ struct Segment {
     uint64_t sequence = 0;
     // Added (mod 2^32) to every listed fetch element: the base vertex when the list is a u32
     // index buffer's own indices, handed on uncopied; a cached split recorded without base
-    // vertex is replayed with the draw's (draw/split_cache.hpp).
+    // vertex is replayed with the draw's (<drawpipe/split_cache.hpp>).
     uint32_t fetch_bias = 0;
     // The draw's DrawInfo::draw_id (gl_DrawID), set by the draw module before the middle end
     // shades the segment: a middle end writes this one, not the draw id of the state it was

@@ -1,0 +1,43 @@
+# Reads the README's minimal driver: the first ```cpp block after the heading
+# "## A minimal driver", and the output printed in the first ```text block after that.
+# Shared by the configure step (tests/readme/CMakeLists.txt) and the test
+# (readme_driver_test.cmake), so both read the README the same way.
+function(readme_minimal_driver readme code_var output_var)
+  file(READ ${readme} text)
+  string(FIND "${text}" "\n## A minimal driver\n" at)
+  if(at LESS 0)
+    message(FATAL_ERROR "${readme}: no heading \"## A minimal driver\"")
+  endif()
+  string(SUBSTRING "${text}" ${at} -1 text)
+  # The section ends at the next heading of the same level.
+  string(REGEX MATCH "^\n## A minimal driver\n(.*)" _ "${text}")
+  string(FIND "${CMAKE_MATCH_1}" "\n## " end)
+  string(SUBSTRING "${CMAKE_MATCH_1}" 0 ${end} section)
+  if(NOT section MATCHES "\n```cpp\n(.*)")
+    message(FATAL_ERROR "${readme}: \"A minimal driver\" has no ```cpp block")
+  endif()
+  set(rest "${CMAKE_MATCH_1}")
+  string(FIND "${rest}" "\n```\n" close)
+  if(close LESS 0)
+    message(FATAL_ERROR "${readme}: the minimal driver's ```cpp block is not closed")
+  endif()
+  string(SUBSTRING "${rest}" 0 ${close} code)
+  math(EXPR close "${close} + 5")
+  string(SUBSTRING "${rest}" ${close} -1 rest)
+  if(NOT rest MATCHES "\n```text\n(.*)")
+    message(FATAL_ERROR "${readme}: no ```text block with the minimal driver's output")
+  endif()
+  set(out "${CMAKE_MATCH_1}")
+  string(FIND "${out}" "```" close)
+  string(SUBSTRING "${out}" 0 ${close} out)
+  # A driver includes only installed headers: <drawpipe/...> and the standard library's.
+  string(REGEX MATCHALL "#include[^\n]*" includes "${code}")
+  foreach(inc IN LISTS includes)
+    if(NOT inc MATCHES "^#include <(drawpipe/[a-z_/]+\\.hpp|[a-z_]+)>$")
+      message(FATAL_ERROR "${readme}: the minimal driver includes '${inc}'; a driver "
+                          "includes only <drawpipe/...> and standard headers")
+    endif()
+  endforeach()
+  set(${code_var} "${code}\n" PARENT_SCOPE)
+  set(${output_var} "${out}" PARENT_SCOPE)
+endfunction()

@@ -1,0 +1,20 @@
+# Runs the README's minimal driver as built and checks it against the README as it is now:
+# the compiled source is the README's block, and the program prints the README's output.
+# Run by ctest: cmake -DREADME=... -DSOURCE=... -DDRIVER=... -P readme_driver_test.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/readme_driver.cmake)
+readme_minimal_driver(${README} code expected)
+file(READ ${SOURCE} built)
+if(NOT built STREQUAL code)
+  message(FATAL_ERROR "README.md's minimal driver changed since ${SOURCE} was built: rebuild")
+endif()
+if(expected STREQUAL "")
+  message(FATAL_ERROR "README.md shows no output for the minimal driver")
+endif()
+execute_process(COMMAND ${DRIVER} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the README's minimal driver exits ${rc}: ${err}")
+endif()
+if(NOT out STREQUAL expected)
+  message(FATAL_ERROR "the README's minimal driver prints\n${out}but the README says\n${expected}")
+endif()
+message(STATUS "the README's minimal driver prints what the README says: ${out}")
