@@ -51,7 +51,7 @@ void front_end(benchmark::State& state, const Workload* w, uint32_t limit, Strat
 
     FrontEnd front;
     SegmentStorage storage;
-    DrawRun last = run_front_end(front, storage, draw, options); // warm-up
+    TimedDraw last = run_front_end(front, storage, draw, options); // warm-up
     // The proxy reads the draw's own u32 indices when it has them, so both loops see the same
     // cache state; other draws use W1's.
     const std::span<const uint32_t> proxy_in = w->index_type == IndexType::u32

@@ -20,10 +20,10 @@
 #include "drawpipe/backends/trace.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
+#include "drawpipe/extend/serial.hpp"
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/prim.hpp"
 #include "drawpipe/registry.hpp"
-#include "drawpipe/extend/serial.hpp"
 #include "drawpipe/split_cache.hpp"
 
 #include <algorithm>

@@ -4,8 +4,8 @@
 // rasterizer might want) and counts what it saw; a clipped triangle reaches it already cut to
 // the viewport.
 #include <drawpipe/drawpipe.hpp>
-#include <drawpipe/middle_ends.hpp>
 #include <drawpipe/extend/stage.hpp>
+#include <drawpipe/middle_ends.hpp>
 
 #include <cmath>
 #include <cstdio>

@@ -17,9 +17,9 @@
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/extend/fetch_shade.hpp"
+#include "drawpipe/extend/serial.hpp"
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/registry.hpp"
-#include "drawpipe/extend/serial.hpp"
 #include "drawpipe/split_cache.hpp"
 #include "tools/common/gs_library.hpp"
 

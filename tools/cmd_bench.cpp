@@ -9,16 +9,14 @@
 // --repeat N draws each indexed row N more times from a registered index buffer through one
 // SplitCache shared by the run: the first draw records the split (a miss), the others
 // replay it (hits); the table gains both times and the cache's statistics follow it.
-#include "workloads/measure.hpp"
-#include "workloads/mesh.hpp"
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
-#include "drawpipe/extend/draw_segments.hpp"
 #include "drawpipe/error.hpp"
+#include "drawpipe/extend/draw_segments.hpp"
+#include "drawpipe/extend/serial.hpp"
 #include "drawpipe/limits.hpp"
 #include "drawpipe/prim.hpp"
 #include "drawpipe/registry.hpp"
-#include "drawpipe/extend/serial.hpp"
 #include "drawpipe/split_cache.hpp"
 #include "tools/bench_report.hpp"
 #include "tools/commands.hpp"
@@ -333,7 +331,7 @@ void run_bench(const BenchArgs& a) {
                 MiddleEndLimits limits;
                 limits.max_vertices = limit;
                 workloads::FrontEndTimer front;
-                workloads::DrawRun last;
+                workloads::TimedDraw last;
                 BenchRow row;
                 row.input = label;
                 row.strategy = s.name();
@@ -345,7 +343,7 @@ void run_bench(const BenchArgs& a) {
                                                    : std::span<const uint32_t>(proxy_indices);
                 double proxy_best = 1e30;
                 row.best_seconds = best_time(
-                    a, row.reps, [&] { last = front.run(draw, limits, s); }, proxy_in, &proxy_best,
+                    a, row.reps, [&] { last = front.time(draw, limits, s); }, proxy_in, &proxy_best,
                     progress.shown() ? &progress : nullptr);
                 row.proxy_mips = double(proxy_in.size()) / proxy_best / 1e6;
                 row.mips = w.count / row.best_seconds / 1e6;

@@ -3,8 +3,8 @@
 // left in the URB entry and every URB write it issued.
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/error.hpp"
-#include "drawpipe/gs.hpp"
 #include "drawpipe/extend/serial.hpp"
+#include "drawpipe/gs.hpp"
 #include "middle_ends/intel_gen7/gen7_middle_end.hpp"
 #include "tools/commands.hpp"
 #include "tools/common/draw_text.hpp"

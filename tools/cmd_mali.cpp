@@ -3,8 +3,8 @@
 // records the driver writes, and the threads dispatched and wasted.
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/error.hpp"
-#include "drawpipe/limits.hpp"
 #include "drawpipe/extend/serial.hpp"
+#include "drawpipe/limits.hpp"
 #include "middle_ends/mali/jobs.hpp"
 #include "middle_ends/mali/mali_middle_end.hpp"
 #include "middle_ends/mali/padded_count.hpp"

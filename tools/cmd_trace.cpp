@@ -1,8 +1,8 @@
 // `drawpipe trace DRAW.txt`: the canonical trace of a draw description.
 #include "drawpipe/backends/trace.hpp"
 #include "drawpipe/context.hpp"
-#include "drawpipe/extend/draw_segments.hpp"
 #include "drawpipe/error.hpp"
+#include "drawpipe/extend/draw_segments.hpp"
 #include "drawpipe/registry.hpp"
 #include "drawpipe/split_cache.hpp"
 #include "drawpipe/stream_output.hpp"

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "drawpipe/backends/raster.hpp"
-#include "drawpipe/gs.hpp"
 #include "drawpipe/extend/middle_end.hpp"
+#include "drawpipe/gs.hpp"
 #include "drawpipe/strategy.hpp"
 #include "tools/common/draw_text.hpp"
 

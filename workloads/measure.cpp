@@ -46,14 +46,14 @@ void NullMiddleEnd::consume(const Segment& seg) {
     sum += s;
 }
 
-DrawRun run_front_end(FrontEnd& front, SegmentStorage& storage, const DrawInfo& draw,
-                      const FrontEndOptions& options) {
+TimedDraw run_front_end(FrontEnd& front, SegmentStorage& storage, const DrawInfo& draw,
+                        const FrontEndOptions& options) {
     NullMiddleEnd null;
     Segment seg;
     const auto t0 = Clock::now();
     front.begin(draw, options);
     front.drain(storage, seg, [&](const Segment& s) { null.consume(s); });
-    DrawRun r;
+    TimedDraw r;
     r.seconds = since(t0);
     r.stats = front.stats();
     r.checksum = null.sum;
@@ -69,8 +69,8 @@ struct FrontEndTimer::Impl {
 FrontEndTimer::FrontEndTimer() : impl_(std::make_unique<Impl>()) {}
 FrontEndTimer::~FrontEndTimer() = default;
 
-DrawRun FrontEndTimer::run(const DrawInfo& draw, const MiddleEndLimits& limits,
-                           const Strategy& strategy) {
+TimedDraw FrontEndTimer::time(const DrawInfo& draw, const MiddleEndLimits& limits,
+                              const Strategy& strategy) {
     return run_front_end(impl_->front, impl_->storage, draw, FrontEndOptions{limits, strategy});
 }
 
@@ -86,12 +86,12 @@ bool reorder_strategy_indices(const DrawInfo& draw, std::vector<uint32_t>& out) 
 
 const uint32_t kReorderIndexRange = kReorderMaxRange;
 
-DrawRun best_front_end(const DrawInfo& draw, const FrontEndOptions& options, uint32_t reps) {
+TimedDraw best_front_end(const DrawInfo& draw, const FrontEndOptions& options, uint32_t reps) {
     FrontEnd front;
     SegmentStorage storage;
-    DrawRun best = run_front_end(front, storage, draw, options); // warm-up
+    TimedDraw best = run_front_end(front, storage, draw, options); // warm-up
     for (uint32_t i = 0; i < reps; ++i) {
-        const DrawRun r = run_front_end(front, storage, draw, options);
+        const TimedDraw r = run_front_end(front, storage, draw, options);
         if (i == 0 || r.seconds < best.seconds) best = r;
     }
     return best;

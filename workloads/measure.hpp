@@ -29,7 +29,7 @@ struct NullMiddleEnd {
 };
 
 // One whole draw through the front end into the null middle end.
-struct DrawRun {
+struct TimedDraw {
     FrontEndStats stats;
     double seconds = 0;
     uint64_t checksum = 0; // the null middle end's sum; equal across strategies only by chance
@@ -37,8 +37,8 @@ struct DrawRun {
 
 // Splits `draw` once with `front` (kept warm across calls) and times it end to end,
 // begin() included. Throws Error as FrontEnd::begin does.
-DrawRun run_front_end(FrontEnd& front, SegmentStorage& storage, const DrawInfo& draw,
-                      const FrontEndOptions& options);
+TimedDraw run_front_end(FrontEnd& front, SegmentStorage& storage, const DrawInfo& draw,
+                        const FrontEndOptions& options);
 
 // run_front_end with a front end of its own, kept warm from call to call, for code that
 // names no private type (the CLI): the draw split for a middle end with `limits`.
@@ -46,7 +46,7 @@ class FrontEndTimer {
   public:
     FrontEndTimer();
     ~FrontEndTimer();
-    DrawRun run(const DrawInfo& draw, const MiddleEndLimits& limits, const Strategy& strategy);
+    TimedDraw time(const DrawInfo& draw, const MiddleEndLimits& limits, const Strategy& strategy);
 
   private:
     struct Impl;
@@ -61,7 +61,7 @@ bool reorder_strategy_indices(const DrawInfo& draw, std::vector<uint32_t>& out);
 extern const uint32_t kReorderIndexRange;
 
 // Best (shortest) time of `reps` whole draws, after one warm-up draw.
-DrawRun best_front_end(const DrawInfo& draw, const FrontEndOptions& options, uint32_t reps);
+TimedDraw best_front_end(const DrawInfo& draw, const FrontEndOptions& options, uint32_t reps);
 
 // Proxy 1: copies `src` to `dst` (same size) once; returns seconds.
 double proxy_memcpy(std::span<const std::byte> src, std::span<std::byte> dst);

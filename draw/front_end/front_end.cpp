@@ -3,13 +3,13 @@
 #include "draw/front_end/front_end.hpp"
 
 #include "draw/front_end/index_scan.hpp"
-#include "draw/shade/instance_order.hpp"
 #include "draw/front_end/reorder.hpp"
 #include "draw/front_end/split_linear.hpp"
 #include "draw/front_end/splitter.hpp"
-#include "draw/pipeline/statistics.hpp"
 #include "draw/front_end/triangle_loops.hpp"
+#include "draw/pipeline/statistics.hpp"
 #include "draw/pipeline/tsan_order.hpp"
+#include "draw/shade/instance_order.hpp"
 #include "drawpipe/limits.hpp"
 #include "drawpipe/prim.hpp"
 

@@ -121,7 +121,8 @@ bool SplitReplay::next(Segment& seg) {
     // Base vertex: on the listed fetch elements, or on the start of a linear vertex range.
     seg.fetch_bias = seg.linear_fetch() ? 0 : bias_;
     if (seg.linear_fetch()) seg.fetch_start += bias_;
-    // The front end's numbering: dense for one chunk, else chunk-major (drawpipe/extend/segment.hpp).
+    // The front end's numbering: dense for one chunk, else chunk-major
+    // (drawpipe/extend/segment.hpp).
     seg.sequence = entry_->chunks == 1 ? sequence_++
                                        : seg.sequence + uint64_t(instance_) * entry_->chunks *
                                                             entry_->chunk_positions;

@@ -7,8 +7,8 @@
 //                     (dedup_table.hpp), triangle lists through timed loops (triangle_loops.hpp)
 #pragma once
 
-#include "drawpipe/prim.hpp"
 #include "drawpipe/extend/segment.hpp"
+#include "drawpipe/prim.hpp"
 #include "drawpipe/strategy.hpp"
 #include "drawpipe/types.hpp"
 

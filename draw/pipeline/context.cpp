@@ -1,13 +1,13 @@
 #include "drawpipe/context.hpp"
 
-#include "draw/stages/output_stage.hpp"
 #include "draw/pipeline/pipeline.hpp"
 #include "draw/pipeline/prepare_reuse.hpp"
 #include "draw/pipeline/prepared_draw.hpp"
 #include "draw/pipeline/validate.hpp"
+#include "draw/stages/output_stage.hpp"
 #include "drawpipe/error.hpp"
-#include "drawpipe/registry.hpp"
 #include "drawpipe/extend/simd_shade.hpp"
+#include "drawpipe/registry.hpp"
 #include "drawpipe/split_cache.hpp"
 
 #include <oneapi/tbb/info.h>
@@ -203,7 +203,8 @@ struct Context::Impl {
 };
 
 Context::Context(const ContextOptions& options) {
-    // Pinned before anything is drawn (drawpipe/extend/simd_shade.hpp): tests and fuzzers run each level.
+    // Pinned before anything is drawn (drawpipe/extend/simd_shade.hpp): tests and fuzzers run each
+    // level.
     if (const char* env = std::getenv("DRAWPIPE_SIMD_TARGET"); env && *env) {
         try {
             pin_simd_target(env);

@@ -1,8 +1,8 @@
 #include "draw/pipeline/pipeline.hpp"
 
-#include "draw/stages/output_stage.hpp"
 #include "draw/pipeline/statistics.hpp"
 #include "draw/pipeline/tsan_order.hpp"
+#include "draw/stages/output_stage.hpp"
 #include "drawpipe/error.hpp"
 
 #include <oneapi/tbb/enumerable_thread_specific.h>

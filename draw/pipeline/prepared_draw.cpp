@@ -1,12 +1,12 @@
 #include "draw/pipeline/prepared_draw.hpp"
 
 #include "draw/pipeline/prepare_reuse.hpp"
-#include "drawpipe/extend/draw_segments.hpp"
 #include "drawpipe/error.hpp"
-#include "drawpipe/gs.hpp"
+#include "drawpipe/extend/draw_segments.hpp"
 #include "drawpipe/extend/shading.hpp"
-#include "drawpipe/tess.hpp"
 #include "drawpipe/extend/vertex_fetch.hpp"
+#include "drawpipe/gs.hpp"
+#include "drawpipe/tess.hpp"
 
 #include <string>
 

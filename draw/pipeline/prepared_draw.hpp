@@ -3,9 +3,9 @@
 #pragma once
 
 #include "draw/front_end/front_end.hpp"
-#include "draw/stages/raster_plan.hpp"
 #include "draw/front_end/split_replay.hpp"
 #include "draw/pipeline/validate.hpp"
+#include "draw/stages/raster_plan.hpp"
 #include "drawpipe/extend/middle_end.hpp"
 #include "drawpipe/extend/serial.hpp"
 #include "drawpipe/stream_output.hpp"

@@ -63,6 +63,8 @@ std::vector<MiddleEndRegistry::Entry> MiddleEndRegistry::entries() const {
 namespace drawpipe {
 
 // Out of line so that <drawpipe/middle_end.hpp> needs no complete MiddleEndScratch.
-std::unique_ptr<MiddleEndScratch> MiddleEnd::make_scratch() const { return nullptr; }
+std::unique_ptr<MiddleEndScratch> MiddleEnd::make_scratch() const {
+    return nullptr;
+}
 
 } // namespace drawpipe

@@ -1,8 +1,8 @@
 #include "drawpipe/extend/serial.hpp"
 
-#include "draw/stages/output_stage.hpp"
 #include "draw/pipeline/prepared_draw.hpp"
 #include "draw/pipeline/statistics.hpp"
+#include "draw/stages/output_stage.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/gs.hpp"
 

@@ -17,10 +17,11 @@ struct BatchSource {
     uint64_t segment = 0;        // Segment::sequence
 };
 
-// Throws Error(middle_end_failure) when `batch` is not what the contract (drawpipe/extend/shaded.hpp)
-// says: vertex_count records of `stride` dwords, primitive ranges inside `elts` with a valid
-// type and stream, and every element of every range below vertex_count. One pass over the
-// elements, vectorised (about 2 % of W1's draw; bench/README.md "Checked middle ends").
+// Throws Error(middle_end_failure) when `batch` is not what the contract
+// (drawpipe/extend/shaded.hpp) says: vertex_count records of `stride` dwords, primitive ranges
+// inside `elts` with a valid type and stream, and every element of every range below vertex_count.
+// One pass over the elements, vectorised (about 2 % of W1's draw; bench/README.md "Checked middle
+// ends").
 void check_batch(const ShadedBatch& batch, uint32_t stride, const BatchSource& from);
 
 } // namespace drawpipe

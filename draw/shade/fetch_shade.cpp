@@ -1,11 +1,11 @@
 #include "drawpipe/extend/fetch_shade.hpp"
 
-#include "drawpipe/gs.hpp"
 #include "drawpipe/extend/gs_executor.hpp"
 #include "drawpipe/extend/plain_draw.hpp"
-#include "drawpipe/limits.hpp"
 #include "drawpipe/extend/shading.hpp"
 #include "drawpipe/extend/tess_stages.hpp"
+#include "drawpipe/gs.hpp"
+#include "drawpipe/limits.hpp"
 
 #include <iterator>
 #include <utility>

@@ -1,7 +1,7 @@
 #include "draw/stages/assemble.hpp"
 
-#include "drawpipe/prim.hpp"
 #include "drawpipe/extend/segment.hpp"
+#include "drawpipe/prim.hpp"
 
 namespace drawpipe {
 

@@ -5,8 +5,8 @@
 #pragma once
 
 #include "drawpipe/backend.hpp"
-#include "drawpipe/prim.hpp"
 #include "drawpipe/extend/stage.hpp"
+#include "drawpipe/prim.hpp"
 
 #include <span>
 

@@ -5,10 +5,10 @@
 #pragma once
 
 #include "draw/pipeline/backend_calls.hpp"
-#include "draw/shade/check_batch.hpp"
 #include "draw/pipeline/prepared_draw.hpp"
-#include "draw/stages/stage_chain.hpp"
 #include "draw/pipeline/submit.hpp"
+#include "draw/shade/check_batch.hpp"
+#include "draw/stages/stage_chain.hpp"
 #include "drawpipe/backend.hpp"
 #include "drawpipe/extend/serial.hpp"
 #include "drawpipe/stream_output.hpp"

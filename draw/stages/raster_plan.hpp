@@ -4,8 +4,8 @@
 // capture the positions the shader wrote: then the sink runs it after the capture.
 #pragma once
 
-#include "drawpipe/raster_state.hpp"
 #include "drawpipe/extend/shaded.hpp"
+#include "drawpipe/raster_state.hpp"
 
 #include <array>
 #include <cstdint>

@@ -4,9 +4,9 @@
 // draw it prepares) and one registration line; drawpipe's pipeline runs the prepared draw on
 // every thread and keeps the output in draw order.
 #include <drawpipe/drawpipe.hpp>
-#include <drawpipe/prim.hpp>
 #include <drawpipe/extend/serial.hpp>
 #include <drawpipe/extend/shading.hpp>
+#include <drawpipe/prim.hpp>
 
 #include <cstdio>
 #include <memory>

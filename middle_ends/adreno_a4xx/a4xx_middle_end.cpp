@@ -3,8 +3,8 @@
 #include "drawpipe/error.hpp"
 #include "drawpipe/extend/gs_executor.hpp"
 #include "drawpipe/extend/plain_draw.hpp"
-#include "drawpipe/limits.hpp"
 #include "drawpipe/extend/shading.hpp"
+#include "drawpipe/limits.hpp"
 #include "drawpipe/tess.hpp"
 
 #include <array>

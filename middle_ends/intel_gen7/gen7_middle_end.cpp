@@ -1,10 +1,10 @@
 #include "middle_ends/intel_gen7/gen7_middle_end.hpp"
 
 #include "drawpipe/error.hpp"
-#include "drawpipe/gs.hpp"
 #include "drawpipe/extend/plain_draw.hpp"
-#include "drawpipe/limits.hpp"
 #include "drawpipe/extend/shading.hpp"
+#include "drawpipe/gs.hpp"
+#include "drawpipe/limits.hpp"
 #include "drawpipe/tess.hpp"
 #include "middle_ends/intel_gen7/ff_reader.hpp"
 #include "middle_ends/intel_gen7/gs_thread.hpp"

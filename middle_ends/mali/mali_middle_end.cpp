@@ -2,8 +2,8 @@
 
 #include "drawpipe/error.hpp"
 #include "drawpipe/extend/shading.hpp"
-#include "drawpipe/tess.hpp"
 #include "drawpipe/extend/vertex_fetch.hpp"
+#include "drawpipe/tess.hpp"
 #include "middle_ends/mali/jobs.hpp"
 #include "middle_ends/mali/padded_count.hpp"
 

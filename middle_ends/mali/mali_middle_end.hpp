@@ -13,8 +13,8 @@
 // same L), so output stays in GL order: all of instance 0, then instance 1, ...
 #pragma once
 
-#include "drawpipe/limits.hpp"
 #include "drawpipe/extend/middle_end.hpp"
+#include "drawpipe/limits.hpp"
 
 #include <span>
 #include <string_view>

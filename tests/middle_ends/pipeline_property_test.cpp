@@ -8,9 +8,9 @@
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/extend/fetch_shade.hpp"
+#include "drawpipe/extend/serial.hpp"
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/prim.hpp"
-#include "drawpipe/extend/serial.hpp"
 #include "support/random_draw.hpp"
 #include "support/tess_util.hpp"
 

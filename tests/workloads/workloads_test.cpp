@@ -5,8 +5,8 @@
 #include "workloads/workloads.hpp"
 
 #include "draw/front_end/front_end.hpp"
-#include "drawpipe/extend/draw_segments.hpp"
 #include "drawpipe/error.hpp"
+#include "drawpipe/extend/draw_segments.hpp"
 #include "drawpipe/limits.hpp"
 #include "drawpipe/prim.hpp"
 #include "drawpipe/split_cache.hpp"

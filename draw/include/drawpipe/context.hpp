@@ -25,8 +25,8 @@
 namespace drawpipe {
 
 class GeometryShader; // drawpipe/gs.hpp
-class MiddleEnd;      // bound by name, or made by a middle end's author (drawpipe/extend/middle_end.hpp)
-class Stage;          // a driver's own pipeline stage (drawpipe/extend/stage.hpp)
+class MiddleEnd; // bound by name, or made by a middle end's author (drawpipe/extend/middle_end.hpp)
+class Stage;     // a driver's own pipeline stage (drawpipe/extend/stage.hpp)
 
 // Flushes with less work than this (indices x instances) run on the calling thread. Measured
 // with `pipeline_bench --crossover 15` on the 2-core test machine: one W1 draw of 16K indices

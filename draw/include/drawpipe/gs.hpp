@@ -1,8 +1,8 @@
 // The geometry-shader programming model shared by every GS executor.
 //
 // A geometry shader is a C++ callable over a GsContext. The context is an abstract class:
-// each executor (the GL reference in <drawpipe/extend/gs_executor.hpp>, hardware models in middle_ends/)
-// implements the loads and the emit/end calls itself, so it sees every call of every
+// each executor (the GL reference in <drawpipe/extend/gs_executor.hpp>, hardware models in
+// middle_ends/) implements the loads and the emit/end calls itself, so it sees every call of every
 // invocation in order and can serve loads from whatever memory model it has.
 #pragma once
 

@@ -47,7 +47,8 @@ class SplitCache {
 
   private:
     struct Impl;
-    // The draw module looks splits up through this (acquire_split, draw/front_end/split_replay.hpp).
+    // The draw module looks splits up through this (acquire_split,
+    // draw/front_end/split_replay.hpp).
     friend Impl& split_cache_impl(const SplitCache& cache);
     std::unique_ptr<Impl> impl_;
 };

@@ -17,7 +17,8 @@ struct Strategy {
         direct,   // direct-mapped on index mod `entries`, segments bounded by distinct vertices
         exact,    // exact de-duplication (open addressing), bounded by distinct vertices
         none,     // no de-duplication: every index fetched
-        reorder,  // triangle lists put in vertex-cache order first (draw/front_end/reorder.cpp), then exact
+        reorder,  // triangle lists put in vertex-cache order first (draw/front_end/reorder.cpp),
+                  // then exact
     };
     Kind kind = Kind::distinct;
     uint32_t entries = 0; // direct-N

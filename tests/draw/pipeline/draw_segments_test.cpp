@@ -2,8 +2,8 @@
 // front end (the private reference) cuts, with or without a middle end; a redraw replayed
 // from the split cache the same again; and the checks of Context::draw as Errors.
 #include "draw/front_end/front_end.hpp"
-#include "drawpipe/extend/draw_segments.hpp"
 #include "drawpipe/error.hpp"
+#include "drawpipe/extend/draw_segments.hpp"
 #include "drawpipe/extend/fetch_shade.hpp"
 #include "drawpipe/prim.hpp"
 #include "drawpipe/split_cache.hpp"

@@ -121,9 +121,10 @@ struct Fixture {
     Grid grid;
     CountingBackend backend;
     Context ctx;
-    const VertexShader vs = per_vertex_shader({}, [](const float* in, float* out, uint32_t, uint32_t) {
-        for (int i = 0; i < 4; ++i) out[i] = in[i] + 1.0f; // touch the position
-    });
+    const VertexShader vs =
+        per_vertex_shader({}, [](const float* in, float* out, uint32_t, uint32_t) {
+            for (int i = 0; i < 4; ++i) out[i] = in[i] + 1.0f; // touch the position
+        });
     explicit Fixture(uint32_t threads, uint64_t inline_below = 0)
         : ctx(ContextOptions{threads, {}, inline_below}) {
         ctx.bind_middle_end(std::make_shared<FetchShade>(256));

@@ -4,8 +4,8 @@
 #include "drawpipe/backends/trace.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/extend/fetch_shade.hpp"
-#include "drawpipe/prim.hpp"
 #include "drawpipe/extend/serial.hpp"
+#include "drawpipe/prim.hpp"
 #include "support/random_draw.hpp"
 #include "support/tess_util.hpp"
 

@@ -2,10 +2,10 @@
 // against the per-vertex adapter, presets, declaration limits, and geometry-shader outputs
 // carried from the vertex shader's varyings.
 #include "drawpipe/error.hpp"
-#include "drawpipe/gs.hpp"
 #include "drawpipe/extend/gs_executor.hpp"
-#include "drawpipe/shader.hpp"
 #include "drawpipe/extend/shading.hpp"
+#include "drawpipe/gs.hpp"
+#include "drawpipe/shader.hpp"
 
 #include <gtest/gtest.h>
 

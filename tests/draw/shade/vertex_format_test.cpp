@@ -6,11 +6,11 @@
 #include "drawpipe/backends/trace.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/extend/fetch_shade.hpp"
-#include "drawpipe/middle_ends.hpp"
-#include "drawpipe/registry.hpp"
 #include "drawpipe/extend/serial.hpp"
 #include "drawpipe/extend/shading.hpp"
 #include "drawpipe/extend/vertex_fetch.hpp"
+#include "drawpipe/middle_ends.hpp"
+#include "drawpipe/registry.hpp"
 
 #include <gtest/gtest.h>
 

@@ -5,10 +5,10 @@
 // thread count; and a stippled line list needs bounded memory however many dashes it makes.
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
-#include "drawpipe/middle_ends.hpp"
-#include "drawpipe/prim.hpp"
 #include "drawpipe/extend/simd_shade.hpp"
 #include "drawpipe/extend/stage.hpp"
+#include "drawpipe/middle_ends.hpp"
+#include "drawpipe/prim.hpp"
 #include "support/tess_util.hpp"
 
 #include <gtest/gtest.h>

@@ -6,9 +6,9 @@
 #include "drawpipe/backends/raster.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
+#include "drawpipe/extend/stage.hpp"
 #include "drawpipe/gs.hpp"
 #include "drawpipe/middle_ends.hpp"
-#include "drawpipe/extend/stage.hpp"
 
 #include <gtest/gtest.h>
 

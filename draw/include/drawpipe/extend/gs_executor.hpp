@@ -6,8 +6,8 @@
 // dropped, invocations of one input primitive run in order, and only stream 0 is drawn.
 #pragma once
 
-#include "drawpipe/gs.hpp"
 #include "drawpipe/extend/shaded.hpp"
+#include "drawpipe/gs.hpp"
 
 #include <array>
 #include <cstdint>

@@ -7,8 +7,8 @@
 #pragma once
 
 #include "drawpipe/extend/segment.hpp"
-#include "drawpipe/middle_end.hpp"
 #include "drawpipe/extend/shaded.hpp"
+#include "drawpipe/middle_end.hpp"
 #include "drawpipe/tessellator.hpp"
 #include "drawpipe/types.hpp"
 

@@ -2,8 +2,8 @@
 // fetch rules, the segment size that bounds a GS draw's output, and the GS skeleton.
 #pragma once
 
-#include "drawpipe/gs.hpp"
 #include "drawpipe/extend/middle_end.hpp"
+#include "drawpipe/gs.hpp"
 
 #include <cstdint>
 #include <span>
