@@ -36,9 +36,14 @@ uint32_t* ClipStage::window(uint32_t* r) const {
     return r;
 }
 
-void ClipStage::take_viewport(const uint32_t* provoking) {
-    viewport_ = plan_.viewport_of(provoking);
+StagePrim ClipStage::place_in_viewport(const StagePrim& prim, uint32_t corners,
+                                       uint32_t provoking) {
+    if (!plan_.viewport_per_primitive) return prim;
+    viewport_ = plan_.viewport_of(prim.v[provoking]);
     xform_ = &plan_.viewports[viewport_];
+    StagePrim placed = prim;
+    for (uint32_t i = 0; i < corners; ++i) placed.v[i] = in_viewport(prim.v[i]);
+    return placed;
 }
 
 const uint32_t* ClipStage::in_viewport(const uint32_t* v) {
@@ -80,11 +85,7 @@ float lerp(float a, float b, float t) {
 void ClipStage::line(const StagePrim& prim) {
     const VertexScope scope(*this); // this primitive's new vertices, once handed on
     const bool last = draw_.draw->provoking == Provoking::last;
-    StagePrim placed = prim;
-    if (plan_.viewport_per_primitive) {
-        take_viewport(prim.v[last ? 1 : 0]);
-        for (uint32_t i = 0; i < 2; ++i) placed.v[i] = in_viewport(prim.v[i]);
-    }
+    const StagePrim placed = place_in_viewport(prim, 2, last ? 1 : 0);
     if (batch_->clip_or == 0) return next()->line(placed);
     const uint32_t m0 = mask_of(prim.v[0]), m1 = mask_of(prim.v[1]);
     if ((m0 | m1) == 0) return next()->line(placed);
@@ -144,11 +145,7 @@ void ClipStage::line(const StagePrim& prim) {
 void ClipStage::triangle(const StagePrim& prim) {
     const VertexScope scope(*this); // this primitive's new vertices, once handed on
     const bool last = draw_.draw->provoking == Provoking::last;
-    StagePrim placed = prim;
-    if (plan_.viewport_per_primitive) {
-        take_viewport(prim.v[last ? 2 : 0]);
-        for (uint32_t i = 0; i < 3; ++i) placed.v[i] = in_viewport(prim.v[i]);
-    }
+    const StagePrim placed = place_in_viewport(prim, 3, last ? 2 : 0);
     if (batch_->clip_or == 0) return next()->triangle(placed);
     const uint32_t m[3] = {mask_of(prim.v[0]), mask_of(prim.v[1]), mask_of(prim.v[2])};
     if ((m[0] | m[1] | m[2]) == 0) return next()->triangle(placed);

@@ -58,9 +58,10 @@ class ClipStage final : public Stage {
     const float* clip_pos_of(const uint32_t* v) const;
     uint32_t* window(uint32_t* record) const; // sets the record's window position from clip
     void copy_flat(uint32_t* dst, const uint32_t* provoking) const;
-    // Per-primitive viewports: the viewport of `provoking` for this primitive, and `v` in it
-    // (itself when post_shade placed it there, else a copy placed again).
-    void take_viewport(const uint32_t* provoking);
+    // Per-primitive viewports: `prim` with its corners in the viewport of its vertex
+    // `provoking` (each itself when post_shade placed it there, else a copy placed again);
+    // `prim` unchanged when the draw has no per-primitive viewport.
+    StagePrim place_in_viewport(const StagePrim& prim, uint32_t corners, uint32_t provoking);
     const uint32_t* in_viewport(const uint32_t* v);
 
     const RasterPlan& plan_;
