@@ -16,6 +16,15 @@ PACKAGES=(cmake ninja-build g++ pkg-config libboost-dev libtbb-dev libgtest-dev 
           python3 libegl-dev libgl-dev libopengl-dev libegl-mesa0 libgl1-mesa-dri
           clang libclang-rt-14-dev librsvg2-bin meson)
 
+# `./quickstart.sh mesa` (docs/mesa.md): Mesa's llvmpipe built from Debian's source with drawpipe
+# inside its draw module, and the judges that run on it (piglit and glmark2 under Xvfb).
+MESA_PACKAGES=(dpkg-dev python3-mako bison flex llvm-15-dev libdrm-dev libelf-dev libexpat1-dev
+               zlib1g-dev libzstd-dev libglvnd-dev libx11-dev libxext-dev libxfixes-dev
+               libxdamage-dev libx11-xcb-dev libxcb-glx0-dev libxcb-shm0-dev libxcb-randr0-dev
+               libxcb-xfixes0-dev libxcb-dri2-0-dev libxcb-dri3-dev libxcb-present-dev
+               libxcb-sync-dev libxshmfence-dev libxxf86vm-dev libxrandr-dev
+               xvfb xauth piglit glmark2-x11)
+
 ensure_packages() {
     local missing=()
     for p in "${PACKAGES[@]}"; do
@@ -49,6 +58,13 @@ demo)
     build default drawpipe
     ./build/default/tools/drawpipe demo "${@:2}"
     ;;
+mesa)
+    PACKAGES+=("${MESA_PACKAGES[@]}")
+    ensure_packages
+    integrations/mesa/build.sh
+    build default -DDRAWPIPE_BUILD_BENCH=ON drawpipe mesa_trace mesa_render gl_draw_bench
+    integrations/mesa/smoke.sh
+    ;;
 test)
     ensure_packages
     # The benchmarks are built only when asked; CI asks, so each one's --smoke run is a test.
@@ -68,7 +84,7 @@ test)
     ctest --preset fuzz -j 2
     ;;
 *)
-    echo "usage: $0 demo|test" >&2
+    echo "usage: $0 demo|test|mesa" >&2
     exit 64
     ;;
 esac

@@ -79,7 +79,7 @@ endforeach()
 # in a Markdown file. Names without an extension (programs such as the benchmarks), globs
 # and placeholders (a path followed by *, <, {, or $) and paths inside other paths
 # (`../x`, `build/...`, `<drawpipe/...>`) are not checked.
-set(_top "draw|middle_ends|backends|tools|tests|bench|docs|examples|capi|fuzz|cmake|workloads")
+set(_top "draw|middle_ends|backends|tools|tests|bench|docs|examples|capi|fuzz|cmake|workloads|integrations")
 set(_word "(^|[^A-Za-z0-9_./-])((${_top})/[A-Za-z0-9_./-]*)([*<{$]?)")
 file(GLOB_RECURSE _named ${S}/*.md ${S}/*.hpp ${S}/*.cpp ${S}/*.h ${S}/*.c ${S}/*.py ${S}/*.sh
      ${S}/*.cmake ${S}/CMakeLists.txt)

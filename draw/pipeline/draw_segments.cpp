@@ -11,9 +11,18 @@ struct DrawSegments::Impl {
     PreparedDraw draw;
     SegmentSource source;
     SegmentStorage storage;
+    bool begun = false; // a draw is in progress (false before the first begin, or a failed one)
 
-    explicit Impl(PreparedDraw prepared) : draw(std::move(prepared)) { source.begin(draw); }
+    Impl() = default;
+    explicit Impl(PreparedDraw prepared) { begin(std::move(prepared)); }
+    void begin(PreparedDraw prepared) {
+        draw = std::move(prepared);
+        source.begin(draw);
+        begun = true;
+    }
 };
+
+DrawSegments::DrawSegments() : impl_(std::make_unique<Impl>()) {}
 
 DrawSegments::DrawSegments(const DrawState& state, const MiddleEnd& middle,
                            const DrawOptions& options)
@@ -25,8 +34,14 @@ DrawSegments::DrawSegments(const DrawInfo& draw, const MiddleEndLimits& limits,
 
 DrawSegments::~DrawSegments() = default;
 
+void DrawSegments::begin(const DrawInfo& draw, const MiddleEndLimits& limits,
+                         const DrawOptions& options) {
+    impl_->begun = false;
+    impl_->begin(prepare_split(draw, limits, options, "(limits)"));
+}
+
 bool DrawSegments::next(Segment& seg) {
-    return impl_->source.next(impl_->storage, seg);
+    return impl_->begun && impl_->source.next(impl_->storage, seg);
 }
 
 const FrontEndStats& DrawSegments::stats() const {

@@ -128,3 +128,29 @@ TEST(DrawSegments, ChecksAsContextDrawChecks) {
     EXPECT_THROW(check_draw(unbound, middle), Error);
     EXPECT_NO_THROW(check_draw({bound->info, bound->input(), nullptr, nullptr}, middle));
 }
+
+// One DrawSegments begun draw after draw (as a driver's front end keeps it) cuts each draw as
+// a fresh one does; a draw that fails its checks leaves nothing to hand out.
+TEST(DrawSegments, ReusedForDrawAfterDrawCutsAsAFreshOne) {
+    std::mt19937 rng(39);
+    DrawSegments reused;
+    Segment seg;
+    EXPECT_FALSE(reused.next(seg)); // nothing begun yet
+    for (int iter = 0; iter < 60; ++iter) {
+        const Prim prim = Prim(rng() % int(Prim::patches));
+        const DrawDesc d = test::random_draw(rng, prim);
+        const auto bound = bind_draw(d);
+        MiddleEndLimits limits;
+        limits.max_vertices = min_segment_vertices(prim) + rng() % 30;
+        DrawSegments fresh(bound->info, limits);
+        reused.begin(bound->info, limits);
+        EXPECT_EQ(segments_of(reused), segments_of(fresh)) << format_draw_text(d);
+        expect_same_totals(reused.stats(), fresh.stats());
+        if (iter % 10 == 0) { // a draw the checks refuse, begun half-way through a good one
+            reused.begin(bound->info, limits);
+            limits.max_vertices = 0; // below any primitive's minimum
+            EXPECT_THROW(reused.begin(bound->info, limits), Error);
+            EXPECT_FALSE(reused.next(seg));
+        }
+    }
+}

@@ -23,9 +23,17 @@ class DrawSegments {
     // limits and its indices against base vertex are checked as Context::draw checks them.
     DrawSegments(const DrawInfo& draw, const MiddleEndLimits& limits,
                  const DrawOptions& options = {});
+    // No draw yet: begin() starts one. A driver's front end keeps one and begins every draw
+    // on it, so the front end's tables and the segment lists are allocated once, not per draw.
+    DrawSegments();
     ~DrawSegments();
     DrawSegments(const DrawSegments&) = delete;
     DrawSegments& operator=(const DrawSegments&) = delete;
+
+    // Starts another draw as the limits constructor does (the same checks and Error); the
+    // segments of the previous draw are invalid from here on.
+    void begin(const DrawInfo& draw, const MiddleEndLimits& limits,
+               const DrawOptions& options = {});
 
     // Writes the next segment in draw order into `seg`, its lists valid until the next call.
     // Returns false when the draw is done.

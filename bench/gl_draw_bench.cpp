@@ -1,0 +1,255 @@
+// gl_draw_bench: the draw module's time on whatever OpenGL the process gets (the system's
+// llvmpipe, or the Mesa of integrations/mesa in one DRAWPIPE_MESA mode), rasterizer discard
+// on, so the time is fetch, vertex shading and the draw module's splitting, not pixels.
+//
+//   gl_draw_bench [--workloads W1,...,W7,MESH.obj,...] [--small N] [--ms T] [--smoke]
+//
+// Every workload is a static buffer drawn with glDrawElements (or glDrawArrays) and
+// glFinish, repeated for about T ms (default 300); `small` is N draws (default 8192) of one
+// 12-index triangle list each, at different offsets of one buffer, then one glFinish. It
+// prints one line per workload: `NAME best_ms median_ms`. integrations/mesa/bench-modes.sh runs
+// it round by round in each mode and takes medians of the per-round ratios.
+#define GL_GLEXT_PROTOTYPES 1
+
+#include "workloads/headless_gl.hpp"
+#include "workloads/mesh.hpp"
+#include "workloads/workloads.hpp"
+
+#include <GL/gl.h>
+#include <GL/glext.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+using namespace drawpipe;
+using namespace drawpipe::workloads;
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+    std::vector<std::string> workloads{"W1",
+                                       "W2",
+                                       "W3",
+                                       "W4",
+                                       "W5",
+                                       "W6",
+                                       "W7",
+                                       "/usr/share/glmark2/models/bunny.obj",
+                                       "/usr/share/glmark2/models/horse.3ds",
+                                       "/usr/share/glmark2/models/cat.3ds"};
+    uint32_t small = 8192;
+    double ms = 300;
+};
+
+[[noreturn]] void usage(const std::string& why) {
+    std::fprintf(stderr,
+                 "gl_draw_bench: %s\nusage: gl_draw_bench [--workloads A,B,...] [--small N] "
+                 "[--ms T] [--smoke]\n",
+                 why.c_str());
+    std::exit(2);
+}
+
+std::vector<std::string> split_list(std::string_view s) {
+    std::vector<std::string> out;
+    for (size_t pos = 0; pos <= s.size();) {
+        const size_t comma = std::min(s.find(',', pos), s.size());
+        if (comma > pos) out.emplace_back(s.substr(pos, comma - pos));
+        pos = comma + 1;
+    }
+    return out;
+}
+
+GLuint compile(GLenum type, const char* src) {
+    const GLuint s = glCreateShader(type);
+    glShaderSource(s, 1, &src, nullptr);
+    glCompileShader(s);
+    GLint ok = 0;
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) throw std::runtime_error("shader compile failed");
+    return s;
+}
+
+// gl_Position = M * pos, as mesa_draw_bench's; M is a uniform, so nothing folds away.
+void use_matrix_program() {
+    const GLuint prog = glCreateProgram();
+    glAttachShader(prog, compile(GL_VERTEX_SHADER, "#version 450 core\n"
+                                                   "layout(location = 0) in vec4 pos;\n"
+                                                   "uniform mat4 M;\n"
+                                                   "void main() { gl_Position = M * pos; }\n"));
+    glAttachShader(prog, compile(GL_FRAGMENT_SHADER, "#version 450 core\nout vec4 c;\n"
+                                                     "void main() { c = vec4(1.0); }\n"));
+    glLinkProgram(prog);
+    GLint ok = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) throw std::runtime_error("program link failed");
+    glUseProgram(prog);
+    const float m[16] = {1.2f, 0, 0.1f, -0.6f, 0, 1.5f, 0.2f,  -0.75f,
+                         0,    0, -1,   -0.2f, 0, 0,    -0.2f, 1};
+    glUniformMatrix4fv(glGetUniformLocation(prog, "M"), 1, GL_TRUE, m);
+}
+
+GLenum gl_prim(Prim p) {
+    switch (p) {
+    case Prim::triangles:
+        return GL_TRIANGLES;
+    case Prim::triangle_strip:
+        return GL_TRIANGLE_STRIP;
+    case Prim::triangle_fan:
+        return GL_TRIANGLE_FAN;
+    case Prim::lines:
+        return GL_LINES;
+    case Prim::line_strip:
+        return GL_LINE_STRIP;
+    case Prim::points:
+        return GL_POINTS;
+    default:
+        throw std::runtime_error("gl_draw_bench: a workload of an unexpected primitive");
+    }
+}
+
+// Binds the workload's positions (float4) and indices; returns the draw as one call.
+std::function<void()> bind(const Workload& w) {
+    std::vector<float> pos;
+    if (w.positions.empty()) {
+        pos = grid_positions(1.0f / kGridSide);
+    } else {
+        pos.reserve(w.positions.size() / 3 * 4);
+        for (size_t i = 0; i + 2 < w.positions.size(); i += 3)
+            pos.insert(pos.end(), {w.positions[i], w.positions[i + 1], w.positions[i + 2], 1});
+    }
+    GLuint vao = 0, vbo = 0, ebo = 0;
+    glGenVertexArrays(1, &vao);
+    glBindVertexArray(vao);
+    glGenBuffers(1, &vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(pos.size() * sizeof(float)), pos.data(),
+                 GL_STATIC_DRAW);
+    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glEnableVertexAttribArray(0);
+    const GLenum mode = gl_prim(w.prim);
+    const GLsizei count = GLsizei(w.count);
+    if (w.index_type == IndexType::none) return [=] { glDrawArrays(mode, 0, count); };
+    glGenBuffers(1, &ebo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ebo);
+    const bool u16 = w.index_type == IndexType::u16;
+    glBufferData(
+        GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(u16 ? w.indices16.size() * 2 : w.indices32.size() * 4),
+        u16 ? static_cast<const void*>(w.indices16.data()) : w.indices32.data(), GL_STATIC_DRAW);
+    const bool restart = w.primitive_restart;
+    const GLuint restart_index = w.restart_index;
+    const GLenum type = u16 ? GL_UNSIGNED_SHORT : GL_UNSIGNED_INT;
+    return [=] {
+        glBindVertexArray(vao);
+        if (restart) {
+            glEnable(GL_PRIMITIVE_RESTART);
+            glPrimitiveRestartIndex(restart_index);
+        } else {
+            glDisable(GL_PRIMITIVE_RESTART);
+        }
+        glDrawElements(mode, count, type, nullptr);
+    };
+}
+
+// N draws of 12 u16 indices each (4 triangles over 6 vertices), each at its own offset.
+std::function<void()> bind_small(uint32_t n) {
+    std::vector<float> pos;
+    std::vector<uint16_t> idx;
+    for (uint32_t i = 0; i < 6 * 64; ++i)
+        pos.insert(pos.end(), {float(i % 7) * 0.1f, float(i % 5) * 0.1f, 0.5f, 1});
+    for (uint32_t d = 0; d < 64; ++d)
+        for (uint16_t k : {0, 1, 2, 2, 1, 3, 2, 3, 4, 4, 3, 5}) idx.push_back(uint16_t(6 * d + k));
+    GLuint vao = 0, vbo = 0, ebo = 0;
+    glGenVertexArrays(1, &vao);
+    glBindVertexArray(vao);
+    glGenBuffers(1, &vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(pos.size() * 4), pos.data(), GL_STATIC_DRAW);
+    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glEnableVertexAttribArray(0);
+    glGenBuffers(1, &ebo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, ebo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(idx.size() * 2), idx.data(), GL_STATIC_DRAW);
+    return [=] {
+        glBindVertexArray(vao);
+        glDisable(GL_PRIMITIVE_RESTART);
+        for (uint32_t i = 0; i < n; ++i)
+            glDrawElements(GL_TRIANGLES, 12, GL_UNSIGNED_SHORT,
+                           reinterpret_cast<const void*>(uintptr_t(24 * (i % 64))));
+    };
+}
+
+void time_it(const std::string& name, const std::function<void()>& draw, double budget_ms) {
+    draw(); // warm: shader variants compiled, buffers resident
+    glFinish();
+    std::vector<double> ms;
+    const auto start = Clock::now();
+    do {
+        const auto t0 = Clock::now();
+        draw();
+        glFinish();
+        ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    } while (ms.size() < 3 ||
+             std::chrono::duration<double, std::milli>(Clock::now() - start).count() < budget_ms);
+    std::sort(ms.begin(), ms.end());
+    std::printf("%s %.4f %.4f\n", name.c_str(), ms.front(), ms[ms.size() / 2]);
+    std::fflush(stdout);
+}
+
+int run(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        auto value = [&]() -> const char* {
+            if (i + 1 >= argc) usage("missing value after " + std::string(a));
+            return argv[++i];
+        };
+        if (a == "--workloads")
+            o.workloads = split_list(value());
+        else if (a == "--small")
+            o.small = uint32_t(std::strtoul(value(), nullptr, 10));
+        else if (a == "--ms")
+            o.ms = std::atof(value());
+        else if (a == "--smoke") {
+            o.workloads = {"W1"};
+            o.small = 64;
+            o.ms = 1;
+        } else
+            usage("unknown argument " + std::string(a));
+    }
+    try {
+        const HeadlessGl gl = open_headless_gl(GlProfile::core, 4, 5);
+        std::printf("# %s, %s\n", reinterpret_cast<const char*>(glGetString(GL_RENDERER)),
+                    gl.platform.c_str());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "gl_draw_bench: no usable OpenGL: %s\n", e.what());
+        return 77;
+    }
+    use_matrix_program();
+    glEnable(GL_RASTERIZER_DISCARD);
+    for (const std::string& id : o.workloads) {
+        const Workload w = load_input(id);
+        const std::string name = w.positions.empty() ? w.id : id.substr(id.rfind('/') + 1);
+        time_it(name, bind(w), o.ms);
+    }
+    if (o.small) time_it("small" + std::to_string(o.small), bind_small(o.small), o.ms);
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "gl_draw_bench: %s\n", e.what());
+        return 1;
+    }
+}

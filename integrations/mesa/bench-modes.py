@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""The draw module's time on the built Mesa, `off` against other modes, round by round:
+    integrations/mesa/bench-modes.py [--rounds N] [--modes off,front] [--bench PATH] [-- ARGS]
+Each round runs bench/gl_draw_bench once per mode, in a rotating order, each on the same
+build through run.sh; a workload's ratio is the median over rounds of that round's
+mode / off time (the runs of a round are adjacent, so they share the machine's mood). Prints
+a Markdown table: per workload and mode, the best and median ms and the median ratio."""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(os.path.dirname(here))
+ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+ap.add_argument("--rounds", type=int, default=5)
+ap.add_argument("--modes", default="off,front")
+ap.add_argument("--bench", default=os.path.join(root, "build/default/bench/gl_draw_bench"))
+ap.add_argument("args", nargs="*", help="passed to gl_draw_bench (after --)")
+a = ap.parse_args()
+modes = a.modes.split(",")
+if modes[0] != "off":
+    sys.exit("--modes: the first mode is the baseline and must be off")
+
+times = {m: {} for m in modes}  # mode -> workload -> [(best, median) per round]
+order = []
+for r in range(a.rounds):
+    for k in range(len(modes)):
+        m = modes[(r + k) % len(modes)]
+        p = subprocess.run([os.path.join(here, "run.sh"), m, a.bench] + a.args,
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            sys.exit(f"gl_draw_bench in {m} failed ({p.returncode}): {p.stderr.strip()}")
+        for line in p.stdout.splitlines():
+            if line.startswith("#"):
+                continue
+            name, best, med = line.split()
+            if name not in order:
+                order.append(name)
+            times[m].setdefault(name, []).append((float(best), float(med)))
+    print(f"round {r + 1}/{a.rounds} done", file=sys.stderr)
+
+print("| workload | " + " | ".join(f"{m} best / median ms" for m in modes) + " | " +
+      " | ".join(f"{m} / off (median of rounds)" for m in modes[1:]) + " |")
+print("|---" * (2 * len(modes)) + "|")
+for w in order:
+    cells = []
+    for m in modes:
+        t = times[m][w]
+        cells.append(f"{min(b for b, _ in t):.3f} / {statistics.median(x for _, x in t):.3f}")
+    for m in modes[1:]:
+        ratios = [x / o for (_, x), (_, o) in zip(times[m][w], times["off"][w])]
+        cells.append(f"{statistics.median(ratios):.3f}")
+    print(f"| {w} | " + " | ".join(cells) + " |")

@@ -1,0 +1,242 @@
+/*
+ * drawpipe as the draw module's front end (DRAWPIPE_MESA=front): it takes vsplit's place
+ * between draw_pt_arrays() and the middle end. drawpipe cuts each draw (restart runs
+ * included) into segments no larger than the middle end's prepare() announced, and the
+ * middle end gets them through run() and run_linear() with DRAW_SPLIT_BEFORE/AFTER and
+ * DRAW_LINE_LOOP_AS_STRIP, as vsplit hands them.
+ *
+ * A draw drawpipe refuses (an index read past the index buffer, which Mesa reads as 0; a
+ * base vertex taking an index outside [0, 2^32); restart with patches, which llvmpipe
+ * honours and drawpipe does not) is drawn by vsplit, restart runs split as draw_pt.c splits
+ * them, and counted: DRAWPIPE_MESA_STATS=1 prints the counts at exit.
+ */
+
+#include "draw/draw_pt_drawpipe.h"
+
+#include "draw/draw_context.h"
+#include "draw/draw_private.h"
+#include "draw/draw_pt.h"
+#include "drawpipe_split.h"
+#include "util/u_debug.h"
+#include "util/u_memory.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum fallback_reason {
+   FALLBACK_PATCH_RESTART,
+   FALLBACK_REFUSED,
+   FALLBACK_COUNT
+};
+
+static const char *const fallback_names[FALLBACK_COUNT] = {
+   "restart with patches (llvmpipe restarts them, drawpipe does not)",
+   "refused by drawpipe's checks",
+};
+
+/* Process-wide: DRAWPIPE_MESA_STATS reports every context's draws together. */
+static atomic_ulong stat_taken, stat_segments, stat_fallback[FALLBACK_COUNT];
+static char stat_last_refusal[256];
+
+struct drawpipe_front {
+   struct draw_pt_front_end base;
+   struct draw_context *draw;
+   struct draw_pt_middle_end *middle;
+   enum pipe_prim_type prim;
+   unsigned opt;
+   unsigned max_vertices;
+   struct dp_split *split;
+   /* vsplit, for the draws drawpipe refuses; prepared only when one comes. */
+   struct draw_pt_front_end *vsplit;
+   bool vsplit_prepared;
+};
+
+enum drawpipe_mesa_mode
+draw_pt_drawpipe_mode(void)
+{
+   static int mode = -1;
+   if (mode < 0) {
+      const char *v = getenv("DRAWPIPE_MESA");
+      mode = DRAWPIPE_MESA_OFF;
+      if (v && !strcmp(v, "front")) {
+         mode = DRAWPIPE_MESA_FRONT;
+      } else if (v && !strcmp(v, "whole")) {
+         fprintf(stderr, "drawpipe: DRAWPIPE_MESA=whole is not built yet; using front\n");
+         mode = DRAWPIPE_MESA_FRONT;
+      } else if (v && *v && strcmp(v, "off")) {
+         fprintf(stderr, "drawpipe: DRAWPIPE_MESA=%s is not off, front or whole; using off\n", v);
+      }
+   }
+   return (enum drawpipe_mesa_mode)mode;
+}
+
+static void
+print_stats(void)
+{
+   fprintf(stderr, "drawpipe: front end: %lu draws taken (%lu segments)\n",
+           (unsigned long)stat_taken, (unsigned long)stat_segments);
+   for (unsigned r = 0; r < FALLBACK_COUNT; r++)
+      fprintf(stderr, "drawpipe: front end: %lu draws fell back to vsplit: %s\n",
+              (unsigned long)stat_fallback[r], fallback_names[r]);
+   if (stat_fallback[FALLBACK_REFUSED])
+      fprintf(stderr, "drawpipe: last refusal: %s\n", stat_last_refusal);
+}
+
+static void
+drawpipe_prepare(struct draw_pt_front_end *frontend, enum pipe_prim_type prim,
+                 struct draw_pt_middle_end *middle, unsigned opt)
+{
+   struct drawpipe_front *fe = (struct drawpipe_front *)frontend;
+   fe->prim = prim;
+   fe->opt = opt;
+   fe->middle = middle;
+   fe->vsplit_prepared = false;
+   middle->prepare(middle, prim, opt, &fe->max_vertices);
+}
+
+/* vsplit draws [start, start + count), restart runs split as draw_pt_arrays_restart does. */
+static void
+fallback_run(struct drawpipe_front *fe, unsigned start, unsigned count, bool restart,
+             unsigned restart_index)
+{
+   struct draw_context *draw = fe->draw;
+   if (!fe->vsplit_prepared) {
+      fe->vsplit->prepare(fe->vsplit, fe->prim, fe->middle, fe->opt);
+      fe->vsplit_prepared = true;
+   }
+   if (!restart) {
+      fe->vsplit->run(fe->vsplit, start, count);
+      return;
+   }
+   const unsigned size = draw->pt.user.eltSize, elt_max = draw->pt.user.eltMax;
+   unsigned run_start = start, run_count = 0;
+   for (unsigned j = 0; j < count; j++) {
+      const unsigned i = start + j;
+      bool is_restart = false;
+      if (i >= start && i < elt_max) {
+         const void *elts = draw->pt.user.elts;
+         unsigned v = size == 1 ? ((const uint8_t *)elts)[i]
+                    : size == 2 ? ((const uint16_t *)elts)[i]
+                                : ((const uint32_t *)elts)[i];
+         is_restart = v == restart_index;
+      }
+      if (is_restart) {
+         if (run_count) {
+            draw->start_index = run_start;
+            fe->vsplit->run(fe->vsplit, run_start, run_count);
+         }
+         run_start = i + 1;
+         run_count = 0;
+      } else {
+         run_count++;
+      }
+   }
+   if (run_count) {
+      draw->start_index = run_start;
+      fe->vsplit->run(fe->vsplit, run_start, run_count);
+   }
+}
+
+static void
+drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
+{
+   struct drawpipe_front *fe = (struct drawpipe_front *)frontend;
+   struct draw_context *draw = fe->draw;
+   struct draw_pt_middle_end *middle = fe->middle;
+   const bool restart = draw->pt.user.eltSize && draw->pt.user.restart;
+
+   if (restart && fe->prim == PIPE_PRIM_PATCHES) {
+      atomic_fetch_add(&stat_fallback[FALLBACK_PATCH_RESTART], 1);
+      fallback_run(fe, start, count, true, draw->pt.user.restart_index);
+      return;
+   }
+
+   const struct dp_split_draw d = {
+      .prim = fe->prim,
+      .index_size = draw->pt.user.eltSize,
+      .indices = draw->pt.user.elts,
+      .index_count = draw->pt.user.eltMax,
+      .start = start,
+      .count = count,
+      .base_vertex = draw->pt.user.eltBias,
+      .restart = restart,
+      .restart_index = draw->pt.user.restart_index,
+      .patch_vertices = draw->pt.vertices_per_patch,
+      .max_vertices = fe->max_vertices,
+   };
+   const char *refusal = dp_split_begin(fe->split, &d);
+   if (refusal) {
+      atomic_fetch_add(&stat_fallback[FALLBACK_REFUSED], 1);
+      snprintf(stat_last_refusal, sizeof stat_last_refusal, "%s", refusal);
+      fallback_run(fe, start, count, restart, draw->pt.user.restart_index);
+      return;
+   }
+   atomic_fetch_add(&stat_taken, 1);
+
+   struct dp_segment seg;
+   unsigned segments = 0;
+   while (dp_split_next(fe->split, &seg)) {
+      const unsigned flags = seg.flags | (seg.line_loop_piece ? DRAW_LINE_LOOP_AS_STRIP : 0);
+      if (!seg.fetch_elts)
+         middle->run_linear(middle, seg.fetch_start, seg.fetch_count, flags);
+      else
+         middle->run(middle, seg.fetch_elts, seg.fetch_count, seg.draw_elts, seg.draw_count,
+                     flags);
+      segments++;
+   }
+   atomic_fetch_add(&stat_segments, segments);
+}
+
+static void
+drawpipe_flush(struct draw_pt_front_end *frontend, unsigned flags)
+{
+   struct drawpipe_front *fe = (struct drawpipe_front *)frontend;
+   if (!(flags & DRAW_FLUSH_STATE_CHANGE))
+      return;
+   /* vsplit's flush finishes the middle end when vsplit was prepared on it. */
+   if (fe->vsplit_prepared)
+      fe->vsplit->flush(fe->vsplit, flags);
+   else if (fe->middle)
+      fe->middle->finish(fe->middle);
+   fe->middle = NULL;
+   fe->vsplit_prepared = false;
+}
+
+static void
+drawpipe_destroy(struct draw_pt_front_end *frontend)
+{
+   struct drawpipe_front *fe = (struct drawpipe_front *)frontend;
+   dp_split_destroy(fe->split);
+   fe->vsplit->destroy(fe->vsplit);
+   FREE(fe);
+}
+
+struct draw_pt_front_end *
+draw_pt_drawpipe(struct draw_context *draw)
+{
+   struct drawpipe_front *fe = CALLOC_STRUCT(drawpipe_front);
+   if (!fe)
+      return NULL;
+   fe->base.prepare = drawpipe_prepare;
+   fe->base.run = drawpipe_run;
+   fe->base.flush = drawpipe_flush;
+   fe->base.destroy = drawpipe_destroy;
+   fe->draw = draw;
+   fe->split = dp_split_create();
+   fe->vsplit = draw_pt_vsplit(draw);
+   if (!fe->split || !fe->vsplit) {
+      if (fe->split)
+         dp_split_destroy(fe->split);
+      if (fe->vsplit)
+         fe->vsplit->destroy(fe->vsplit);
+      FREE(fe);
+      return NULL;
+   }
+   static atomic_flag registered = ATOMIC_FLAG_INIT;
+   if (debug_get_bool_option("DRAWPIPE_MESA_STATS", false) &&
+       !atomic_flag_test_and_set(&registered))
+      atexit(print_stats);
+   return &fe->base;
+}

@@ -1,0 +1,120 @@
+// drawpipe's front end behind drawpipe_split.h. Mesa's middle ends take final vertex ids
+// (base vertex added) and u16 draw elements, and tell an indexed draw from a non-indexed
+// one by whether the fetch is listed; drawpipe's segments are put in those terms here.
+#include "drawpipe_split.h"
+
+#include <drawpipe/error.hpp>
+#include <drawpipe/extend/draw_segments.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <numeric>
+#include <string>
+#include <vector>
+
+using namespace drawpipe;
+
+struct dp_split {
+    DrawSegments segments; // one for every draw: its tables are allocated once
+    Segment seg;
+    Prim prim = Prim::points;
+    bool indexed = false;
+    std::vector<uint32_t> fetch;    // listed fetch elements when drawpipe's need rewriting
+    std::vector<uint16_t> identity; // 0, 1, 2 ... for listed fetches drawn in order
+    std::string error;
+};
+
+namespace {
+
+IndexType index_type(unsigned size) {
+    switch (size) {
+    case 1:
+        return IndexType::u8;
+    case 2:
+        return IndexType::u16;
+    case 4:
+        return IndexType::u32;
+    default:
+        return IndexType::none;
+    }
+}
+
+// Mesa's middle ends allocate a segment's vertices with a u16 count.
+constexpr uint32_t kMesaMaxFetch = 65534;
+
+} // namespace
+
+extern "C" {
+
+dp_split* dp_split_create(void) {
+    try {
+        auto* s = new dp_split;
+        s->identity.resize(kMaxSegmentVertices);
+        std::iota(s->identity.begin(), s->identity.end(), uint16_t(0));
+        return s;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+void dp_split_destroy(dp_split* split) {
+    delete split;
+}
+
+const char* dp_split_begin(dp_split* s, const dp_split_draw* d) {
+    DrawInfo info;
+    info.prim = Prim(d->prim);
+    info.index_type = index_type(d->index_size);
+    info.start = d->start;
+    info.count = d->count;
+    info.patch_vertices = d->patch_vertices;
+    if (info.index_type != IndexType::none) {
+        info.indices = d->indices;
+        info.index_buffer_count = d->index_count;
+        info.base_vertex = d->base_vertex;
+        info.primitive_restart = d->restart;
+        info.restart_index = d->restart_index;
+    }
+    MiddleEndLimits limits;
+    limits.max_vertices = std::min(d->max_vertices, kMesaMaxFetch);
+    s->prim = info.prim;
+    s->indexed = info.index_type != IndexType::none;
+    try {
+        s->segments.begin(info, limits);
+        return nullptr;
+    } catch (const Error& e) {
+        s->error = e.what();
+    } catch (const std::exception& e) {
+        s->error = std::string("drawpipe: ") + e.what();
+    }
+    return s->error.c_str();
+}
+
+bool dp_split_next(dp_split* s, dp_segment* out) {
+    Segment& seg = s->seg;
+    if (!s->segments.next(seg)) return false;
+    out->flags = seg.flags;
+    out->line_loop_piece = s->prim == Prim::line_loop && seg.prim == Prim::line_strip;
+    out->fetch_start = seg.fetch_start;
+    out->fetch_count = seg.fetch_count;
+    out->draw_count = seg.draw_count;
+    out->draw_elts = seg.linear_draw() ? nullptr : seg.draw_elts.data();
+    if (seg.linear_fetch() && !s->indexed && seg.linear_draw()) {
+        out->fetch_elts = nullptr; // run_linear
+        return true;
+    }
+    // A listed fetch: an indexed draw's range is listed too, since Mesa's generated fetch
+    // gives gl_BaseVertex only to listed fetches.
+    const uint32_t* elts = seg.fetch_elts.data();
+    if (seg.linear_fetch() || seg.fetch_bias != 0) {
+        s->fetch.resize(seg.fetch_count);
+        for (uint32_t i = 0; i < seg.fetch_count; ++i) s->fetch[i] = seg.vertex_id(i);
+        elts = s->fetch.data();
+    }
+    out->fetch_elts = elts;
+    if (!out->draw_elts) out->draw_elts = s->identity.data();
+    return true;
+}
+
+} // extern "C"
