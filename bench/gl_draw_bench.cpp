@@ -7,7 +7,7 @@
 // Every workload is a static buffer drawn with glDrawElements (or glDrawArrays) and
 // glFinish, repeated for about T ms (default 300); `small` is N draws (default 8192) of one
 // 12-index triangle list each, at different offsets of one buffer, then one glFinish. It
-// prints one line per workload: `NAME best_ms median_ms`. integrations/mesa/bench-modes.sh runs
+// prints one line per workload: `NAME best_ms median_ms`. integrations/mesa/bench-modes.py runs
 // it round by round in each mode and takes medians of the per-round ratios.
 #define GL_GLEXT_PROTOTYPES 1
 
@@ -189,6 +189,8 @@ std::function<void()> bind_small(uint32_t n) {
 void time_it(const std::string& name, const std::function<void()>& draw, double budget_ms) {
     draw(); // warm: shader variants compiled, buffers resident
     glFinish();
+    if (const GLenum err = glGetError(); err != GL_NO_ERROR)
+        throw std::runtime_error(name + ": the draw failed with GL error " + std::to_string(err));
     std::vector<double> ms;
     const auto start = Clock::now();
     do {
@@ -232,6 +234,14 @@ int run(int argc, char** argv) {
         std::fprintf(stderr, "gl_draw_bench: no usable OpenGL: %s\n", e.what());
         return 77;
     }
+    // A surfaceless context has no default framebuffer: draw into a 1 x 1 one of our own.
+    GLuint fbo = 0, rb = 0;
+    glGenFramebuffers(1, &fbo);
+    glGenRenderbuffers(1, &rb);
+    glBindRenderbuffer(GL_RENDERBUFFER, rb);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 1, 1);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
     use_matrix_program();
     glEnable(GL_RASTERIZER_DISCARD);
     for (const std::string& id : o.workloads) {

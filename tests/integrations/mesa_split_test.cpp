@@ -3,13 +3,15 @@
 // it (the draw's primitive, a line-loop piece as a strip, listed fetch elements as final
 // vertex ids) gives, in order, exactly the primitives of the whole draw, for every primitive
 // type, index size, restart, base vertex and segment limit. And every indexed segment is
-// listed (Mesa gives gl_BaseVertex only to listed fetches).
+// listed (Mesa gives gl_BaseVertex only to listed fetches) and fetches only vertices it draws.
 #include "integrations/mesa/src/drawpipe_split.h"
 
 #include "drawpipe/decompose.hpp"
 #include "support/random_draw.hpp"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include <memory>
 #include <random>
@@ -87,9 +89,16 @@ TEST(MesaSplit, SegmentsDrawnAsMesaDrawsThemAreTheDraw) {
                         ids.push_back(seg.fetch_start + i);
                 } else {
                     ASSERT_LE(seg.fetch_count, in.max_vertices);
+                    std::vector<bool> used(seg.fetch_count);
                     for (uint32_t i = 0; i < seg.draw_count; ++i) {
                         ASSERT_LT(seg.draw_elts[i], seg.fetch_count);
                         ids.push_back(seg.fetch_elts[seg.draw_elts[i]]);
+                        used[seg.draw_elts[i]] = true;
+                    }
+                    // A vertex fetched but not drawn would still vote in Mesa's clip test.
+                    if (d.index_type != IndexType::none) {
+                        EXPECT_EQ(std::count(used.begin(), used.end(), false), 0)
+                            << format_draw_text(desc);
                     }
                 }
                 loops_split += seg.line_loop_piece;

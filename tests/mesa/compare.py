@@ -667,6 +667,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--drawpipe", default="build/default/tools/drawpipe")
+    ap.add_argument("--mesa-only", action="store_true",
+                    help="run only the GL side (integrations/mesa/record_gl.py records it)")
     ap.add_argument("--mesa-trace", default="build/mesa/mesa_trace")
     ap.add_argument("--per-prim", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
@@ -753,6 +755,9 @@ def main():
                     d["repeat"] = int(extra[extra.index("--repeat") + 1])
                 jobs.append((name, d, lim, runner.write(d), extra))
         mesa = runner.mesa_batch([mesa_arg(j[3], j[1]) for j in jobs])
+        if args.mesa_only:
+            print(f"total {len(jobs)} draws drawn by {args.mesa_trace} alone")
+            return 0
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
             dps = list(pool.map(
                 lambda j: runner.drawpipe_trace(j[3], j[2], j[4], j[1].get("xfb"),

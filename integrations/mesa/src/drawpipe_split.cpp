@@ -21,6 +21,8 @@ struct dp_split {
     Prim prim = Prim::points;
     bool indexed = false;
     std::vector<uint32_t> fetch;    // listed fetch elements when drawpipe's need rewriting
+    std::vector<uint16_t> draw;     // draw elements renumbered for them
+    std::vector<uint16_t> slot;     // a range's vertex -> its place in `fetch`
     std::vector<uint16_t> identity; // 0, 1, 2 ... for listed fetches drawn in order
     std::string error;
 };
@@ -42,6 +44,30 @@ IndexType index_type(unsigned size) {
 
 // Mesa's middle ends allocate a segment's vertices with a u16 count.
 constexpr uint32_t kMesaMaxFetch = 65534;
+
+// An indexed segment handed over as the vertices its elements use, listed in first use (as
+// vsplit lists them). A vertex fetched but never drawn (a range segment fetches all of
+// [min, max]; a strip cut for parity may leave its last vertex) would still be shaded and
+// vote in the middle end's clip test, which picks the pipeline for the whole segment, and
+// with it llvmpipe's or the draw module's diagonal for a quad: other pixels than `off`.
+// Mesa's generated fetch also gives gl_BaseVertex only to listed fetches.
+void list_referenced(dp_split& s, const Segment& seg, dp_segment& out) {
+    constexpr uint16_t kUnused = 0xffff; // a segment fetches at most 65534 vertices
+    s.slot.assign(seg.fetch_count, kUnused);
+    s.fetch.clear();
+    s.draw.resize(seg.draw_count);
+    for (uint32_t i = 0; i < seg.draw_count; ++i) {
+        const uint16_t e = seg.draw_elts[i];
+        if (s.slot[e] == kUnused) {
+            s.slot[e] = uint16_t(s.fetch.size());
+            s.fetch.push_back(seg.vertex_id(e));
+        }
+        s.draw[i] = s.slot[e];
+    }
+    out.fetch_elts = s.fetch.data();
+    out.fetch_count = uint32_t(s.fetch.size());
+    out.draw_elts = s.draw.data();
+}
 
 } // namespace
 
@@ -104,8 +130,11 @@ bool dp_split_next(dp_split* s, dp_segment* out) {
         out->fetch_elts = nullptr; // run_linear
         return true;
     }
-    // A listed fetch: an indexed draw's range is listed too, since Mesa's generated fetch
-    // gives gl_BaseVertex only to listed fetches.
+    if (s->indexed && !seg.linear_draw()) {
+        list_referenced(*s, seg, *out);
+        return true;
+    }
+    // Drawn in order: listed as they are, or written out when a non-indexed range or biased.
     const uint32_t* elts = seg.fetch_elts.data();
     if (seg.linear_fetch() || seg.fetch_bias != 0) {
         s->fetch.resize(seg.fetch_count);
