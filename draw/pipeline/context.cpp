@@ -4,6 +4,7 @@
 #include "draw/pipeline/pipeline.hpp"
 #include "draw/pipeline/prepare_reuse.hpp"
 #include "draw/pipeline/prepared_draw.hpp"
+#include "draw/pipeline/robust_indices.hpp"
 #include "draw/pipeline/validate.hpp"
 #include "draw/stages/output_stage.hpp"
 #include "drawpipe/error.hpp"
@@ -142,7 +143,9 @@ struct Context::Impl {
     // tessellation: its prepared middle end may hold counts that depend on where the draw
     // starts (gl_PrimitiveIDIn after a control shader, drawpipe/extend/tess_stages.hpp).
     bool reuses_like(const DrawInfo& draw) const {
-        return like && !tes && same_but_start(like->state.draw, draw);
+        // Nor one read through a zero-padded copy: its middle end is prepared for the copy.
+        return like && !tes && same_but_start(like->state.draw, draw) &&
+               !(options.draw.robust_indices && reads_past_indices(draw));
     }
 
     // Checks and prepares one draw against the bound state; queues nothing.
@@ -179,7 +182,7 @@ struct Context::Impl {
         DrawState state = bound_state(first);
         for (size_t i = 0; i < n; ++i) {
             try {
-                if (get(i, state.draw)) validate_draw(state.draw);
+                if (get(i, state.draw)) validate_draw(state.draw, options.draw.robust_indices);
             } catch (const Error& e) {
                 throw named(e, i);
             }
