@@ -87,7 +87,11 @@ struct Context::Impl {
 
     // Refuses `call` from inside a callback of this context, before it touches anything.
     void enter(const char* call, const char* what = nullptr) const {
-        if (!delivering.load(std::memory_order_relaxed)) return;
+        if (delivering.load(std::memory_order_relaxed)) [[unlikely]]
+            refuse(call, what);
+    }
+    // Out of line: the words cost nothing on the path every call takes.
+    [[noreturn, gnu::cold, gnu::noinline]] static void refuse(const char* call, const char* what) {
         const char* in = detail::t_backend_callback;
         throw Error(ErrorCode::invalid_operation,
                     std::string(call) + (what ? std::string(" (") + what + ")" : "") +
