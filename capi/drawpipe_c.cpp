@@ -3,6 +3,8 @@
 // nothing is thrown across the C boundary.
 #include "drawpipe/drawpipe.h"
 
+#include "handle_table.hpp"
+
 #include <drawpipe/drawpipe.hpp>
 #include <drawpipe/gs.hpp>
 #include <drawpipe/middle_ends.hpp>
@@ -155,6 +157,31 @@ static_assert(sizeof(drawpipe_stream_output_state::buffers) /
 static_assert(kMaxVertexStreams == 4);
 
 thread_local std::string t_last_error;
+
+// The context whose callback this thread is running, and the callback's name: a call on that
+// context from inside it is refused (live), since it would change the queue being drawn.
+thread_local const void* t_callback_context = nullptr;
+thread_local const char* t_callback = nullptr;
+
+// Marks the calling thread as inside `name` of `context` while it lasts (nested ones restore).
+class InCallback {
+  public:
+    InCallback(const void* context, const char* name)
+        : context_(t_callback_context), name_(t_callback) {
+        t_callback_context = context;
+        t_callback = name;
+    }
+    ~InCallback() {
+        t_callback_context = context_;
+        t_callback = name_;
+    }
+    InCallback(const InCallback&) = delete;
+    InCallback& operator=(const InCallback&) = delete;
+
+  private:
+    const void* context_;
+    const char* name_;
+};
 
 drawpipe_status status_of(ErrorCode code) {
     switch (code) {
@@ -326,7 +353,7 @@ drawpipe_tess_levels from_levels(const TessLevels& l) {
 
 // The control block is the C++ one field by field, but for the levels: C reads and writes a
 // copy in its own struct (at most a block's worth), written back after the call.
-void run_control(drawpipe_tcs_fn run, void* user, const TessControlBlock& b) {
+void run_control(drawpipe_tcs_fn run, void* user, const TessControlBlock& b, const void* owner) {
     std::array<drawpipe_tess_levels, kTessControlBlock> small;
     std::vector<drawpipe_tess_levels> large; // a block is never larger; kept safe anyway
     drawpipe_tess_levels* levels = small.data();
@@ -339,7 +366,10 @@ void run_control(drawpipe_tcs_fn run, void* user, const TessControlBlock& b) {
         b.count,        b.in_vertices,   b.in_stride,    b.in,
         b.primitive_id, b.instance,      b.out_vertices, b.out_stride,
         b.out,          b.patch_outputs, b.patch_out,    levels};
-    run(user, &c);
+    {
+        const InCallback in(owner, "tess control shader");
+        run(user, &c);
+    }
     for (uint32_t p = 0; p < b.count; ++p) b.levels[p] = to_levels(levels[p]);
 }
 
@@ -347,6 +377,7 @@ void run_control(drawpipe_tcs_fn run, void* user, const TessControlBlock& b) {
 class CBackend final : public Backend {
   public:
     drawpipe_backend table{};
+    const void* owner = nullptr; // the context it is bound to (InCallback)
 
     void begin_draw(const DrawInfo& draw, const VertexLayout& layout) override {
         const drawpipe_draw_info c_draw = from_draw(draw);
@@ -359,31 +390,32 @@ class CBackend final : public Backend {
         c_layout.clip_distance_slot = layout.clip_distance_slot();
         c_layout.layer_slot = layout.layer_slot();
         c_layout.viewport_slot = layout.viewport_slot();
+        const InCallback in(owner, "backend begin_draw");
         if (table.begin_draw) table.begin_draw(table.user, &c_draw, &c_layout);
     }
     void draw_elements(Prim prim, uint8_t flags, const VertexView& vertices,
                        std::span<const uint32_t> elts) override {
         const drawpipe_vertex_view view{vertices.data, vertices.count, vertices.stride};
+        const InCallback in(owner, "backend draw_elements");
         table.draw_elements(table.user, drawpipe_prim(prim), flags, &view, elts.data(),
                             uint32_t(elts.size()));
     }
     void end_draw() override {
+        const InCallback in(owner, "backend end_draw");
         if (table.end_draw) table.end_draw(table.user);
     }
 };
 
-} // namespace
-
-// The handle: the context and what the C side handed it, which the context only points at.
-// The context is the last member so that it is destroyed first, while its backend and
-// geometry shader still exist (its destructor delivers the queued draws).
-struct drawpipe_context {
+// What a handle names: the context and what the C side handed it, which the context only
+// points at. The context is the last member so that it is destroyed first, while its backend
+// and geometry shader still exist (its destructor delivers the queued draws).
+struct CContext {
     CBackend backend;
     std::unique_ptr<GeometryShader> gs;
     std::vector<std::string> counter_names;
     Context ctx;
 
-    explicit drawpipe_context(const ContextOptions& options) : ctx(options) {}
+    explicit CContext(const ContextOptions& options) : ctx(options) { backend.owner = this; }
 
     void bind_middle_end(const char* name) {
         std::shared_ptr<const MiddleEnd> middle = MiddleEndRegistry::global().find(name);
@@ -393,6 +425,35 @@ struct drawpipe_context {
         counter_names = std::move(names);
     }
 };
+
+// Every live context's handle (drawpipe_context* is the handle's value, never a pointer to
+// memory); left alive at exit, so that a handle used then is still refused, not a crash.
+capi::HandleTable<CContext>& handles() {
+    static auto* table = new capi::HandleTable<CContext>();
+    return *table;
+}
+
+uintptr_t handle_value(const drawpipe_context* ctx) {
+    return reinterpret_cast<uintptr_t>(ctx);
+}
+
+// The context `ctx` names; Error(invalid_value) for NULL and for a handle destroyed or never
+// made, Error(invalid_operation) from inside one of the context's own callbacks.
+CContext* live(const drawpipe_context* ctx) {
+    need(ctx, "ctx");
+    CContext* c = handles().find(handle_value(ctx));
+    if (!c)
+        throw Error(ErrorCode::invalid_value,
+                    "ctx: not a live context (destroyed already, or never made by "
+                    "drawpipe_context_create)");
+    if (t_callback_context == c)
+        throw Error(ErrorCode::invalid_operation,
+                    std::string("called on the context from inside its ") + t_callback +
+                        " callback; a callback must not call back into its context");
+    return c;
+}
+
+} // namespace
 
 // The GS callbacks get the executor's GsContext behind the opaque handle.
 struct drawpipe_gs_context {};
@@ -487,6 +548,7 @@ drawpipe_status drawpipe_context_create(const drawpipe_context_options* options,
         if (options) {
             o.threads = options->threads;
             o.draw.max_vertices = options->max_vertices;
+            o.draw.robust_indices = options->robust_indices;
             if (options->strategy) {
                 const std::optional<Strategy> s = Strategy::parse(options->strategy);
                 if (!s)
@@ -496,43 +558,51 @@ drawpipe_status drawpipe_context_create(const drawpipe_context_options* options,
             }
         }
         register_builtin_middle_ends();
-        auto ctx = std::make_unique<drawpipe_context>(o);
+        auto ctx = std::make_unique<CContext>(o);
         ctx->bind_middle_end("fetch_shade");
-        *out = ctx.release();
+        *out = reinterpret_cast<drawpipe_context*>(handles().add(ctx.get()));
+        ctx.release(); // the table's now
     });
 }
 
 drawpipe_status drawpipe_context_destroy(drawpipe_context* ctx) {
     if (!ctx) return DRAWPIPE_OK; // as free(NULL)
-    const drawpipe_status status =
-        guarded("drawpipe_context_destroy", [&] { (void)ctx->ctx.flush(); });
-    delete ctx; // nothing is queued any more: the destructor delivers nothing, throws nothing
+    CContext* c = nullptr;
+    const drawpipe_status status = guarded("drawpipe_context_destroy", [&] {
+        CContext* const l = live(ctx); // refused from its own callback: nothing is freed then
+        c = l;
+        (void)c->ctx.flush();
+    });
+    // Not live (destroyed already, or never made): refused above, nothing read or freed.
+    if (!c || handles().remove(handle_value(ctx)) != c) return status;
+    delete c; // nothing is queued any more: the destructor delivers nothing, throws nothing
     return status;
 }
 
 drawpipe_status drawpipe_context_threads(const drawpipe_context* ctx, uint32_t* threads) {
     return guarded("drawpipe_context_threads", [&] {
-        need(ctx, "ctx"), need(threads, "threads");
-        *threads = ctx->ctx.threads();
+        CContext* const c = live(ctx);
+        need(threads, "threads");
+        *threads = c->ctx.threads();
     });
 }
 
 drawpipe_status drawpipe_set_vertex_buffers(drawpipe_context* ctx,
                                             const drawpipe_vertex_buffer* buffers, uint32_t count) {
     return guarded("drawpipe_set_vertex_buffers", [&] {
-        need(ctx, "ctx");
+        CContext* const c = live(ctx);
         if (count) need(buffers, "buffers");
         std::vector<VertexBuffer> b(count);
         for (uint32_t i = 0; i < count; ++i)
             b[i] = {buffers[i].data, buffers[i].size, buffers[i].stride, buffers[i].offset};
-        ctx->ctx.set_vertex_buffers(b);
+        c->ctx.set_vertex_buffers(b);
     });
 }
 
 drawpipe_status drawpipe_set_vertex_attribs(drawpipe_context* ctx,
                                             const drawpipe_vertex_attrib* attribs, uint32_t count) {
     return guarded("drawpipe_set_vertex_attribs", [&] {
-        need(ctx, "ctx");
+        CContext* const c = live(ctx);
         if (count) need(attribs, "attribs");
         std::vector<VertexAttrib> a(count);
         for (uint32_t i = 0; i < count; ++i) {
@@ -545,7 +615,7 @@ drawpipe_status drawpipe_set_vertex_attribs(drawpipe_context* ctx,
             a[i].current_type = checked_enum<ValueType>(c.current_type, 3, "attrib current_type");
             for (int k = 0; k < 4; ++k) a[i].current[k] = c.current[k];
         }
-        ctx->ctx.set_vertex_attribs(a);
+        c->ctx.set_vertex_attribs(a);
     });
 }
 
@@ -553,28 +623,29 @@ drawpipe_status drawpipe_bind_vertex_shader(drawpipe_context* ctx,
                                             const drawpipe_shader_outputs* outputs,
                                             drawpipe_vs_fn run, void* user) {
     return guarded("drawpipe_bind_vertex_shader", [&] {
-        need(ctx, "ctx");
-        if (!run) return ctx->ctx.bind_vertex_shader({});
+        CContext* const c = live(ctx);
+        if (!run) return c->ctx.bind_vertex_shader({});
         need(outputs, "outputs");
         VertexShader vs;
         vs.outputs = to_outputs(*outputs, "outputs");
         // The block is the C++ one field by field: copying it costs nothing per vertex.
-        vs.run = [run, user](const ShaderBlock& b) {
-            const drawpipe_shader_block c{b.count,       b.in_count, b.out_count, b.vertex_id,
-                                          b.instance_id, b.in,       b.out,       b.draw_id};
-            run(user, &c);
+        vs.run = [run, user, owner = c](const ShaderBlock& b) {
+            const drawpipe_shader_block block{b.count,       b.in_count, b.out_count, b.vertex_id,
+                                              b.instance_id, b.in,       b.out,       b.draw_id};
+            const InCallback in(owner, "vertex shader");
+            run(user, &block);
         };
-        ctx->ctx.bind_vertex_shader(std::move(vs));
+        c->ctx.bind_vertex_shader(std::move(vs));
     });
 }
 
 drawpipe_status drawpipe_bind_geometry_shader(drawpipe_context* ctx,
                                               const drawpipe_geometry_shader* gs) {
     return guarded("drawpipe_bind_geometry_shader", [&] {
-        need(ctx, "ctx");
+        CContext* const c = live(ctx);
         if (!gs) {
-            ctx->ctx.bind_geometry_shader(nullptr);
-            ctx->gs.reset();
+            c->ctx.bind_geometry_shader(nullptr);
+            c->gs.reset();
             return;
         }
         need(reinterpret_cast<const void*>(gs->main), "gs->main");
@@ -589,38 +660,39 @@ drawpipe_status drawpipe_bind_geometry_shader(drawpipe_context* ctx,
         g->input_varyings = gs->input_varyings;
         g->independent_vertices = gs->independent_vertices;
         g->uses_end_primitive = gs->uses_end_primitive;
-        g->main = [main = gs->main, user = gs->user](GsContext& c) {
-            main(user, reinterpret_cast<drawpipe_gs_context*>(&c));
+        g->main = [main = gs->main, user = gs->user, owner = c](GsContext& gc) {
+            const InCallback in(owner, "geometry shader");
+            main(user, reinterpret_cast<drawpipe_gs_context*>(&gc));
         };
         validate_gs(*g);
         // Binding delivers the draws queued with the old shader first; only then may it go.
-        ctx->ctx.bind_geometry_shader(g.get());
-        ctx->gs = std::move(g);
+        c->ctx.bind_geometry_shader(g.get());
+        c->gs = std::move(g);
     });
 }
 
 drawpipe_status drawpipe_bind_tess_control_shader(drawpipe_context* ctx,
                                                   const drawpipe_tess_control_shader* tcs) {
     return guarded("drawpipe_bind_tess_control_shader", [&] {
-        need(ctx, "ctx");
-        if (!tcs) return ctx->ctx.bind_tess_control({});
+        CContext* const c = live(ctx);
+        if (!tcs) return c->ctx.bind_tess_control({});
         need(reinterpret_cast<const void*>(tcs->run), "tcs->run");
         TessControlShader t;
         t.vertices = tcs->vertices; // 1-32, with patch_outputs, checked at the draw as in C++
         t.outputs = to_outputs(tcs->outputs, "tcs->outputs");
         t.patch_outputs = tcs->patch_outputs;
-        t.run = [run = tcs->run, user = tcs->user](const TessControlBlock& b) {
-            run_control(run, user, b);
+        t.run = [run = tcs->run, user = tcs->user, owner = c](const TessControlBlock& b) {
+            run_control(run, user, b, owner);
         };
-        ctx->ctx.bind_tess_control(std::move(t));
+        c->ctx.bind_tess_control(std::move(t));
     });
 }
 
 drawpipe_status drawpipe_bind_tess_eval_shader(drawpipe_context* ctx,
                                                const drawpipe_tess_eval_shader* tes) {
     return guarded("drawpipe_bind_tess_eval_shader", [&] {
-        need(ctx, "ctx");
-        if (!tes) return ctx->ctx.bind_tess_eval({});
+        CContext* const c = live(ctx);
+        if (!tes) return c->ctx.bind_tess_eval({});
         need(reinterpret_cast<const void*>(tes->run), "tes->run");
         TessEvalShader t;
         t.state.mode = checked_enum<TessMode>(tes->mode, 3, "tes->mode");
@@ -629,95 +701,100 @@ drawpipe_status drawpipe_bind_tess_eval_shader(drawpipe_context* ctx,
         t.state.point_mode = tes->point_mode;
         t.outputs = to_outputs(tes->outputs, "tes->outputs");
         // The block is the C++ one field by field, the levels copied by value as in C++.
-        t.run = [run = tes->run, user = tes->user](const TessEvalBlock& b) {
-            const drawpipe_tess_eval_block c{b.count,
-                                             b.u,
-                                             b.v,
-                                             b.w,
-                                             b.primitive_id,
-                                             b.instance,
-                                             b.patch_vertices,
-                                             b.cp_stride,
-                                             b.control_points,
-                                             b.patch_in,
-                                             from_levels(b.levels),
-                                             b.out_count,
-                                             b.out};
-            run(user, &c);
+        t.run = [run = tes->run, user = tes->user, owner = c](const TessEvalBlock& b) {
+            const drawpipe_tess_eval_block block{b.count,
+                                                 b.u,
+                                                 b.v,
+                                                 b.w,
+                                                 b.primitive_id,
+                                                 b.instance,
+                                                 b.patch_vertices,
+                                                 b.cp_stride,
+                                                 b.control_points,
+                                                 b.patch_in,
+                                                 from_levels(b.levels),
+                                                 b.out_count,
+                                                 b.out};
+            const InCallback in(owner, "tess evaluation shader");
+            run(user, &block);
         };
-        ctx->ctx.bind_tess_eval(std::move(t));
+        c->ctx.bind_tess_eval(std::move(t));
     });
 }
 
 drawpipe_status drawpipe_set_patch_default_levels(drawpipe_context* ctx,
                                                   const drawpipe_tess_levels* levels) {
     return guarded("drawpipe_set_patch_default_levels", [&] {
-        need(ctx, "ctx"), need(levels, "levels");
-        ctx->ctx.set_patch_default_levels(to_levels(*levels));
+        CContext* const c = live(ctx);
+        need(levels, "levels");
+        c->ctx.set_patch_default_levels(to_levels(*levels));
     });
 }
 
 drawpipe_status drawpipe_bind_middle_end(drawpipe_context* ctx, const char* name) {
     return guarded("drawpipe_bind_middle_end", [&] {
-        need(ctx, "ctx"), need(name, "name");
-        ctx->bind_middle_end(name);
+        CContext* const c = live(ctx);
+        need(name, "name");
+        c->bind_middle_end(name);
     });
 }
 
 const char* drawpipe_counter_name(const drawpipe_context* ctx, uint32_t index) {
-    if (!ctx || index >= ctx->counter_names.size()) return nullptr;
-    return ctx->counter_names[index].c_str();
+    const CContext* c = ctx ? handles().find(handle_value(ctx)) : nullptr;
+    if (!c || index >= c->counter_names.size()) return nullptr;
+    return c->counter_names[index].c_str();
 }
 
 drawpipe_status drawpipe_bind_backend(drawpipe_context* ctx, const drawpipe_backend* backend) {
     return guarded("drawpipe_bind_backend", [&] {
-        need(ctx, "ctx"), need(backend, "backend");
+        CContext* const c = live(ctx);
+        need(backend, "backend");
         need(reinterpret_cast<const void*>(backend->draw_elements), "backend->draw_elements");
-        ctx->ctx.bind_backend(ctx->backend); // delivers the queue to the old table first
-        ctx->backend.table = *backend;
+        c->ctx.bind_backend(c->backend); // delivers the queue to the old table first
+        c->backend.table = *backend;
     });
 }
 
 drawpipe_status drawpipe_set_raster_state(drawpipe_context* ctx,
                                           const drawpipe_raster_state* state) {
     return guarded("drawpipe_set_raster_state", [&] {
-        need(ctx, "ctx");
-        if (!state) return ctx->ctx.clear_raster_state();
-        const drawpipe_raster_state& c = *state;
+        CContext* const c = live(ctx);
+        if (!state) return c->ctx.clear_raster_state();
+        const drawpipe_raster_state& rs = *state;
         RasterState r;
-        r.viewport = {c.viewport_x,      c.viewport_y, c.viewport_width,
-                      c.viewport_height, c.depth_near, c.depth_far};
-        r.front_face = checked_enum<FrontFace>(c.front_face, 2, "raster.front_face");
-        r.cull = checked_enum<CullFace>(c.cull, 4, "raster.cull");
-        r.front_mode = checked_enum<PolygonMode>(c.front_mode, 3, "raster.front_mode");
-        r.back_mode = checked_enum<PolygonMode>(c.back_mode, 3, "raster.back_mode");
-        r.flatshade = c.flatshade;
-        r.line_stipple = c.line_stipple;
-        r.stipple_factor = c.stipple_factor;
-        r.stipple_pattern = c.stipple_pattern;
-        r.line_width = c.line_width;
-        r.wide_line_threshold = c.wide_line_threshold;
-        r.point_size = c.point_size;
-        r.sprite_coord_varying = c.sprite_coord_varying;
-        r.sprite_origin_lower_left = c.sprite_origin_lower_left;
-        r.offset_factor = c.offset_factor;
-        r.offset_units = c.offset_units;
-        r.offset_fill = c.offset_fill;
-        r.offset_line = c.offset_line;
-        r.offset_point = c.offset_point;
-        r.clip_plane_enable = c.clip_plane_enable;
+        r.viewport = {rs.viewport_x,      rs.viewport_y, rs.viewport_width,
+                      rs.viewport_height, rs.depth_near, rs.depth_far};
+        r.front_face = checked_enum<FrontFace>(rs.front_face, 2, "raster.front_face");
+        r.cull = checked_enum<CullFace>(rs.cull, 4, "raster.cull");
+        r.front_mode = checked_enum<PolygonMode>(rs.front_mode, 3, "raster.front_mode");
+        r.back_mode = checked_enum<PolygonMode>(rs.back_mode, 3, "raster.back_mode");
+        r.flatshade = rs.flatshade;
+        r.line_stipple = rs.line_stipple;
+        r.stipple_factor = rs.stipple_factor;
+        r.stipple_pattern = rs.stipple_pattern;
+        r.line_width = rs.line_width;
+        r.wide_line_threshold = rs.wide_line_threshold;
+        r.point_size = rs.point_size;
+        r.sprite_coord_varying = rs.sprite_coord_varying;
+        r.sprite_origin_lower_left = rs.sprite_origin_lower_left;
+        r.offset_factor = rs.offset_factor;
+        r.offset_units = rs.offset_units;
+        r.offset_fill = rs.offset_fill;
+        r.offset_line = rs.offset_line;
+        r.offset_point = rs.offset_point;
+        r.clip_plane_enable = rs.clip_plane_enable;
         for (uint32_t i = 0; i < kMaxClipDistances; ++i)
-            for (int k = 0; k < 4; ++k) r.clip_planes[i][k] = c.clip_planes[i][k];
-        r.edge_flag_varying = c.edge_flag_varying;
-        ctx->ctx.set_raster_state(r);
+            for (int k = 0; k < 4; ++k) r.clip_planes[i][k] = rs.clip_planes[i][k];
+        r.edge_flag_varying = rs.edge_flag_varying;
+        c->ctx.set_raster_state(r);
     });
 }
 
 drawpipe_status drawpipe_set_stream_output(drawpipe_context* ctx,
                                            const drawpipe_stream_output_state* state) {
     return guarded("drawpipe_set_stream_output", [&] {
-        need(ctx, "ctx");
-        if (!state) return ctx->ctx.clear_stream_output();
+        CContext* const c = live(ctx);
+        if (!state) return c->ctx.clear_stream_output();
         if (state->output_count) need(state->outputs, "state->outputs");
         StreamOutputState s;
         s.mode = checked_enum<CaptureMode>(state->mode, 2, "stream output mode");
@@ -731,28 +808,28 @@ drawpipe_status drawpipe_set_stream_output(drawpipe_context* ctx,
             const drawpipe_stream_output_buffer& c = state->buffers[b];
             s.buffers[b] = {c.data, c.offset, c.size, c.stride};
         }
-        ctx->ctx.set_stream_output(s);
+        c->ctx.set_stream_output(s);
     });
 }
 
 drawpipe_status drawpipe_begin_stream_output(drawpipe_context* ctx) {
     return guarded("drawpipe_begin_stream_output", [&] {
-        need(ctx, "ctx");
-        ctx->ctx.begin_stream_output();
+        CContext* const c = live(ctx);
+        c->ctx.begin_stream_output();
     });
 }
 
 drawpipe_status drawpipe_pause_stream_output(drawpipe_context* ctx) {
     return guarded("drawpipe_pause_stream_output", [&] {
-        need(ctx, "ctx");
-        ctx->ctx.pause_stream_output();
+        CContext* const c = live(ctx);
+        c->ctx.pause_stream_output();
     });
 }
 
 drawpipe_status drawpipe_resume_stream_output(drawpipe_context* ctx) {
     return guarded("drawpipe_resume_stream_output", [&] {
-        need(ctx, "ctx");
-        ctx->ctx.resume_stream_output();
+        CContext* const c = live(ctx);
+        c->ctx.resume_stream_output();
     });
 }
 
@@ -766,8 +843,8 @@ static void copy_counts(const StreamOutputCounts& from, drawpipe_stream_output_c
 drawpipe_status drawpipe_end_stream_output(drawpipe_context* ctx,
                                            drawpipe_stream_output_counts* counts) {
     return guarded("drawpipe_end_stream_output", [&] {
-        need(ctx, "ctx");
-        const StreamOutputCounts n = ctx->ctx.end_stream_output();
+        CContext* const c = live(ctx);
+        const StreamOutputCounts n = c->ctx.end_stream_output();
         if (counts) copy_counts(n, *counts);
     });
 }
@@ -775,44 +852,47 @@ drawpipe_status drawpipe_end_stream_output(drawpipe_context* ctx,
 drawpipe_status drawpipe_stream_output_written_bytes(drawpipe_context* ctx, uint32_t buffer,
                                                      size_t* bytes) {
     return guarded("drawpipe_stream_output_written_bytes", [&] {
-        need(ctx, "ctx"), need(bytes, "bytes");
+        CContext* const c = live(ctx);
+        need(bytes, "bytes");
         if (buffer >= kMaxStreamOutputBuffers)
             throw Error(ErrorCode::invalid_value,
                         "buffer: " + std::to_string(buffer) + " is past the last (3)");
-        *bytes = ctx->ctx.stream_output_written_bytes(buffer);
+        *bytes = c->ctx.stream_output_written_bytes(buffer);
     });
 }
 
 drawpipe_status drawpipe_set_rasterizer_discard(drawpipe_context* ctx, bool discard) {
     return guarded("drawpipe_set_rasterizer_discard", [&] {
-        need(ctx, "ctx");
-        ctx->ctx.set_rasterizer_discard(discard);
+        CContext* const c = live(ctx);
+        c->ctx.set_rasterizer_discard(discard);
     });
 }
 
 drawpipe_status drawpipe_draw(drawpipe_context* ctx, const drawpipe_draw_info* draw) {
     return guarded("drawpipe_draw", [&] {
-        need(ctx, "ctx"), need(draw, "draw");
-        ctx->ctx.draw(to_draw(*draw));
+        CContext* const c = live(ctx);
+        need(draw, "draw");
+        c->ctx.draw(to_draw(*draw));
     });
 }
 
 drawpipe_status drawpipe_multi_draw(drawpipe_context* ctx, const drawpipe_draw_info* draws,
                                     size_t count) {
     return guarded("drawpipe_multi_draw", [&] {
-        need(ctx, "ctx");
+        CContext* const c = live(ctx);
         if (count > 0) need(draws, "draws");
         std::vector<DrawInfo> d;
         d.reserve(count);
         for (size_t i = 0; i < count; ++i) d.push_back(to_draw(draws[i]));
-        ctx->ctx.draw(std::span<const DrawInfo>(d));
+        c->ctx.draw(std::span<const DrawInfo>(d));
     });
 }
 
 drawpipe_status drawpipe_draw_indirect(drawpipe_context* ctx, const drawpipe_draw_info* draw,
                                        const drawpipe_indirect* indirect) {
     return guarded("drawpipe_draw_indirect", [&] {
-        need(ctx, "ctx"), need(draw, "draw"), need(indirect, "indirect");
+        CContext* const c = live(ctx);
+        need(draw, "draw"), need(indirect, "indirect");
         IndirectDraws in;
         in.buffer = {indirect->buffer, indirect->size};
         in.offset = indirect->offset;
@@ -820,22 +900,23 @@ drawpipe_status drawpipe_draw_indirect(drawpipe_context* ctx, const drawpipe_dra
         in.draw_count = indirect->draw_count;
         in.count_buffer = {indirect->count_buffer, indirect->count_size};
         in.count_offset = indirect->count_offset;
-        ctx->ctx.draw_indirect(to_draw(*draw), in);
+        c->ctx.draw_indirect(to_draw(*draw), in);
     });
 }
 
 drawpipe_status drawpipe_draw_stream_output(drawpipe_context* ctx, const drawpipe_draw_info* draw,
                                             uint32_t stream) {
     return guarded("drawpipe_draw_stream_output", [&] {
-        need(ctx, "ctx"), need(draw, "draw");
-        ctx->ctx.draw_stream_output(to_draw(*draw), stream);
+        CContext* const c = live(ctx);
+        need(draw, "draw");
+        c->ctx.draw_stream_output(to_draw(*draw), stream);
     });
 }
 
 drawpipe_status drawpipe_flush(drawpipe_context* ctx, drawpipe_draw_stats* stats) {
     return guarded("drawpipe_flush", [&] {
-        need(ctx, "ctx");
-        const DrawStats s = ctx->ctx.flush();
+        CContext* const c = live(ctx);
+        const DrawStats s = c->ctx.flush();
         if (!stats) return;
         *stats = drawpipe_draw_stats{};
         stats->segments = s.front.segments;

@@ -430,7 +430,8 @@ bool FrontEnd::next_split(SegmentStorage& storage, Segment& seg) {
     if (k0 == 0) { // the run's first segment, once per instance pass (pipeline statistics)
         stats_.ia_vertices += uint64_t(m.run.count) * seg.instance_count;
         stats_.ia_primitives +=
-            submitted_prim_count(m.params.prim, m.run.count) * seg.instance_count;
+            submitted_prim_count(m.params.prim, m.run.count, m.params.patch_vertices) *
+            seg.instance_count;
     }
     m.k = k1;
     if (k1 >= m.run.stop) {

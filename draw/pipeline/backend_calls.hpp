@@ -2,6 +2,7 @@
 // the emit stage and the shading threads call it alike.
 #pragma once
 
+#include "draw/pipeline/callback_scope.hpp"
 #include "drawpipe/backend.hpp"
 
 namespace drawpipe {
@@ -22,7 +23,11 @@ class BackendCalls {
     }
     void operator()(Prim prim, uint8_t flags, const VertexView& vertices,
                     std::span<const uint32_t> elts) {
-        if (!parallel_) return backend_.draw_elements(prim, flags, vertices, elts);
+        if (!parallel_) {
+            const detail::CallbackScope in("draw_elements");
+            return backend_.draw_elements(prim, flags, vertices, elts);
+        }
+        const detail::CallbackScope in("draw_elements_at");
         backend_.draw_elements_at(at_, *draw_, prim, flags, vertices, elts);
         ++at_.part;
     }

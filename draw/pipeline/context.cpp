@@ -1,8 +1,10 @@
 #include "drawpipe/context.hpp"
 
+#include "draw/pipeline/callback_scope.hpp"
 #include "draw/pipeline/pipeline.hpp"
 #include "draw/pipeline/prepare_reuse.hpp"
 #include "draw/pipeline/prepared_draw.hpp"
+#include "draw/pipeline/robust_indices.hpp"
 #include "draw/pipeline/validate.hpp"
 #include "draw/stages/output_stage.hpp"
 #include "drawpipe/error.hpp"
@@ -12,6 +14,7 @@
 
 #include <oneapi/tbb/info.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
@@ -74,9 +77,29 @@ struct Context::Impl {
     // the calling thread the middle end's prepare and the plans, the per-draw cost of a queue
     // of small draws. Every call that changes the bound state drops it (changing()).
     std::optional<PreparedDraw> like;
+    // True while deliver() runs the queue: any call then comes from one of the context's own
+    // callbacks (one thread drives a context), which would change the queue being drawn.
+    std::atomic<bool> delivering{false};
 
     explicit Impl(const ContextOptions& o) : options(o), pipeline(checked_threads(o.threads)) {
         if (!options.draw.split_cache) options.draw.split_cache = &split_cache;
+    }
+
+    // Refuses `call` from inside a callback of this context, before it touches anything.
+    void enter(const char* call, const char* what = nullptr) const {
+        if (delivering.load(std::memory_order_relaxed)) [[unlikely]]
+            refuse(call, what);
+    }
+    // Out of line: the words cost nothing on the path every call takes.
+    [[noreturn, gnu::cold, gnu::noinline]] static void refuse(const char* call, const char* what) {
+        const char* in = detail::t_backend_callback;
+        throw Error(ErrorCode::invalid_operation,
+                    std::string(call) + (what ? std::string(" (") + what + ")" : "") +
+                        ": called on the context from inside " +
+                        (in ? std::string("its backend's ") + in
+                            : std::string("one of its callbacks (a shader or a stage)")) +
+                        " while it delivers its draws; a callback must not call back into its "
+                        "context");
     }
 
     // Before the bound state changes: the queued draws are delivered with the old one, and
@@ -124,7 +147,9 @@ struct Context::Impl {
     // tessellation: its prepared middle end may hold counts that depend on where the draw
     // starts (gl_PrimitiveIDIn after a control shader, drawpipe/extend/tess_stages.hpp).
     bool reuses_like(const DrawInfo& draw) const {
-        return like && !tes && same_but_start(like->state.draw, draw);
+        // Nor one read through a zero-padded copy: its middle end is prepared for the copy.
+        return like && !tes && same_but_start(like->state.draw, draw) &&
+               !(options.draw.robust_indices && reads_past_indices(draw));
     }
 
     // Checks and prepares one draw against the bound state; queues nothing.
@@ -161,7 +186,7 @@ struct Context::Impl {
         DrawState state = bound_state(first);
         for (size_t i = 0; i < n; ++i) {
             try {
-                if (get(i, state.draw)) validate_draw(state.draw);
+                if (get(i, state.draw)) validate_draw(state.draw, options.draw.robust_indices);
             } catch (const Error& e) {
                 throw named(e, i);
             }
@@ -190,6 +215,11 @@ struct Context::Impl {
         const bool parallel = options.inline_below == 0 ||
                               (pipeline.threads() > 1 && queued_work >= options.inline_below &&
                                queued_work >= options.inline_mean_below * queue.size());
+        struct Delivering { // cleared however the run ends
+            std::atomic<bool>& flag;
+            ~Delivering() { flag.store(false, std::memory_order_relaxed); }
+        } const scope{delivering};
+        delivering.store(true, std::memory_order_relaxed);
         try {
             pending += pipeline.run(queue, *backend, output(), parallel, counters);
         } catch (...) {
@@ -227,36 +257,43 @@ uint32_t Context::threads() const {
 }
 
 void Context::set_vertex_buffers(std::span<const VertexBuffer> buffers) {
+    impl_->enter("Context::set_vertex_buffers");
     impl_->changing();
     impl_->buffers.assign(buffers.begin(), buffers.end());
 }
 
 void Context::set_vertex_attribs(std::span<const VertexAttrib> attribs) {
+    impl_->enter("Context::set_vertex_attribs");
     impl_->changing();
     impl_->attribs.assign(attribs.begin(), attribs.end());
 }
 
 void Context::bind_vertex_shader(VertexShader vs) {
+    impl_->enter("Context::bind_vertex_shader");
     impl_->changing();
     impl_->vs = std::move(vs);
 }
 
 void Context::bind_geometry_shader(const GeometryShader* gs) {
+    impl_->enter("Context::bind_geometry_shader");
     impl_->changing();
     impl_->gs = gs;
 }
 
 void Context::bind_tess_control(TessControlShader tcs) {
+    impl_->enter("Context::bind_tess_control");
     impl_->changing();
     impl_->tcs = std::move(tcs);
 }
 
 void Context::bind_tess_eval(TessEvalShader tes) {
+    impl_->enter("Context::bind_tess_eval");
     impl_->changing();
     impl_->tes = std::move(tes);
 }
 
 void Context::set_patch_default_levels(const TessLevels& levels) {
+    impl_->enter("Context::set_patch_default_levels");
     impl_->changing();
     impl_->patch_default_levels = levels;
 }
@@ -266,6 +303,7 @@ void Context::bind_middle_end(std::string_view name) {
 }
 
 void Context::bind_middle_end(std::shared_ptr<const MiddleEnd> middle) {
+    impl_->enter("Context::bind_middle_end");
     if (!middle) throw Error(ErrorCode::invalid_value, "middle end: null instance bound");
     impl_->changing();
     impl_->middle = middle;
@@ -273,15 +311,18 @@ void Context::bind_middle_end(std::shared_ptr<const MiddleEnd> middle) {
 }
 
 void Context::bind_backend(Backend& backend) {
+    impl_->enter("Context::bind_backend");
     impl_->changing();
     impl_->backend = &backend;
 }
 
 void Context::draw(const DrawInfo& draw) {
+    impl_->enter("Context::draw");
     impl_->enqueue(impl_->prepare_one(draw));
 }
 
 void Context::draw(std::span<const DrawInfo> draws) {
+    impl_->enter("Context::draw");
     if (draws.size() > UINT32_MAX)
         throw Error(ErrorCode::count_overflow,
                     "draws: " + std::to_string(draws.size()) + " do not fit a draw id");
@@ -296,6 +337,7 @@ void Context::draw(std::span<const DrawInfo> draws) {
 }
 
 void Context::draw_indirect(const DrawInfo& draw, const IndirectDraws& indirect) {
+    impl_->enter("Context::draw_indirect");
     const IndirectRecords records(draw, indirect); // read in place, never copied whole
     impl_->draw_all(
         records.count(), [&](size_t i, DrawInfo& d) { return records.fill(uint32_t(i), d); },
@@ -303,11 +345,13 @@ void Context::draw_indirect(const DrawInfo& draw, const IndirectDraws& indirect)
 }
 
 DrawStats Context::flush() {
+    impl_->enter("Context::flush");
     impl_->deliver();
     return std::exchange(impl_->pending, DrawStats{});
 }
 
 void Context::set_stream_output(const StreamOutputState& state) {
+    impl_->enter("Context::set_stream_output");
     // GL: buffers and varyings cannot change while transform feedback is active.
     if (impl_->stream_output && impl_->stream_output->begun())
         throw Error(ErrorCode::invalid_operation,
@@ -318,6 +362,7 @@ void Context::set_stream_output(const StreamOutputState& state) {
 }
 
 void Context::clear_stream_output() {
+    impl_->enter("Context::clear_stream_output");
     if (impl_->stream_output && impl_->stream_output->begun())
         throw Error(ErrorCode::invalid_operation,
                     "stream output: clear_stream_output during a capture session");
@@ -326,6 +371,7 @@ void Context::clear_stream_output() {
 }
 
 StreamOutput& Context::bound_stream_output(const char* what) {
+    impl_->enter("Context::stream_output", what);
     if (!impl_->stream_output)
         throw Error(ErrorCode::invalid_operation,
                     std::string("stream output: ") + what + ": none bound (set_stream_output)");
@@ -359,6 +405,7 @@ size_t Context::stream_output_written_bytes(uint32_t buffer) {
 }
 
 void Context::draw_stream_output(const DrawInfo& draw, uint32_t stream) {
+    impl_->enter("Context::draw_stream_output");
     // GL draws captured vertices as arrays: the buffer holds vertices, not indices.
     if (draw.index_type != IndexType::none)
         throw Error(ErrorCode::invalid_value,
@@ -381,26 +428,31 @@ void Context::draw_stream_output(const DrawInfo& draw, uint32_t stream) {
 }
 
 void Context::set_raster_state(const RasterState& state) {
+    impl_->enter("Context::set_raster_state");
     impl_->changing();
     impl_->raster = state;
 }
 
 void Context::clear_raster_state() {
+    impl_->enter("Context::clear_raster_state");
     impl_->changing();
     impl_->raster.reset();
 }
 
 void Context::add_stage(Stage& stage) {
+    impl_->enter("Context::add_stage");
     impl_->changing();
     impl_->stages.push_back(&stage);
 }
 
 void Context::clear_stages() {
+    impl_->enter("Context::clear_stages");
     impl_->changing();
     impl_->stages.clear();
 }
 
 void Context::set_rasterizer_discard(bool discard) {
+    impl_->enter("Context::set_rasterizer_discard");
     impl_->changing();
     impl_->rasterizer_discard = discard;
 }
@@ -410,15 +462,18 @@ const ContextCounters& Context::counters() const {
 }
 
 uint64_t Context::register_index_buffer() {
+    impl_->enter("Context::register_index_buffer");
     return impl_->options.draw.split_cache->register_buffer();
 }
 
 void Context::bump_index_buffer(uint64_t buffer_id) {
+    impl_->enter("Context::bump_index_buffer");
     impl_->deliver(); // queued draws were issued against the old contents
     impl_->options.draw.split_cache->bump_version(buffer_id);
 }
 
 SplitCache& Context::split_cache() {
+    impl_->enter("Context::split_cache");
     return *impl_->options.draw.split_cache;
 }
 

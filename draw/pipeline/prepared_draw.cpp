@@ -1,6 +1,7 @@
 #include "draw/pipeline/prepared_draw.hpp"
 
 #include "draw/pipeline/prepare_reuse.hpp"
+#include "draw/pipeline/robust_indices.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/extend/draw_segments.hpp"
 #include "drawpipe/extend/shading.hpp"
@@ -59,13 +60,22 @@ DrawState without_patch_restart(const DrawState& state) {
     return s;
 }
 
+// The draw's own checks, then, with robust index access, the draw that reads 0 past its index
+// buffer (p.robust_copy holds its indices).
+void checked_draw(PreparedDraw& p, const DrawOptions& options, bool validated = false) {
+    if (!validated) validate_draw(p.state.draw, options.robust_indices);
+    p.robust_copy = nullptr;
+    if (options.robust_indices) p.state.draw = robust_draw(p.state.draw, p.robust_copy);
+}
+
 } // namespace
 
 PreparedDraw prepare_draw(const DrawState& given, const MiddleEnd& middle,
                           const DrawOptions& options) {
-    const DrawState state = without_patch_restart(given);
-    const DrawInfo& draw = state.draw;
-    validate_draw(draw);
+    PreparedDraw p;
+    p.state = without_patch_restart(given);
+    checked_draw(p, options);
+    const DrawState& state = p.state;
     validate_vertex_input(state.input);
     if (state.vs) {
         if (!state.vs->run) throw Error(ErrorCode::invalid_value, "vs: no run function");
@@ -77,7 +87,7 @@ PreparedDraw prepare_draw(const DrawState& given, const MiddleEnd& middle,
         check_gs_link(*state.gs,
                       state.tes ? tess_output_layout(*state.tes) : vertex_layout_for(state));
     }
-    PreparedDraw p{state, middle.prepare(state), {}, nullptr, nullptr, nullptr};
+    p.middle = middle.prepare(state);
     if (!p.middle)
         throw Error(ErrorCode::middle_end_failure,
                     "middle end '" + std::string(middle.name()) + "': prepare returned null");
@@ -100,7 +110,7 @@ PreparedDraw split_only(const DrawInfo& draw, const MiddleEndLimits& limits,
     PreparedDraw p;
     p.state.draw = draw;
     p.state = without_patch_restart(p.state);
-    validate_draw(p.state.draw);
+    checked_draw(p, options);
     p.split = split_options(limits, options, name);
     p.middle_name = name;
     return p;
@@ -135,9 +145,9 @@ bool same_but_start(const DrawInfo& a, const DrawInfo& b) {
 
 PreparedDraw prepare_draw_like(const PreparedDraw& like, const DrawState& state,
                                const DrawOptions& options, bool validated) {
-    if (!validated) validate_draw(state.draw);
     PreparedDraw p = like; // the middle end, split options and plans, and what else it holds
     p.state = without_patch_restart(state);
+    checked_draw(p, options, validated);
     p.cached = nullptr;
     finish_draw(p, options);
     return p;

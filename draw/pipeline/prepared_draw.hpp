@@ -38,6 +38,9 @@ struct PreparedDraw {
     std::shared_ptr<const DriverStages> driver_stages = nullptr;
     // The draw's place among its context's draws (BatchOrder::draw).
     uint64_t ordinal = 0;
+    // With DrawOptions::robust_indices, the zero-padded indices state.draw reads when its own
+    // reach past its index buffer (robust_indices.hpp); null otherwise.
+    std::shared_ptr<const std::vector<std::byte>> robust_copy;
     // DrawOptions::check_middle_end, and the middle end's name for the errors it gives.
     bool check_batches = false;
     std::string_view middle_name{};

@@ -18,7 +18,7 @@ namespace {
 
 } // namespace
 
-void validate_draw(const DrawInfo& d) {
+void validate_draw(const DrawInfo& d, bool robust_indices) {
     if (uint32_t(d.prim) >= uint32_t(kPrimCount))
         fail(ErrorCode::invalid_value,
              "prim: unknown primitive type " + std::to_string(int(d.prim)));
@@ -39,7 +39,7 @@ void validate_draw(const DrawInfo& d) {
     if (d.index_type != IndexType::none) {
         if (d.count > 0 && d.indices == nullptr)
             fail(ErrorCode::invalid_value, "indices: null index buffer for an indexed draw");
-        if (uint64_t(d.start) + d.count > d.index_buffer_count)
+        if (!robust_indices && uint64_t(d.start) + d.count > d.index_buffer_count)
             fail(ErrorCode::index_buffer_overrun,
                  "start + count: " + std::to_string(uint64_t(d.start) + d.count) +
                      " indices needed but the index buffer holds " +

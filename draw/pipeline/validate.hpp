@@ -10,8 +10,8 @@
 namespace drawpipe {
 
 // The draw's own fields: enums in range, positions within 32 bits, the index buffer
-// present and long enough.
-void validate_draw(const DrawInfo& draw);
+// present and, unless `robust_indices` (DrawOptions::robust_indices), long enough.
+void validate_draw(const DrawInfo& draw, bool robust_indices = false);
 
 // What the front end needs to split a validated draw under `options`: a nonzero vertex
 // limit, a primitive the geometry shader's input type accepts, and a limit no smaller

@@ -336,13 +336,18 @@ HWY_INLINE void post_block(PostShadeJob& post, const PostScalars& ps, const uint
             lo_z = hn::Or(hn::Ge(z, hn::IfThenElse(z_from_zero, zero, nw)), z_free);
             hi_z = hn::Or(hi_z, z_free);
         }
+        // Inside x and y bound them by w, so w and z (unbounded without z clipping) decide
+        // whether the position is finite (post_shade's CLIP_NONFINITE).
+        const auto finite = hn::And(hn::IsFinite(w), hn::IsFinite(z));
         VU m = hn::Zero(du);
-        // The common block, every lane inside the view volume, skips the six bit selects.
+        // The common block, every lane inside the view volume, skips the seven bit selects.
         if (!hn::AllTrue(df, hn::And(hn::And(hn::And(lo_x, lo_y), hn::And(lo_z, hi_x)),
-                                     hn::And(hi_y, hi_z)))) {
+                                     hn::And(hn::And(hi_y, hi_z), finite)))) {
+            const auto all_finite = hn::And(finite, hn::And(hn::IsFinite(x), hn::IsFinite(y)));
             m = hn::Or(hn::Or(bit(lo_x, CLIP_LEFT), bit(lo_y, CLIP_BOTTOM)), bit(lo_z, CLIP_NEAR));
             m = hn::Or(
                 m, hn::Or(hn::Or(bit(hi_x, CLIP_RIGHT), bit(hi_y, CLIP_TOP)), bit(hi_z, CLIP_FAR)));
+            m = hn::Or(m, bit(all_finite, CLIP_NONFINITE));
         }
         for (uint32_t u = ps.user_planes; u; u &= u - 1) {
             const uint32_t k = uint32_t(__builtin_ctz(u));

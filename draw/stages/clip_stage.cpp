@@ -66,7 +66,8 @@ void ClipStage::copy_flat(uint32_t* dst, const uint32_t* provoking) const {
 
 void ClipStage::point(const StagePrim& prim) {
     // A point is kept or culled whole (its size does not matter: GL clips the vertex). It is
-    // its own provoking vertex, so post_shade already put it in its viewport.
+    // its own provoking vertex, so post_shade already put it in its viewport. A point whose
+    // position is not finite (CLIP_NONFINITE) is dropped with those outside.
     if (batch_->clip_or == 0 || mask_of(prim.v[0]) == 0) return next()->point(prim);
     --delta_;
 }
@@ -89,8 +90,10 @@ void ClipStage::line(const StagePrim& prim) {
     if (batch_->clip_or == 0) return next()->line(placed);
     const uint32_t m0 = mask_of(prim.v[0]), m1 = mask_of(prim.v[1]);
     if ((m0 | m1) == 0) return next()->line(placed);
-    --delta_;            // counted back when a piece is left
-    if (m0 & m1) return; // both outside one plane
+    --delta_; // counted back when a piece is left
+    // Both outside one plane, or a position not finite (dropped before clipping: GL leaves
+    // such a primitive undefined, and clipping it would make more non-finite positions).
+    if ((m0 & m1) || ((m0 | m1) & CLIP_NONFINITE)) return;
     // Mesa's arithmetic (draw_pipe_clip.c do_clip_line), so that the new ends fall on the
     // same subpixels: t0 is how far the start moves towards the end, t1 how far the end
     // moves towards the start, each the largest over the planes; the line is gone when they
@@ -150,7 +153,7 @@ void ClipStage::triangle(const StagePrim& prim) {
     const uint32_t m[3] = {mask_of(prim.v[0]), mask_of(prim.v[1]), mask_of(prim.v[2])};
     if ((m[0] | m[1] | m[2]) == 0) return next()->triangle(placed);
     --delta_; // each triangle of the clipped polygon counts one back
-    if (m[0] & m[1] & m[2]) return;
+    if ((m[0] & m[1] & m[2]) || ((m[0] | m[1] | m[2]) & CLIP_NONFINITE)) return; // as line()
     const uint32_t* provoking = placed.v[last ? 2 : 0];
     const VertexLayout& l = plan_.layout;
     bool any_flat = plan_.state.flatshade;

@@ -103,7 +103,10 @@ class DrawSink {
     void begin(const PreparedDraw& draw) {
         draw_ = &draw;
         if (out_.rasterizer_discard) return;
-        backend_.begin_draw(draw.state.draw, draw.middle->layout());
+        {
+            const detail::CallbackScope in("begin_draw");
+            backend_.begin_draw(draw.state.draw, draw.middle->layout());
+        }
         calls_.begin_draw(draw.state.draw, draw.ordinal);
         chain_open_ = draw.raster && !draw.stages_in_shade;
         if (chain_open_) chain_.begin(draw, out_.stages);
@@ -149,6 +152,7 @@ class DrawSink {
             close_chain();
             chain_.end();
         }
+        const detail::CallbackScope in("end_draw");
         backend_.end_draw();
     }
 

@@ -188,6 +188,8 @@ void post_shade(const RasterPlan& plan, ShadedBatch& batch) {
         const I4 below = ~(p >= -w), above = ~(p <= w);
         uint32_t m = uint32_t((below[0] & 1) | (below[1] & 2) | (below[2] & 4) | (above[0] & 8) |
                               (above[1] & 16) | (above[2] & 32));
+        const I4 finite = (p - p) == F4{0, 0, 0, 0}; // x - x is NaN for NaN and both infinities
+        if (!(finite[0] & finite[1] & finite[2] & finite[3])) m |= CLIP_NONFINITE;
         if (plan.z_clip != ZClip::full) {
             m &= ~uint32_t(CLIP_NEAR | CLIP_FAR);
             if (plan.z_clip == ZClip::half)

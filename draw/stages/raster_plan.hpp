@@ -24,6 +24,9 @@ enum ClipBits : uint32_t {
     CLIP_TOP = 1u << 4,    // y <= w
     CLIP_FAR = 1u << 5,    // z <= w
     CLIP_USER0 = 1u << 6,
+    // Not a plane: a coordinate of the clip-space position is NaN or infinite. The clip
+    // stage drops the primitive before clipping it, so no such position reaches a backend.
+    CLIP_NONFINITE = 1u << 15,
 };
 inline constexpr uint32_t kViewPlanes = 6;
 

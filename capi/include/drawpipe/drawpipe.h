@@ -479,12 +479,18 @@ typedef struct drawpipe_context_options {
     uint32_t threads;      /* 0: $DRAWPIPE_THREADS, else every hardware thread */
     const char* strategy;  /* splitting strategy ("distinct", "vsplit", ...); NULL: distinct */
     uint32_t max_vertices; /* nonzero: replaces the middle end's segment limit */
+    /* Robust index access (robustBufferAccess2, a GL robust context): an index position past
+     * the index buffer reads as index 0, as llvmpipe draws it. false: such a draw is
+     * DRAWPIPE_ERROR_INDEX_BUFFER_OVERRUN. */
+    bool robust_indices;
 } drawpipe_context_options;
 
 /* Makes a context bound to "fetch_shade" (options may be NULL); registers the built-in ones. */
 drawpipe_status drawpipe_context_create(const drawpipe_context_options* options,
                                         drawpipe_context** out);
-/* Delivers the queued draws, then frees the context (even when delivering fails). */
+/* Delivers the queued draws, then frees the context (even when delivering fails). A handle
+ * destroyed already, or never made, is DRAWPIPE_ERROR_INVALID_VALUE and frees nothing; from
+ * inside one of the context's own callbacks, DRAWPIPE_ERROR_INVALID_OPERATION. */
 drawpipe_status drawpipe_context_destroy(drawpipe_context* ctx);
 /* Threads the context's pipeline uses, the calling thread included. */
 drawpipe_status drawpipe_context_threads(const drawpipe_context* ctx, uint32_t* threads);

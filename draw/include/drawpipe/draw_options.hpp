@@ -22,6 +22,10 @@ struct DrawOptions {
     // primitive counts, its layout): a broken model is then Error(middle_end_failure) naming
     // it, the draw and the segment, never a crash. About 2 % of a draw (bench/README.md).
     bool check_middle_end = true;
+    // Robust index access (Vulkan's robustBufferAccess2, a GL robust context): an index
+    // position past the index buffer reads as index 0, in every draw, multi-draw and indirect
+    // record, as llvmpipe draws it. Off, such a draw is Error(index_buffer_overrun).
+    bool robust_indices = false;
 };
 
 } // namespace drawpipe

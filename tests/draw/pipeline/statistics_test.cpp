@@ -11,6 +11,7 @@
 #include "drawpipe/prim.hpp"
 #include "drawpipe/split_cache.hpp"
 #include "drawpipe/stream_output.hpp"
+#include "support/tess_util.hpp"
 #include "tools/common/gs_library.hpp"
 
 #include <gtest/gtest.h>
@@ -190,6 +191,37 @@ TEST(Statistics, AQuadAndAPolygonAreOnePrimitiveAndTrailingVerticesDoNotCount) {
     EXPECT_EQ(
         draw({{Prim::triangles_adjacency, {0, 1, 2, 3, 4, 5, 6, 7}, 3}}, {}).statistics.ia_vertices,
         18u);
+}
+
+// GL (and llvmpipe: count / vertices_per_patch) counts a patch as one primitive submitted,
+// not its control points; a trailing incomplete patch is not one.
+TEST(Statistics, APatchIsOnePrimitiveSubmitted) {
+    static const std::vector<float> pos = positions();
+    const VertexBuffer buffer{pos.data(), pos.size() * 4, 16, 0};
+    const VertexAttrib attrib{0, 0, Format::float32x4, 0};
+    for (uint32_t limit : {0u, 8u}) {
+        ContextOptions o;
+        o.draw.max_vertices = limit; // 8: two 4-vertex patches per segment
+        Context ctx(o);
+        TraceBackend trace;
+        ctx.bind_middle_end("fetch_shade");
+        ctx.bind_backend(trace);
+        ctx.set_vertex_buffers({&buffer, 1});
+        ctx.set_vertex_attribs({&attrib, 1});
+        ctx.bind_tess_eval(test::patch_ids_tes(4));
+        DrawInfo d;
+        d.prim = Prim::patches;
+        d.patch_vertices = 4;
+        d.count = 8; // two patches
+        ctx.draw(d);
+        EXPECT_EQ(ctx.flush().statistics.ia_primitives, 2u) << limit;
+        d.count = 19; // four patches and three vertices no patch uses, two instances
+        d.instance_count = 2;
+        ctx.draw(d);
+        const PipelineStatistics s = ctx.flush().statistics;
+        EXPECT_EQ(s.ia_primitives, 8u) << limit;
+        EXPECT_EQ(s.ia_vertices, 32u) << limit;
+    }
 }
 
 TEST(Statistics, AGeometryShaderRunsInvocationsTimesPerInputPrimitive) {
