@@ -5,6 +5,7 @@
 
 #include "handle_table.hpp"
 
+#include <drawpipe/decompose.hpp>
 #include <drawpipe/drawpipe.hpp>
 #include <drawpipe/gs.hpp>
 #include <drawpipe/middle_ends.hpp>
@@ -133,6 +134,11 @@ static_assert(DRAWPIPE_INTERP_NOPERSPECTIVE == int(Interp::noperspective));
 static_assert(DRAWPIPE_POLYGON_POINT == int(PolygonMode::point));
 static_assert(DRAWPIPE_CULL_FRONT_AND_BACK == int(CullFace::front_and_back));
 static_assert(DRAWPIPE_FRONT_CW == int(FrontFace::cw));
+static_assert(DRAWPIPE_CLIP_UPPER_LEFT == int(ClipOrigin::upper_left));
+static_assert(DRAWPIPE_CLIP_ZERO_TO_ONE == int(ClipDepth::zero_to_one));
+static_assert(DRAWPIPE_MAX_VIEWPORTS == kMaxViewports);
+static_assert(DRAWPIPE_MAX_TWO_SIDE_COLORS == kMaxTwoSideColors);
+static_assert(DRAWPIPE_SLOT_DRAW_ID == SLOT_DRAW_ID);
 static_assert(DRAWPIPE_CAPTURE_GS_ID == int(CaptureSource::gs_id));
 static_assert(DRAWPIPE_CAPTURE_DRAW_ID == int(CaptureSource::draw_id));
 static_assert(DRAWPIPE_CAPTURE_TESS_COORD == int(CaptureSource::tess_coord));
@@ -509,6 +515,13 @@ void drawpipe_raster_state_init(drawpipe_raster_state* state) {
     state->point_size = d.point_size;
     state->sprite_coord_varying = d.sprite_coord_varying;
     state->edge_flag_varying = d.edge_flag_varying;
+    state->viewport_count = d.viewport_count;
+    for (uint32_t i = 0; i + 1 < kMaxViewports; ++i) {
+        const Viewport& v = d.extra_viewports[i];
+        state->extra_viewports[i] = {v.x, v.y, v.width, v.height, v.near, v.far};
+    }
+    for (uint32_t i = 0; i < kMaxTwoSideColors; ++i)
+        state->two_side_colors[i] = {d.two_side_colors[i].front, d.two_side_colors[i].back};
 }
 
 uint32_t drawpipe_gs_vertex_count(const drawpipe_gs_context* gs) {
@@ -786,6 +799,21 @@ drawpipe_status drawpipe_set_raster_state(drawpipe_context* ctx,
         for (uint32_t i = 0; i < kMaxClipDistances; ++i)
             for (int k = 0; k < 4; ++k) r.clip_planes[i][k] = rs.clip_planes[i][k];
         r.edge_flag_varying = rs.edge_flag_varying;
+        r.viewport_count = rs.viewport_count ? rs.viewport_count : 1; // zeroed: one viewport
+        if (r.viewport_count > kMaxViewports)
+            throw Error(ErrorCode::invalid_value,
+                        "raster.viewport_count: " + std::to_string(rs.viewport_count) +
+                            " is not 1-" + std::to_string(kMaxViewports));
+        for (uint32_t i = 0; i + 1 < kMaxViewports; ++i) {
+            const drawpipe_viewport& v = rs.extra_viewports[i];
+            r.extra_viewports[i] = {v.x, v.y, v.width, v.height, v.depth_near, v.depth_far};
+        }
+        r.clip_origin = checked_enum<ClipOrigin>(rs.clip_origin, 2, "raster.clip_origin");
+        r.clip_depth = checked_enum<ClipDepth>(rs.clip_depth, 2, "raster.clip_depth");
+        r.depth_clamp = rs.depth_clamp;
+        r.two_side = rs.two_side;
+        for (uint32_t i = 0; i < kMaxTwoSideColors; ++i)
+            r.two_side_colors[i] = {rs.two_side_colors[i].front, rs.two_side_colors[i].back};
         c->ctx.set_raster_state(r);
     });
 }
@@ -838,6 +866,15 @@ static void copy_counts(const StreamOutputCounts& from, drawpipe_stream_output_c
         to.generated[s] = from.generated[s];
         to.written[s] = from.written[s];
     }
+}
+
+drawpipe_status drawpipe_get_stream_output_counts(drawpipe_context* ctx,
+                                                  drawpipe_stream_output_counts* counts) {
+    return guarded("drawpipe_get_stream_output_counts", [&] {
+        CContext* const c = live(ctx);
+        need(counts, "counts");
+        copy_counts(c->ctx.stream_output_counts(), *counts);
+    });
 }
 
 drawpipe_status drawpipe_end_stream_output(drawpipe_context* ctx,
@@ -924,6 +961,24 @@ drawpipe_status drawpipe_flush(drawpipe_context* ctx, drawpipe_draw_stats* stats
         stats->fetched = s.front.fetched;
         for (uint32_t i = 0; i < kMaxCounters; ++i) stats->counters[i] = s.counters[i];
         copy_counts(s.primitives, stats->primitives);
+        stats->shaded = s.front.shaded;
+        const PipelineStatistics& p = s.statistics;
+        stats->statistics = {p.ia_vertices,    p.ia_primitives, p.vs_invocations,
+                             p.gs_invocations, p.gs_primitives, p.clip_invocations,
+                             p.clip_primitives};
+    });
+}
+
+drawpipe_status drawpipe_decompose(drawpipe_prim prim, drawpipe_provoking provoking,
+                                   const uint32_t* elts, uint32_t count, drawpipe_decompose_fn emit,
+                                   void* user) {
+    return guarded("drawpipe_decompose", [&] {
+        const Prim p = to_prim(prim, "prim");
+        const Provoking pv = checked_enum<Provoking>(provoking, 2, "provoking");
+        need(reinterpret_cast<const void*>(emit), "emit");
+        if (count) need(elts, "elts");
+        decompose_elements(p, pv, std::span<const uint32_t>(elts, count),
+                           [&](uint32_t n, const uint32_t* v) { emit(user, n, v); });
     });
 }
 

@@ -45,20 +45,37 @@ static float dword_float(uint32_t bits) {
 /* The backend's state, behind the table's user pointer. */
 typedef struct trace_backend {
     int draw;
+    drawpipe_provoking provoking; /* the draw's, for drawpipe_decompose */
     uint64_t calls, elements, triangles, hash;
     double area;
+    const drawpipe_vertex_view* vertices; /* the call's, while it decomposes */
 } trace_backend;
 
 static void begin_draw(void* user, const drawpipe_draw_info* draw,
                        const drawpipe_vertex_layout* layout) {
     trace_backend* b = (trace_backend*)user;
     b->draw += 1;
+    b->provoking = draw->provoking;
     b->calls = b->elements = b->triangles = 0;
     b->hash = 14695981039346656037ull;
     b->area = 0;
     printf("draw %d: prim %d, provoking %s, stride %u, varyings %u%s\n", b->draw, (int)draw->prim,
            draw->provoking == DRAWPIPE_PROVOKING_LAST ? "last" : "first", layout->stride,
            layout->outputs.varying_count, layout->gs_output ? ", from a geometry shader" : "");
+}
+
+/* drawpipe_decompose's callback: sums a triangle's signed area in window space. */
+static void add_triangle(void* user, uint32_t n, const uint32_t* elts) {
+    trace_backend* b = (trace_backend*)user;
+    if (n != 3) return;
+    double p[3][2];
+    for (int i = 0; i < 3; ++i)
+        for (int c = 0; c < 2; ++c)
+            p[i][c] = dword_float(b->vertices->data[(size_t)elts[i] * b->vertices->stride +
+                                                    DRAWPIPE_SLOT_POSITION + c]);
+    b->area += 0.5 * ((p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) -
+                      (p[2][0] - p[0][0]) * (p[1][1] - p[0][1]));
+    b->triangles += 1;
 }
 
 static void draw_elements(void* user, drawpipe_prim prim, uint8_t flags,
@@ -72,18 +89,10 @@ static void draw_elements(void* user, drawpipe_prim prim, uint8_t flags,
         const uint32_t* v = vertices->data + (size_t)elts[i] * vertices->stride;
         b->hash = fnv1a(b->hash, v, vertices->stride * sizeof(uint32_t));
     }
-    /* With a raster state bound the stages hand on lists of window-space primitives. */
-    if (prim != DRAWPIPE_PRIM_TRIANGLES) return;
-    for (uint32_t t = 0; t + 2 < count; t += 3) {
-        double p[3][2];
-        for (int i = 0; i < 3; ++i)
-            for (int c = 0; c < 2; ++c)
-                p[i][c] = dword_float(vertices->data[(size_t)elts[t + i] * vertices->stride +
-                                                     DRAWPIPE_SLOT_POSITION + c]);
-        b->area += 0.5 * ((p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) -
-                          (p[2][0] - p[0][0]) * (p[1][1] - p[0][1]));
-        b->triangles += 1;
-    }
+    /* Any primitive type may arrive (strips whole when no stage had to touch them), so
+     * decompose it into GL's points, lines and triangles. */
+    b->vertices = vertices;
+    CHECK(drawpipe_decompose(prim, b->provoking, elts, count, add_triangle, b));
 }
 
 static void end_draw(void* user) {
@@ -137,7 +146,16 @@ static void print_stats(const drawpipe_context* ctx, const drawpipe_draw_stats* 
         printf("  %s %llu\n", drawpipe_counter_name(ctx, i), (unsigned long long)s->counters[i]);
 }
 
-int main(void) {
+int main(int argc, char** argv) {
+    /* No arguments: --help (or -h) prints the usage and writes nothing; anything else is an
+     * error. */
+    if (argc > 1) {
+        const bool help = strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0;
+        fprintf(help ? stdout : stderr,
+                "usage: c_driver\n  draws a grid and a strip through <drawpipe/drawpipe.h> and "
+                "prints what reached the backend\n");
+        return help ? 0 : 2;
+    }
     /* The grid: positions in [-1, 1]^2 and one colour per vertex, in two buffers. */
     static float positions[GRID * GRID][3];
     static uint8_t colours[GRID * GRID][4];

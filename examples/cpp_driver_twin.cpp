@@ -1,6 +1,7 @@
 // The C++ twin of c_driver.c: the same scene through the C++ API (<drawpipe/drawpipe.hpp>),
 // printing the same text, which a test compares byte for byte. Reading the two side by side
 // maps each C call to its C++ counterpart.
+#include <drawpipe/decompose.hpp>
 #include <drawpipe/drawpipe.hpp>
 #include <drawpipe/gs.hpp>
 #include <drawpipe/middle_ends.hpp>
@@ -27,11 +28,13 @@ uint64_t fnv1a(uint64_t hash, const void* data, size_t bytes) {
 class TraceBackend final : public Backend {
   public:
     int draw = 0;
+    Provoking provoking = Provoking::last; // the draw's, for decompose_elements
     uint64_t calls = 0, elements = 0, triangles = 0, hash = 0;
     double area = 0;
 
     void begin_draw(const DrawInfo& info, const VertexLayout& layout) override {
         ++draw;
+        provoking = info.provoking;
         calls = elements = triangles = 0;
         hash = 14695981039346656037ull;
         area = 0;
@@ -46,17 +49,18 @@ class TraceBackend final : public Backend {
         elements += elts.size();
         for (uint32_t e : elts)
             hash = fnv1a(hash, vertices.vertex(e), vertices.stride * sizeof(uint32_t));
-        // With a raster state bound the stages hand on lists of window-space primitives.
-        if (prim != Prim::triangles) return;
-        for (size_t t = 0; t + 2 < elts.size(); t += 3) {
+        // Any primitive type may arrive (strips whole when no stage had to touch them), so
+        // decompose it into GL's points, lines and triangles.
+        decompose_elements(prim, provoking, elts, [&](uint32_t n, const uint32_t* t) {
+            if (n != 3) return;
             double p[3][2];
             for (int i = 0; i < 3; ++i)
                 for (int c = 0; c < 2; ++c)
-                    p[i][c] = dword_float(vertices.vertex(elts[t + i])[SLOT_POSITION + c]);
+                    p[i][c] = dword_float(vertices.vertex(t[i])[SLOT_POSITION + c]);
             area += 0.5 * ((p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) -
                            (p[2][0] - p[0][0]) * (p[1][1] - p[0][1]));
             ++triangles;
-        }
+        });
     }
     void end_draw() override {
         std::printf("  calls %" PRIu64 ", elements %" PRIu64 ", triangles %" PRIu64
@@ -107,7 +111,15 @@ void print_stats(const MiddleEnd& middle, const DrawStats& s) {
 
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    // No arguments: --help (or -h) prints the usage and writes nothing; anything else is an error.
+    if (argc > 1) {
+        const bool help = std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0;
+        std::fprintf(help ? stdout : stderr,
+                     "usage: cpp_driver_twin\n  draws c_driver.c's scene through the C++ API and "
+                     "prints what reached the backend\n");
+        return help ? 0 : 2;
+    }
     register_builtin_middle_ends();
     float positions[kGrid * kGrid][3];
     uint8_t colours[kGrid * kGrid][4];

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 using namespace drawpipe;
@@ -42,7 +43,15 @@ class CountBackend final : public Backend {
     }
 };
 
-int main() {
+int main(int argc, char** argv) {
+    // No arguments: --help (or -h) prints the usage and writes nothing; anything else is an error.
+    if (argc > 1) {
+        const bool help = std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0;
+        std::fprintf(help ? stdout : stderr,
+                     "usage: custom_stage\n  draws a fan of slivers through a driver's own "
+                     "pipeline stage and prints its counts\n");
+        return help ? 0 : 2;
+    }
     register_builtin_middle_ends();
     // A fan of 200 slivers around the view's centre: some reach far outside it, and a run of
     // them stays within a fraction of a pixel of the centre.

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 using namespace drawpipe;
@@ -38,7 +39,15 @@ class AreaBackend final : public Backend {
     Provoking provoking_ = Provoking::last;
 };
 
-int main() {
+int main(int argc, char** argv) {
+    // No arguments: --help (or -h) prints the usage and writes nothing; anything else is an error.
+    if (argc > 1) {
+        const bool help = std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0;
+        std::fprintf(help ? stdout : stderr,
+                     "usage: minimal_driver\n  draws a grid through fetch_shade into its own "
+                     "backend and checks what arrived\n");
+        return help ? 0 : 2;
+    }
     register_builtin_middle_ends();
 
     // A 200 x 200 vertex grid over [-1, 1]^2 with counter-clockwise triangles.

@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 using namespace drawpipe;
@@ -52,6 +53,15 @@ Mesh torus(uint32_t rings, uint32_t sides, float major, float minor) {
 }
 
 int main(int argc, char** argv) {
+    // One optional argument, the PNG's path; --help (or -h) prints the usage and writes
+    // nothing, and any other option is an error rather than a file name.
+    const char* usage = "usage: render_mesh_png [FILE.png]\n  renders a torus through the raster "
+                        "backend into FILE.png (default torus.png)\n";
+    if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
+        const bool help = std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0;
+        std::fputs(usage, help ? stdout : stderr);
+        return help && argc == 2 ? 0 : 2;
+    }
     const char* path = argc > 1 ? argv[1] : "torus.png";
     register_builtin_middle_ends();
     const Mesh mesh = torus(96, 48, 1.0f, 0.4f);

@@ -9,6 +9,7 @@
 #include <drawpipe/split_cache.hpp>
 
 #include <cstdio>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -34,7 +35,15 @@ void draw_and_report(Context& ctx, CountingBackend& backend, const DrawInfo& dra
                 after.entries, after.bytes / 1024);
 }
 
-int main() {
+int main(int argc, char** argv) {
+    // No arguments: --help (or -h) prints the usage and writes nothing; anything else is an error.
+    if (argc > 1) {
+        const bool help = std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0;
+        std::fprintf(help ? stdout : stderr,
+                     "usage: split_cache\n  draws a static mesh three times through the split "
+                     "cache and prints its counts\n");
+        return help ? 0 : 2;
+    }
     register_builtin_middle_ends();
 
     // A 300 x 300 vertex grid of triangles: 536,406 indices, well over one segment's worth.

@@ -13,6 +13,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 using namespace drawpipe;
@@ -63,6 +64,16 @@ Mesh cube() {
 }
 
 int main(int argc, char** argv) {
+    // One optional argument, the PNG's path; --help (or -h) prints the usage and writes
+    // nothing, and any other option is an error rather than a file name.
+    const char* usage =
+        "usage: vulkan_conventions [FILE.png]\n  draws a cube in four viewports with Vulkan's "
+        "conventions into FILE.png (default vulkan_conventions.png)\n";
+    if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
+        const bool help = std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0;
+        std::fputs(usage, help ? stdout : stderr);
+        return help && argc == 2 ? 0 : 2;
+    }
     const char* path = argc > 1 ? argv[1] : "vulkan_conventions.png";
     register_builtin_middle_ends();
     const Mesh mesh = cube();

@@ -272,8 +272,9 @@ void add_render_command(CLI::App& app) {
                 "\n" + kConventionKeysHelp +
                 "\nTwo-sided colour: 'two_side 1' gives back-facing triangles (in every polygon "
                 "mode, after culling) the colours of 'back_colors R G B A ...', one per vertex "
-                "like 'colors' (opaque white by default); lines and points keep 'colors'. Not "
-                "with --gs.\n" +
+                "like 'colors' (opaque white by default); lines and points keep 'colors'. With "
+                "--gs the colours are the shader's varying 0 (front) and 1 (back), as "
+                "color_pair_tri writes them.\n" +
                 "Tessellation (prim patches): key tess binds the evaluation shader interpolate "
                 "(position and colour interpolated over the control points), tcs the control "
                 "shader levels_by_patch (docs/tessellation-stages.md)\n" +

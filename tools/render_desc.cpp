@@ -3,10 +3,12 @@
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/extend/shading.hpp"
+#include "drawpipe/gs.hpp"
 #include "tools/common/tess_library.hpp"
 
 #include <algorithm>
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 namespace drawpipe::cli {
@@ -45,18 +47,24 @@ RasterBackend render_description(const DrawDesc& given, const DescRender& how) {
     if (span > (uint64_t(1) << 24))
         throw Error(ErrorCode::invalid_value,
                     "render: vertex ids up to 2^24 (the draw reads " + std::to_string(span) + ")");
-    // Attribute 0 the position, 1 the colour, 2 the edge flag, 3 the back colour (two_side
-    // only); without a vertex shader each reaches the varying of its number, attribute 0 the
-    // position too.
+    // Attribute 0 the position, 1 the colour, 2 the edge flag, 3 the back colour (two_side,
+    // or a gs reading it); without a vertex shader each reaches the varying of its number,
+    // attribute 0 the position too.
     const bool two_side = desc.render.raster.two_side;
-    if (two_side && how.gs)
+    // After a geometry shader the colours are what it writes, as GL's gl_FrontColor and
+    // gl_BackColor: its varying 0 the front, varying 1 the back.
+    if (two_side && how.gs && how.gs->outputs.varying_count < 2)
         throw Error(ErrorCode::invalid_value,
-                    "two_side: the back colour is attribute 3 passed through, so not with a gs");
+                    "two_side: the gs '" + how.gs->name + "' writes " +
+                        std::to_string(how.gs->outputs.varying_count) +
+                        " varyings; two-sided colour takes its varying 0 as the front colour "
+                        "and varying 1 as the back one (as gs color_pair_tri writes them)");
+    const bool back_input = two_side || (how.gs && how.gs->input_varyings > 3);
     const std::vector<float> pos = padded(desc.render.positions, {0, 0, 0, 1}, span);
     const std::vector<float> col = padded(desc.render.colors, {1, 1, 1, 1}, span);
     const std::vector<float> edge = padded(desc.render.edgeflags, {1}, span);
     const std::vector<float> back =
-        padded(desc.render.back_colors, {1, 1, 1, 1}, two_side ? span : 0);
+        padded(desc.render.back_colors, {1, 1, 1, 1}, back_input ? span : 0);
     desc.attrib_divisors.clear();
     const auto bound = bind_draw(desc);
     const VertexBuffer buffers[4] = {{pos.data(), pos.size() * 4, 16, 0},
@@ -68,7 +76,7 @@ RasterBackend render_description(const DrawDesc& given, const DescRender& how) {
                                      {2, 0, Format::float32x1, 0},
                                      {3, 0, Format::float32x4, 0}};
     RasterState raster = desc.render.raster;
-    if (two_side) raster.two_side_colors[0] = {1, 3};
+    if (two_side) raster.two_side_colors[0] = how.gs ? ColorPair{0, 1} : ColorPair{1, 3};
     if (!desc.render.viewport_given) {
         raster.viewport.width = float(how.width);
         raster.viewport.height = float(how.height);
@@ -113,7 +121,7 @@ RasterBackend render_description(const DrawDesc& given, const DescRender& how) {
     else
         ctx.bind_middle_end(how.middle_end);
     ctx.bind_backend(image);
-    const size_t inputs = two_side ? 4 : 3; // the back colour only with two-sided colour
+    const size_t inputs = back_input ? 4 : 3; // the back colour only when it is read
     ctx.set_vertex_buffers(std::span(buffers, inputs));
     ctx.set_vertex_attribs(std::span(attribs, inputs));
     ctx.bind_geometry_shader(how.gs);

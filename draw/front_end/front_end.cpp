@@ -345,7 +345,9 @@ void FrontEnd::setup(const DrawInfo& input, const FrontEndOptions& input_options
     else
         p.index_cap = std::clamp(limit * 8, limit, kMaxSegmentVertices);
     p.index_cap = std::max(p.index_cap, min_segment_vertices(out_prim, p.patch_vertices));
-    m.chunks = chunk_count(draw, options);
+    // Counted with the strategy asked for, as the pipeline and the split cache count them:
+    // reorder is one chunk even once swapped for exact (it reorders the whole buffer).
+    m.chunks = chunk_count(draw, input_options);
     m.choose_splitter();
     m.splitter_fresh = true;
     // Non-indexed lists and strips hand a run's later segments to the closed form (cut 0: never).

@@ -9,6 +9,7 @@
 #include <drawpipe/prim.hpp>
 
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -87,7 +88,15 @@ class TallyBackend final : public Backend {
     }
 };
 
-int main() {
+int main(int argc, char** argv) {
+    // No arguments: --help (or -h) prints the usage and writes nothing; anything else is an error.
+    if (argc > 1) {
+        const bool help = std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0;
+        std::fprintf(help ? stdout : stderr,
+                     "usage: custom_middle_end\n  registers the cull_back middle end, draws "
+                     "through it and checks what it dropped\n");
+        return help ? 0 : 2;
+    }
     // The one registration line: the middle end is now bindable by name, like the built-ins.
     MiddleEndRegistry::global().add("cull_back", "drops clockwise triangles",
                                     std::make_shared<CullBack>());

@@ -1,11 +1,22 @@
 # Installs the build tree into a fresh prefix, then configures, builds and runs the examples
 # installed with it against it with find_package(drawpipe), as a project outside this tree would,
 # and a consumer that includes every installed header (tests/install/consumer).
-# Run by ctest: cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DGENERATOR=... -P install_test.cmake
+# Run by ctest: cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DGENERATOR=...
+# -DWITH_REORDER=ON|OFF -P install_test.cmake
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix}
                 OUTPUT_QUIET COMMAND_ERROR_IS_FATAL ANY)
+# drawpipe.pc links meshoptimizer exactly when the library was built with it (WITH_REORDER):
+# a library built without it must not send its users looking for one.
+file(GLOB_RECURSE pc_file ${prefix}/*/drawpipe.pc)
+file(READ "${pc_file}" pc)
+string(FIND "${pc}" "-lmeshoptimizer" at)
+if(WITH_REORDER AND at LESS 0)
+  message(FATAL_ERROR "${pc_file}: built with the reorder strategy, but no -lmeshoptimizer:\n${pc}")
+elseif(NOT WITH_REORDER AND NOT at LESS 0)
+  message(FATAL_ERROR "${pc_file}: built without meshoptimizer, yet it names it:\n${pc}")
+endif()
 # The examples as installed with the package (share/drawpipe/examples), not the source tree's.
 set(examples ${prefix}/share/drawpipe/examples)
 if(NOT EXISTS ${examples}/CMakeLists.txt)

@@ -160,6 +160,23 @@ std::vector<GeometryShader> build_library() {
     lib.back().input_varyings = 2;
     lib.back().outputs.add_varying();
     lib.back().outputs.viewport_index = true;
+    // Two-sided colour after a GS (drawpipe render): every triangle as it came, writing the
+    // front colour (varying 1 of a draw without a vertex shader) and the back one (varying 3).
+    lib.push_back(shader("color_pair_tri", tris, strip, 3, [](GsContext& ctx) {
+        for (uint32_t i = 0; i < 3; ++i) {
+            GsOutput o{.id = tag(ctx, i)};
+            for (uint32_t c = 0; c < 4; ++c) {
+                o.position[c] = dword_float(ctx.load(i, SLOT_POSITION + c));
+                o.varyings[0][c] = ctx.varying(i, 1, c);
+                o.varyings[1][c] = ctx.varying(i, 3, c);
+            }
+            ctx.emit_vertex(o);
+        }
+        ctx.end_primitive();
+    }));
+    lib.back().input_varyings = 4;
+    lib.back().outputs.add_varying();
+    lib.back().outputs.add_varying();
     for (const GeometryShader& gs : lib) validate_gs(gs);
     return lib;
 }

@@ -32,6 +32,12 @@
 //                        writes a varying, e.g. `vs color`)
 //   color_swizzle_lines  lines -> line_strip, max 2: inputs 0 1 as tag(i) with varying 0 =
 //                        input i's varying 0 reversed (w, z, y, x)
+//   viewport_select      triangles -> triangle_strip, max 3: inputs 0 1 2 as they came
+//                        (position, varying 0 = input's varying 1) in viewport
+//                        gl_PrimitiveIDIn % 4
+//   color_pair_tri       triangles -> triangle_strip, max 3: inputs 0 1 2 as they came,
+//                        varying 0 = input's varying 1 (front colour), varying 1 = input's
+//                        varying 3 (back colour): drawpipe render's two-sided colour
 //
 // Every library shader computes each vertex's values after the previous emit, so all of
 // them declare independent_vertices.

@@ -169,7 +169,8 @@ void drawpipe_draw_info_init(drawpipe_draw_info* info);
 #define DRAWPIPE_VERTEX_HEADER_DWORDS 8 /* before the varyings: 4 system values, the position */
 #define DRAWPIPE_SLOT_VERTEX_ID 0
 #define DRAWPIPE_SLOT_INSTANCE_ID 1
-#define DRAWPIPE_SLOT_GS_ID 2
+#define DRAWPIPE_SLOT_GS_ID 2   /* a geometry shader's output record: its integer id */
+#define DRAWPIPE_SLOT_DRAW_ID 2 /* a vertex-stage record: its draw's draw_id (gl_DrawID) */
 #define DRAWPIPE_SLOT_POSITION 4
 
 /* clang-format off */
@@ -359,6 +360,30 @@ typedef enum drawpipe_cull_face {
 typedef enum drawpipe_front_face { DRAWPIPE_FRONT_CCW, DRAWPIPE_FRONT_CW } drawpipe_front_face;
 /* clang-format on */
 
+#define DRAWPIPE_MAX_VIEWPORTS 16
+#define DRAWPIPE_MAX_TWO_SIDE_COLORS 2 /* primary and secondary colour */
+
+/* One of ARB_viewport_array's viewports: glViewportIndexed and glDepthRangeIndexed. */
+typedef struct drawpipe_viewport {
+    float x, y, width, height;
+    float depth_near, depth_far;
+} drawpipe_viewport;
+
+/* glClipControl (Vulkan's conventions: upper_left, zero_to_one). */
+/* clang-format off */
+typedef enum drawpipe_clip_origin {
+    DRAWPIPE_CLIP_LOWER_LEFT, DRAWPIPE_CLIP_UPPER_LEFT
+} drawpipe_clip_origin;
+typedef enum drawpipe_clip_depth {
+    DRAWPIPE_CLIP_NEGATIVE_ONE_TO_ONE, DRAWPIPE_CLIP_ZERO_TO_ONE
+} drawpipe_clip_depth;
+/* clang-format on */
+
+/* A front colour output and the back one replacing it on back faces; -1: unused. */
+typedef struct drawpipe_color_pair {
+    int32_t front, back;
+} drawpipe_color_pair;
+
 /* GL's viewport, clipping, culling, polygon modes, stipple, widths and offset. */
 typedef struct drawpipe_raster_state {
     float viewport_x, viewport_y, viewport_width, viewport_height; /* glViewport */
@@ -380,9 +405,20 @@ typedef struct drawpipe_raster_state {
     uint32_t clip_plane_enable; /* bit i: clip distance / user plane i */
     float clip_planes[DRAWPIPE_MAX_CLIP_DISTANCES][4];
     int32_t edge_flag_varying; /* -1: every edge is a boundary edge */
+    /* Viewports 1 .. viewport_count - 1 (0 reads as 1); a primitive takes the one its
+     * provoking vertex's viewport index names, viewport 0 past the count. */
+    uint32_t viewport_count;
+    drawpipe_viewport extra_viewports[DRAWPIPE_MAX_VIEWPORTS - 1];
+    drawpipe_clip_origin clip_origin; /* upper_left flips y, keeping each triangle's facing */
+    drawpipe_clip_depth clip_depth;   /* zero_to_one clips at 0 <= z <= w */
+    bool depth_clamp;                 /* GL_DEPTH_CLAMP: no near or far clipping */
+    /* GL_VERTEX_PROGRAM_TWO_SIDE: back-facing triangles take each pair's back output. */
+    bool two_side;
+    drawpipe_color_pair two_side_colors[DRAWPIPE_MAX_TWO_SIDE_COLORS];
 } drawpipe_raster_state;
 
-/* Fills `state` with C++'s defaults (depth 0..1, widths and sizes 1, stipple 1/0xFFFF, -1s). */
+/* Fills `state` with C++'s defaults (depth 0..1, widths and sizes 1, stipple 1/0xFFFF, one
+ * viewport, -1s). */
 void drawpipe_raster_state_init(drawpipe_raster_state* state);
 
 /* ---- Stream output (<drawpipe/stream_output.hpp>) ---- */
@@ -463,12 +499,25 @@ typedef struct drawpipe_backend {
 
 /* ---- Statistics (<drawpipe/stats.hpp>) ---- */
 
+/* ARB_pipeline_statistics_query's counts the draw module owns (PipelineStatistics). */
+typedef struct drawpipe_pipeline_statistics {
+    uint64_t ia_vertices;      /* GL_VERTICES_SUBMITTED */
+    uint64_t ia_primitives;    /* GL_PRIMITIVES_SUBMITTED */
+    uint64_t vs_invocations;   /* GL_VERTEX_SHADER_INVOCATIONS */
+    uint64_t gs_invocations;   /* GL_GEOMETRY_SHADER_INVOCATIONS */
+    uint64_t gs_primitives;    /* GL_GEOMETRY_SHADER_PRIMITIVES_EMITTED */
+    uint64_t clip_invocations; /* GL_CLIPPING_INPUT_PRIMITIVES */
+    uint64_t clip_primitives;  /* GL_CLIPPING_OUTPUT_PRIMITIVES */
+} drawpipe_pipeline_statistics;
+
 typedef struct drawpipe_draw_stats {
     uint64_t segments;
     uint64_t indices;     /* draw elements handed on */
     uint64_t fetched;     /* vertices the middle end fetched and shaded */
     uint64_t counters[8]; /* the middle end's own, named by drawpipe_counter_name */
     drawpipe_stream_output_counts primitives;
+    uint64_t shaded; /* fetched times each segment's instances: vertex shader runs */
+    drawpipe_pipeline_statistics statistics;
 } drawpipe_draw_stats;
 
 /* ---- The context (<drawpipe/context.hpp>) ---- */
@@ -538,6 +587,9 @@ drawpipe_status drawpipe_begin_stream_output(drawpipe_context* ctx);
 drawpipe_status drawpipe_pause_stream_output(drawpipe_context* ctx);
 /* glResumeTransformFeedback. */
 drawpipe_status drawpipe_resume_stream_output(drawpipe_context* ctx);
+/* Delivers the queued draws; the session's counts so far into `counts`. */
+drawpipe_status drawpipe_get_stream_output_counts(drawpipe_context* ctx,
+                                                  drawpipe_stream_output_counts* counts);
 /* glEndTransformFeedback; the session's counts into `counts` (may be NULL). */
 drawpipe_status drawpipe_end_stream_output(drawpipe_context* ctx,
                                            drawpipe_stream_output_counts* counts);
@@ -571,6 +623,17 @@ drawpipe_status drawpipe_draw_stream_output(drawpipe_context* ctx, const drawpip
                                             uint32_t stream);
 /* Delivers every queued draw in order; their statistics into `stats` (may be NULL). */
 drawpipe_status drawpipe_flush(drawpipe_context* ctx, drawpipe_draw_stats* stats);
+
+/* ---- Decomposition (<drawpipe/decompose.hpp>) ---- */
+
+/* One decomposed point (n = 1), line (2) or triangle (3): its n elements. */
+typedef void (*drawpipe_decompose_fn)(void* user, uint32_t n, const uint32_t* elts);
+/* decompose_elements: the `count` elements of one restart-free run of `prim` as points, lines
+ * and triangles in GL order, each with its provoking vertex first or last as `provoking` says
+ * (a line loop closes; incomplete primitives and patches give nothing). */
+drawpipe_status drawpipe_decompose(drawpipe_prim prim, drawpipe_provoking provoking,
+                                   const uint32_t* elts, uint32_t count, drawpipe_decompose_fn emit,
+                                   void* user);
 
 #ifdef __cplusplus
 }

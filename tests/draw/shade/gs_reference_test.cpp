@@ -33,7 +33,7 @@ std::vector<Prim> feeding_prims(Prim gs_input) {
 }
 
 TEST(GsLibrary, LookupAndDeclarations) {
-    EXPECT_EQ(gs_library().size(), 18u);
+    EXPECT_EQ(gs_library().size(), 19u);
     for (const GeometryShader& gs : gs_library()) {
         EXPECT_EQ(&find_gs(gs.name), &gs);
         EXPECT_NO_THROW(validate_gs(gs)) << gs.name;

@@ -80,6 +80,7 @@ TEST(Gen7MiddleEnd, ProbeFindsEndPrimitive) {
         {"lines_adj_in", false},        {"tris_adj_in", true},    {"points_in_quad", false},
         {"invocations4", false},        {"streams2", false},      {"color_tri", true},
         {"color_swizzle_lines", false}, {"streams4", false},      {"viewport_select", true},
+        {"color_pair_tri", true},
     };
     for (const GeometryShader& gs : gs_library()) {
         EXPECT_EQ(gen7::probe_uses_end_primitive(gs), cuts.at(gs.name)) << gs.name;
