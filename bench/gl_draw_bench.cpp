@@ -7,10 +7,12 @@
 // Every workload is a static buffer drawn with glDrawElements (or glDrawArrays) and
 // glFinish, repeated for about T ms (default 300); `small` is N draws (default 8192) of one
 // 12-index triangle list each, at different offsets of one buffer, then one glFinish. It
-// prints one line per workload: `NAME best_ms median_ms`. integrations/mesa/bench-modes.py runs
+// prints one line per workload: `NAME best_ms median_ms shaded` (shaded: the vertex shader's
+// runs in one draw, GL_VERTEX_SHADER_INVOCATIONS). integrations/mesa/bench-modes.py runs
 // it round by round in each mode and takes medians of the per-round ratios.
 #define GL_GLEXT_PROTOTYPES 1
 
+#include "bench/gl_matrix_scene.hpp"
 #include "workloads/headless_gl.hpp"
 #include "workloads/mesh.hpp"
 #include "workloads/workloads.hpp"
@@ -31,6 +33,7 @@
 namespace {
 
 using namespace drawpipe;
+using namespace drawpipe::bench;
 using namespace drawpipe::workloads;
 using Clock = std::chrono::steady_clock;
 
@@ -65,35 +68,6 @@ std::vector<std::string> split_list(std::string_view s) {
         pos = comma + 1;
     }
     return out;
-}
-
-GLuint compile(GLenum type, const char* src) {
-    const GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, nullptr);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) throw std::runtime_error("shader compile failed");
-    return s;
-}
-
-// gl_Position = M * pos, as mesa_draw_bench's; M is a uniform, so nothing folds away.
-void use_matrix_program() {
-    const GLuint prog = glCreateProgram();
-    glAttachShader(prog, compile(GL_VERTEX_SHADER, "#version 450 core\n"
-                                                   "layout(location = 0) in vec4 pos;\n"
-                                                   "uniform mat4 M;\n"
-                                                   "void main() { gl_Position = M * pos; }\n"));
-    glAttachShader(prog, compile(GL_FRAGMENT_SHADER, "#version 450 core\nout vec4 c;\n"
-                                                     "void main() { c = vec4(1.0); }\n"));
-    glLinkProgram(prog);
-    GLint ok = 0;
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) throw std::runtime_error("program link failed");
-    glUseProgram(prog);
-    const float m[16] = {1.2f, 0, 0.1f, -0.6f, 0, 1.5f, 0.2f,  -0.75f,
-                         0,    0, -1,   -0.2f, 0, 0,    -0.2f, 1};
-    glUniformMatrix4fv(glGetUniformLocation(prog, "M"), 1, GL_TRUE, m);
 }
 
 GLenum gl_prim(Prim p) {
@@ -187,8 +161,15 @@ std::function<void()> bind_small(uint32_t n) {
 }
 
 void time_it(const std::string& name, const std::function<void()>& draw, double budget_ms) {
-    draw(); // warm: shader variants compiled, buffers resident
-    glFinish();
+    // Warm (shader variants compiled, buffers resident), counting the vertex shader's runs.
+    GLuint query = 0;
+    glGenQueries(1, &query);
+    glBeginQuery(GL_VERTEX_SHADER_INVOCATIONS_ARB, query);
+    draw();
+    glEndQuery(GL_VERTEX_SHADER_INVOCATIONS_ARB);
+    GLuint64 shaded = 0;
+    glGetQueryObjectui64v(query, GL_QUERY_RESULT, &shaded);
+    glDeleteQueries(1, &query);
     if (const GLenum err = glGetError(); err != GL_NO_ERROR)
         throw std::runtime_error(name + ": the draw failed with GL error " + std::to_string(err));
     std::vector<double> ms;
@@ -201,7 +182,8 @@ void time_it(const std::string& name, const std::function<void()>& draw, double 
     } while (ms.size() < 3 ||
              std::chrono::duration<double, std::milli>(Clock::now() - start).count() < budget_ms);
     std::sort(ms.begin(), ms.end());
-    std::printf("%s %.4f %.4f\n", name.c_str(), ms.front(), ms[ms.size() / 2]);
+    std::printf("%s %.4f %.4f %llu\n", name.c_str(), ms.front(), ms[ms.size() / 2],
+                static_cast<unsigned long long>(shaded));
     std::fflush(stdout);
 }
 
@@ -234,16 +216,11 @@ int run(int argc, char** argv) {
         std::fprintf(stderr, "gl_draw_bench: no usable OpenGL: %s\n", e.what());
         return 77;
     }
-    // A surfaceless context has no default framebuffer: draw into a 1 x 1 one of our own.
-    GLuint fbo = 0, rb = 0;
-    glGenFramebuffers(1, &fbo);
-    glGenRenderbuffers(1, &rb);
-    glBindRenderbuffer(GL_RENDERBUFFER, rb);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 1, 1);
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
-    use_matrix_program();
-    glEnable(GL_RASTERIZER_DISCARD);
+    // The matrix mesa_draw_bench draws with; the draws' time, not their pixels, matters.
+    const float m[16] = {1.2f, 0, 0.1f, -0.6f, 0, 1.5f, 0.2f,  -0.75f,
+                         0,    0, -1,   -0.2f, 0, 0,    -0.2f, 1};
+    use_matrix_program(m);
+    const DiscardTarget target;
     for (const std::string& id : o.workloads) {
         const Workload w = load_input(id);
         const std::string name = w.positions.empty() ? w.id : id.substr(id.rfind('/') + 1);

@@ -27,6 +27,7 @@
 // times are best (and median) ms. Exit status 77 when there is no usable headless OpenGL.
 #define GL_GLEXT_PROTOTYPES 1
 
+#include "bench/gl_matrix_scene.hpp"
 #include "bench/mesa_draw_limit.hpp"
 #include "bench/rounds.hpp"
 #include "drawpipe/backends/counting.hpp"
@@ -163,41 +164,6 @@ GlInfo init_gl() {
     gl.statistics =
         made.major * 10 + made.minor >= 46 || has_gl_extension("GL_ARB_pipeline_statistics_query");
     return gl;
-}
-
-GLuint compile(GLenum type, const char* src) {
-    const GLuint s = glCreateShader(type);
-    glShaderSource(s, 1, &src, nullptr);
-    glCompileShader(s);
-    GLint ok = 0;
-    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        char log[4096] = {};
-        glGetShaderInfoLog(s, sizeof log, nullptr, log);
-        throw std::runtime_error(std::string("shader compile failed: ") + log);
-    }
-    return s;
-}
-
-// gl_Position = M * pos; a fragment shader only so the program is complete (rasterizer
-// discard means it never runs).
-GLuint matrix_program() {
-    const GLuint prog = glCreateProgram();
-    glAttachShader(prog, compile(GL_VERTEX_SHADER, "#version 450 core\n"
-                                                   "layout(location = 0) in vec4 pos;\n"
-                                                   "uniform mat4 M;\n"
-                                                   "void main() { gl_Position = M * pos; }\n"));
-    glAttachShader(prog, compile(GL_FRAGMENT_SHADER, "#version 450 core\n"
-                                                     "out vec4 color;\n"
-                                                     "void main() { color = vec4(1.0); }\n"));
-    glLinkProgram(prog);
-    GLint ok = 0;
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) throw std::runtime_error("program link failed");
-    glUseProgram(prog);
-    // GL matrices are column-major; ours is row-major, so transpose on upload.
-    glUniformMatrix4fv(glGetUniformLocation(prog, "M"), 1, GL_TRUE, g_matrix);
-    return prog;
 }
 
 void check_gl(const char* where) {
@@ -607,17 +573,8 @@ int main(int argc, char** argv) {
     }
 
     try {
-        const GLuint prog = matrix_program();
-        // A complete framebuffer (a surfaceless context has none); nothing is rasterized.
-        GLuint fbo = 0, rb = 0;
-        glGenFramebuffers(1, &fbo);
-        glGenRenderbuffers(1, &rb);
-        glBindRenderbuffer(GL_RENDERBUFFER, rb);
-        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 1, 1);
-        glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
-        glViewport(0, 0, 1, 1);
-        glEnable(GL_RASTERIZER_DISCARD);
+        const GLuint prog = use_matrix_program(g_matrix);
+        const DiscardTarget target; // nothing is rasterized
         check_gl("setup");
         const char* lp_threads = std::getenv("LP_NUM_THREADS");
         std::printf("Mesa: %s, %s, %s; LP_NUM_THREADS=%s; pipeline statistics query: %s\n",
@@ -683,8 +640,6 @@ int main(int argc, char** argv) {
             return 1;
         }
         glDeleteProgram(prog);
-        glDeleteFramebuffers(1, &fbo);
-        glDeleteRenderbuffers(1, &rb);
         bool mismatch = false;
         for (const Result& r : results)
             for (const MiddleResult& m : r.middles)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The draw module's time on the built Mesa, `off` against other modes, round by round:
     integrations/mesa/bench-modes.py [--rounds N] [--modes off,front] [--bench PATH] [-- ARGS]
+A mode may carry one environment variable (front:DRAWPIPE_MESA_MAX_VERTICES=1024).
 Each round runs bench/gl_draw_bench once per mode, in a rotating order, each on the same
 build through run.sh; a workload's ratio is the median over rounds of that round's
 mode / off time (the runs of a round are adjacent, so they share the machine's mood). Prints
@@ -24,26 +25,31 @@ if modes[0] != "off":
     sys.exit("--modes: the first mode is the baseline and must be off")
 
 times = {m: {} for m in modes}  # mode -> workload -> [(best, median) per round]
+vertices = {m: {} for m in modes}  # mode -> workload -> vertex shader runs in one draw
 order = []
 for r in range(a.rounds):
     for k in range(len(modes)):
         m = modes[(r + k) % len(modes)]
-        p = subprocess.run([os.path.join(here, "run.sh"), m, a.bench] + a.args,
-                           capture_output=True, text=True)
+        mode, _, var = m.partition(":")  # "front:NAME=VALUE": the mode with a variable set
+        env = dict(os.environ, **dict([var.split("=", 1)])) if var else None
+        p = subprocess.run([os.path.join(here, "run.sh"), mode, a.bench] + a.args,
+                           capture_output=True, text=True, env=env)
         if p.returncode != 0:
             sys.exit(f"gl_draw_bench in {m} failed ({p.returncode}): {p.stderr.strip()}")
         for line in p.stdout.splitlines():
             if line.startswith("#"):
                 continue
-            name, best, med = line.split()
+            name, best, med, shaded = line.split()
             if name not in order:
                 order.append(name)
             times[m].setdefault(name, []).append((float(best), float(med)))
+            vertices[m][name] = int(shaded)
     print(f"round {r + 1}/{a.rounds} done", file=sys.stderr)
 
 print("| workload | " + " | ".join(f"{m} best / median ms" for m in modes) + " | " +
-      " | ".join(f"{m} / off (median of rounds)" for m in modes[1:]) + " |")
-print("|---" * (2 * len(modes)) + "|")
+      " | ".join(f"{m} / off (median of rounds)" for m in modes[1:]) + " | vertices shaded (" +
+      ", ".join(modes) + ") |")
+print("|---" * (2 * len(modes) + 1) + "|")
 for w in order:
     cells = []
     for m in modes:
@@ -52,4 +58,5 @@ for w in order:
     for m in modes[1:]:
         ratios = [x / o for (_, x), (_, o) in zip(times[m][w], times["off"][w])]
         cells.append(f"{statistics.median(ratios):.3f}")
+    cells.append(" / ".join(str(vertices[m][w]) for m in modes))
     print(f"| {w} | " + " | ".join(cells) + " |")

@@ -9,6 +9,8 @@
  * base vertex taking an index outside [0, 2^32); restart with patches, which llvmpipe
  * honours and drawpipe does not) is drawn by vsplit, restart runs split as draw_pt.c splits
  * them, and counted: DRAWPIPE_MESA_STATS=1 prints the counts at exit.
+ * DRAWPIPE_MESA_MAX_VERTICES=N cuts segments at N fetched vertices when that is below the
+ * middle end's limit (a measuring knob; docs/mesa.md).
  */
 
 #include "draw/draw_pt_drawpipe.h"
@@ -47,6 +49,8 @@ struct drawpipe_front {
    enum pipe_prim_type prim;
    unsigned opt;
    unsigned max_vertices;
+   /* DRAWPIPE_MESA_MAX_VERTICES: a lower segment limit than the middle end's, to measure. */
+   unsigned max_vertices_cap;
    struct dp_split *split;
    /* vsplit, for the draws drawpipe refuses; prepared only when one comes. */
    struct draw_pt_front_end *vsplit;
@@ -94,6 +98,8 @@ drawpipe_prepare(struct draw_pt_front_end *frontend, enum pipe_prim_type prim,
    fe->middle = middle;
    fe->vsplit_prepared = false;
    middle->prepare(middle, prim, opt, &fe->max_vertices);
+   if (fe->max_vertices_cap && fe->max_vertices_cap < fe->max_vertices)
+      fe->max_vertices = fe->max_vertices_cap;
 }
 
 /* vsplit draws [start, start + count), restart runs split as draw_pt_arrays_restart does. */
@@ -224,6 +230,7 @@ draw_pt_drawpipe(struct draw_context *draw)
    fe->base.flush = drawpipe_flush;
    fe->base.destroy = drawpipe_destroy;
    fe->draw = draw;
+   fe->max_vertices_cap = debug_get_num_option("DRAWPIPE_MESA_MAX_VERTICES", 0);
    fe->split = dp_split_create();
    fe->vsplit = draw_pt_vsplit(draw);
    if (!fe->split || !fe->vsplit) {
