@@ -5,6 +5,7 @@
 
 #include <drawpipe/error.hpp>
 #include <drawpipe/extend/draw_segments.hpp>
+#include <drawpipe/prim.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -20,6 +21,7 @@ struct dp_split {
     Segment seg;
     Prim prim = Prim::points;
     bool indexed = false;
+    bool overlapping = false;       // a strip, fan, loop or polygon: pieces share vertices
     std::vector<uint32_t> fetch;    // listed fetch elements when drawpipe's need rewriting
     std::vector<uint16_t> draw;     // draw elements renumbered for them
     std::vector<uint16_t> slot;     // a range's vertex -> its place in `fetch`
@@ -106,6 +108,10 @@ const char* dp_split_begin(dp_split* s, const dp_split_draw* d) {
     limits.max_vertices = std::min(d->max_vertices, kMesaMaxFetch);
     s->prim = info.prim;
     s->indexed = info.index_type != IndexType::none;
+    // Only a range, or a primitive whose pieces overlap (cut for parity or to repeat a fan's
+    // centre), can leave a fetched vertex undrawn; a list's segment fetches what it draws.
+    const PrimShape shape = prim_shape(info.prim, info.patch_vertices);
+    s->overlapping = shape.first != shape.incr;
     try {
         s->segments.begin(info, limits);
         return nullptr;
@@ -130,7 +136,7 @@ bool dp_split_next(dp_split* s, dp_segment* out) {
         out->fetch_elts = nullptr; // run_linear
         return true;
     }
-    if (s->indexed && !seg.linear_draw()) {
+    if (s->indexed && !seg.linear_draw() && (seg.linear_fetch() || s->overlapping)) {
         list_referenced(*s, seg, *out);
         return true;
     }
