@@ -329,8 +329,8 @@ TEST(CapiParity, DecomposeChecksItsArguments) {
     EXPECT_EQ(drawpipe_decompose(prim, DRAWPIPE_PROVOKING_LAST, elts, 3, collect, &got),
               DRAWPIPE_ERROR_INVALID_VALUE);
     EXPECT_STREQ(drawpipe_last_error(), "drawpipe_decompose: prim: 15 is not a valid value");
-    // A provoking value past the two is refused too (checked_enum), but C++ cannot hand one
-    // over: drawpipe_provoking's values are 0 and 1, so loading a 2 is undefined (UBSan).
+    // A provoking value past the two: tests/capi/decompose_provoking_check.c, since C++ cannot
+    // hand one over (drawpipe_provoking's values are 0 and 1: loading a 2 is undefined).
     EXPECT_EQ(drawpipe_decompose(DRAWPIPE_PRIM_TRIANGLES, DRAWPIPE_PROVOKING_LAST, nullptr, 3,
                                  collect, &got),
               DRAWPIPE_ERROR_INVALID_VALUE);
