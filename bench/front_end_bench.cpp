@@ -8,6 +8,7 @@
 // every benchmark once on shortened workloads (for ctest).
 #include "bench/bench_main.hpp"
 #include "draw/front_end/front_end.hpp"
+#include "drawpipe/extend/draw_segments.hpp"
 #include "drawpipe/prim.hpp"
 #include "workloads/measure.hpp"
 #include "workloads/workloads.hpp"
@@ -149,6 +150,72 @@ void seen_bits_floor(benchmark::State& state, const Workload* w, uint32_t limit)
     state.counters["x_proxy"] = proxy_best / best; // the same indices on both sides
 }
 
+// A driver's small draws (Mesa's llvmpipe through integrations/mesa, glmark2's scenes): 64
+// draws of 12 u16 indices (4 triangles over 6 vertices) through one reused DrawSegments, as
+// a driver's front end begins every draw on one, beside the least a one-segment split of
+// such a draw does (vsplit's fast path: scan the indices' range, rebase them to u16), run in
+// the same loop. x_floor = the floor's time / drawpipe's: what the per-draw setup costs.
+void small_draws(benchmark::State& state) {
+    constexpr uint32_t kDraws = 64, kCount = 12;
+    std::vector<uint16_t> idx;
+    for (uint32_t d = 0; d < kDraws; ++d)
+        for (uint16_t k : {0, 1, 2, 2, 1, 3, 2, 3, 4, 4, 3, 5}) idx.push_back(uint16_t(6 * d + k));
+    DrawInfo draw;
+    draw.prim = Prim::triangles;
+    draw.index_type = IndexType::u16;
+    draw.indices = idx.data();
+    draw.index_buffer_count = uint32_t(idx.size());
+    draw.count = kCount;
+    MiddleEndLimits limits;
+    DrawSegments segments;
+    Segment seg;
+    NullMiddleEnd null;
+    std::vector<uint16_t> rebased(kCount);
+    const auto ours = [&] {
+        for (uint32_t d = 0; d < kDraws; ++d) {
+            draw.start = d * kCount;
+            segments.begin(draw, limits);
+            while (segments.next(seg)) null.consume(seg);
+        }
+    };
+    const auto floor = [&] {
+        for (uint32_t d = 0; d < kDraws; ++d) {
+            const uint16_t* src = idx.data() + d * kCount;
+            uint32_t lo = 0xffff, hi = 0;
+            for (uint32_t i = 0; i < kCount; ++i) {
+                lo = std::min<uint32_t>(lo, src[i]);
+                hi = std::max<uint32_t>(hi, src[i]);
+            }
+            for (uint32_t i = 0; i < kCount; ++i) rebased[i] = uint16_t(src[i] - lo);
+            seg.fetch_start = lo;
+            seg.fetch_count = hi - lo + 1;
+            seg.fetch_elts = {};
+            seg.draw_count = kCount;
+            seg.draw_elts = {rebased.data(), kCount};
+            null.consume(seg);
+        }
+    };
+    const auto time = [](auto&& f) {
+        const auto t0 = Clock::now();
+        f();
+        return std::chrono::duration<double>(Clock::now() - t0).count();
+    };
+    ours();
+    floor();
+    double best = 1e30, floor_best = 1e30;
+    for (auto _ : state) {
+        const double t = time(ours);
+        state.SetIterationTime(t);
+        best = std::min(best, t);
+        floor_best = std::min(floor_best, time(floor));
+    }
+    benchmark::DoNotOptimize(null.sum);
+    state.SetItemsProcessed(int64_t(state.iterations()) * kDraws);
+    state.counters["ns/draw"] = best / kDraws * 1e9;
+    state.counters["floor_ns/draw"] = floor_best / kDraws * 1e9;
+    state.counters["x_floor"] = floor_best / best;
+}
+
 void proxy_index_copy_bm(benchmark::State& state) {
     uint64_t sink = 0;
     double best = 1e30;
@@ -175,6 +242,9 @@ void register_all() {
     finish(benchmark::RegisterBenchmark("proxy/memcpy_64MiB", proxy_memcpy_bm)->UseRealTime());
     finish(benchmark::RegisterBenchmark("proxy/index_copy_u32_to_u32_u16", proxy_index_copy_bm)
                ->UseRealTime());
+    finish(benchmark::RegisterBenchmark("small_draws/DrawSegments/12xu16", small_draws)
+               ->UseManualTime()
+               ->Unit(benchmark::kMicrosecond));
     // The default strategy on every workload at both limits, then the others at 4096.
     const Strategy def{};
     for (const Workload& w : g_workloads)

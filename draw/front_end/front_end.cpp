@@ -75,6 +75,10 @@ struct FrontEnd::Impl {
     bool first_segment = true;   // the chunk's first: after_first_segment asks
     bool splitter_fresh = false; // chosen by setup() and not used yet
     bool run_open = false;
+    // begin() found the draw one range segment (detail::find_range_draw): next() writes it
+    // without the state machine, which was never set up for it.
+    bool range_draw_pending = false;
+    detail::RangeDraw range_draw;
     Run run;
     uint32_t k = 0;            // next primitive of the open run
     uint32_t prim_id_base = 0; // primitives of earlier runs in this instance
@@ -314,6 +318,7 @@ void FrontEnd::setup(const DrawInfo& input, const FrontEndOptions& input_options
         }
     }
     m.options = options;
+    m.range_draw_pending = false;
     const DrawInfo& draw = m.draw;
     stats_ = {};
     closed_ = {};
@@ -337,14 +342,7 @@ void FrontEnd::setup(const DrawInfo& input, const FrontEndOptions& input_options
     p.fetch_limit = limit;
     p.base_vertex = indexed ? uint32_t(draw.base_vertex) : 0;
     p.adaptive = options.strategy.kind == Strategy::Kind::distinct;
-    const Strategy& s = options.strategy;
-    if (s.kind == Strategy::Kind::vsplit)
-        p.index_cap = std::min(kVsplitSegmentIndices, limit);
-    else if (s.kind == Strategy::Kind::none)
-        p.index_cap = limit;
-    else
-        p.index_cap = std::clamp(limit * 8, limit, kMaxSegmentVertices);
-    p.index_cap = std::max(p.index_cap, min_segment_vertices(out_prim, p.patch_vertices));
+    p.index_cap = detail::segment_index_cap(options.strategy, limit, out_prim, p.patch_vertices);
     // Counted with the strategy asked for, as the pipeline and the split cache count them:
     // reorder is one chunk even once swapped for exact (it reorders the whole buffer).
     m.chunks = chunk_count(draw, input_options);
@@ -366,8 +364,16 @@ void FrontEnd::setup(const DrawInfo& input, const FrontEndOptions& input_options
 }
 
 void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options) {
-    setup(input, input_options);
     Impl& m = *impl_;
+    if (detail::find_range_draw(input, input_options, m.range_draw)) {
+        m.draw = input;
+        m.range_draw_pending = true;
+        m.instance = m.instance_end = 0; // done once the segment is written
+        stats_ = {};
+        closed_ = {};
+        return;
+    }
+    setup(input, input_options);
     m.table = nullptr; // the chunks come in order: each carries the run open at the next
     m.instance = 0;
     m.instance_end = m.draw.count == 0 ? 0 : m.order.passes();
@@ -388,8 +394,34 @@ void FrontEnd::begin_chunk(const DrawInfo& input, const FrontEndOptions& input_o
     m.chunk_end = chunk + 1;
 }
 
+// The one segment of a range draw, numbered and counted as next_split numbers and counts the
+// range splitter's.
+void FrontEnd::write_range_draw(SegmentStorage& storage, Segment& seg) {
+    const Impl& m = *impl_;
+    const DrawInfo& draw = m.draw;
+    const uint32_t n = m.range_draw.count;
+    seg.fetch_bias = 0;
+    detail::write_range_draw(draw, m.range_draw, storage, seg);
+    seg.flags = 0;
+    seg.prim_id_first = 0;
+    seg.instance_first = 0;
+    seg.instance_count = 1;
+    seg.sequence = 0;
+    stats_.ia_vertices = n;
+    stats_.ia_primitives = submitted_prim_count(draw.prim, n, 1);
+    stats_.segments = 1;
+    stats_.indices = n;
+    stats_.fetched = seg.fetch_count;
+    stats_.shaded = seg.fetch_count;
+}
+
 bool FrontEnd::next_split(SegmentStorage& storage, Segment& seg) {
     Impl& m = *impl_;
+    if (m.range_draw_pending) [[unlikely]] {
+        m.range_draw_pending = false;
+        write_range_draw(storage, seg);
+        return true;
+    }
     if (closed_.pending) { // the closed form wrote the rest of the open run's chunk
         closed_.pending = false;
         m.k = closed_.k;

@@ -127,6 +127,7 @@ class FrontEnd {
 
   private:
     bool next_split(SegmentStorage& storage, Segment& seg);
+    void write_range_draw(SegmentStorage& storage, Segment& seg);
     void setup(const DrawInfo& draw, const FrontEndOptions& options);
 
     struct Impl;

@@ -8,13 +8,19 @@
 #pragma once
 
 #include "drawpipe/extend/segment.hpp"
+#include "drawpipe/limits.hpp"
 #include "drawpipe/prim.hpp"
 #include "drawpipe/strategy.hpp"
 #include "drawpipe/types.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 #include <vector>
+
+namespace drawpipe {
+struct FrontEndOptions; // front_end.hpp
+} // namespace drawpipe
 
 namespace drawpipe::detail {
 
@@ -62,6 +68,21 @@ struct SplitParams {
     uint32_t base_vertex;    // two's complement, added with wrap (checked not to overflow)
     bool adaptive;           // skip lookups while they find (almost) no reuse: the default strategy
 };
+
+// Most draw elements per segment with strategy `s` at a fetch limit of `limit` vertices:
+// vsplit's 1,024, `none`'s one per vertex, else up to 8 per vertex (reuse); never below one
+// primitive of `out_prim`.
+inline uint32_t segment_index_cap(const Strategy& s, uint32_t limit, Prim out_prim,
+                                  uint32_t patch_vertices) {
+    uint32_t cap;
+    if (s.kind == Strategy::Kind::vsplit)
+        cap = std::min(kVsplitSegmentIndices, limit);
+    else if (s.kind == Strategy::Kind::none)
+        cap = limit;
+    else
+        cap = std::clamp(limit * 8, limit, kMaxSegmentVertices);
+    return std::max(cap, min_segment_vertices(out_prim, patch_vertices));
+}
 
 // Largest number of primitives whose positions fit in `cap` (at least one by check_split).
 inline uint32_t prims_fitting(Shape shape, PrimShape ps, uint32_t cap) {
@@ -113,6 +134,15 @@ class SplitterPool {
 Splitter& linear_splitter(SplitterPool& pool, const SplitParams& p);
 // An indexed draw that qualifies for the range fast path, else null (split_range.cpp).
 Splitter* range_splitter(SplitterPool& pool, const SplitParams& p, const DrawInfo& draw);
+// A draw the range splitter would split as one segment of one run, instance and chunk, told
+// before any set-up: its range and its count trimmed to whole primitives (split_range.cpp).
+struct RangeDraw {
+    IndexRange range;
+    uint32_t count = 0;
+};
+bool find_range_draw(const DrawInfo& draw, const FrontEndOptions& options, RangeDraw& out);
+// That one segment, exactly as the range splitter writes it.
+void write_range_draw(const DrawInfo& draw, const RangeDraw& rd, SegmentStorage& st, Segment& seg);
 // Indexed draws, and assembled GS input of any draw, through the strategy's dedup table,
 // whose storage is `arena`, and triangle loops, whose storage is `loops` (split_dedup.cpp).
 Splitter& dedup_splitter(SplitterPool& pool, const SplitParams& p, const Strategy& s,

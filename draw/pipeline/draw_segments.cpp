@@ -36,8 +36,11 @@ DrawSegments::~DrawSegments() = default;
 
 void DrawSegments::begin(const DrawInfo& draw, const MiddleEndLimits& limits,
                          const DrawOptions& options) {
-    impl_->begun = false;
-    impl_->begin(prepare_split(draw, limits, options, "(limits)"));
+    Impl& m = *impl_;
+    m.begun = false;
+    prepare_split_into(m.draw, draw, limits, options, "(limits)");
+    m.source.begin(m.draw);
+    m.begun = true;
 }
 
 bool DrawSegments::next(Segment& seg) {

@@ -105,29 +105,36 @@ PreparedDraw prepare_draw(const DrawState& given, const MiddleEnd& middle,
 namespace {
 
 // prepare_split's checks before finish_draw: the draw's own fields and the split limits.
-PreparedDraw split_only(const DrawInfo& draw, const MiddleEndLimits& limits,
-                        const DrawOptions& options, std::string_view name) {
-    PreparedDraw p;
+// In place: `p` keeps what it holds beyond them (a driver's reused DrawSegments).
+void split_only(PreparedDraw& p, const DrawInfo& draw, const MiddleEndLimits& limits,
+                const DrawOptions& options, std::string_view name) {
     p.state.draw = draw;
-    p.state = without_patch_restart(p.state);
+    if (draw.prim == Prim::patches) p.state.draw.primitive_restart = false;
+    p.cached = nullptr;
     checked_draw(p, options);
     p.split = split_options(limits, options, name);
     p.middle_name = name;
-    return p;
 }
 
 } // namespace
 
 PreparedDraw prepare_split(const DrawInfo& draw, const MiddleEndLimits& limits,
                            const DrawOptions& options, std::string_view name) {
-    PreparedDraw p = split_only(draw, limits, options, name);
-    finish_draw(p, options);
+    PreparedDraw p;
+    prepare_split_into(p, draw, limits, options, name);
     return p;
+}
+
+void prepare_split_into(PreparedDraw& p, const DrawInfo& draw, const MiddleEndLimits& limits,
+                        const DrawOptions& options, std::string_view name) {
+    split_only(p, draw, limits, options, name);
+    finish_draw(p, options);
 }
 
 void check_split_limits(const DrawInfo& draw, const MiddleEndLimits& limits,
                         const DrawOptions& options) {
-    const PreparedDraw p = split_only(draw, limits, options, "(limits)");
+    PreparedDraw p;
+    split_only(p, draw, limits, options, "(limits)");
     check_split(p.state.draw, p.split);
 }
 

@@ -66,6 +66,10 @@ PreparedDraw prepare_draw(const DrawState& state, const MiddleEnd& middle,
 // limits and its indices. `name` stands for the middle end in errors.
 PreparedDraw prepare_split(const DrawInfo& draw, const MiddleEndLimits& limits,
                            const DrawOptions& options, std::string_view name);
+// prepare_split into `p`, which a caller reuses from draw to draw (DrawSegments::begin): only
+// the split's fields are written, so a small draw pays no fresh PreparedDraw.
+void prepare_split_into(PreparedDraw& p, const DrawInfo& draw, const MiddleEndLimits& limits,
+                        const DrawOptions& options, std::string_view name);
 
 // The segments of prepared draws, one draw at a time, whether they come from splitting or
 // from a cached split. Reused from draw to draw.

@@ -9,8 +9,9 @@
  * base vertex taking an index outside [0, 2^32); restart with patches, which llvmpipe
  * honours and drawpipe does not) is drawn by vsplit, restart runs split as draw_pt.c splits
  * them, and counted: DRAWPIPE_MESA_STATS=1 prints the counts at exit.
- * DRAWPIPE_MESA_MAX_VERTICES=N cuts segments at N fetched vertices when that is below the
- * middle end's limit (a measuring knob; docs/mesa.md).
+ * Segments fetch at most 1,024 vertices where the middle end may run Mesa's pipeline (see
+ * drawpipe_prepare), else the middle end's limit. DRAWPIPE_MESA_MAX_VERTICES=N sets that
+ * limit instead, never above the middle end's (a measuring knob; docs/mesa.md).
  */
 
 #include "draw/draw_pt_drawpipe.h"
@@ -27,6 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* vsplit's SEGMENT_SIZE: the most vertices a segment fetches when it may meet the pipeline. */
+#define DRAWPIPE_PIPELINE_SEGMENT 1024
+
 enum fallback_reason {
    FALLBACK_PATCH_RESTART,
    FALLBACK_REFUSED,
@@ -38,7 +42,9 @@ static const char *const fallback_names[FALLBACK_COUNT] = {
    "refused by drawpipe's checks",
 };
 
-/* Process-wide: DRAWPIPE_MESA_STATS reports every context's draws together. */
+/* Process-wide: DRAWPIPE_MESA_STATS reports every context's draws together. Counted only
+ * when asked: an atomic add per draw is a small draw's whole budget for splitting. */
+static bool stat_enabled;
 static atomic_ulong stat_taken, stat_segments, stat_fallback[FALLBACK_COUNT];
 static char stat_last_refusal[256];
 
@@ -49,7 +55,7 @@ struct drawpipe_front {
    enum pipe_prim_type prim;
    unsigned opt;
    unsigned max_vertices;
-   /* DRAWPIPE_MESA_MAX_VERTICES: a lower segment limit than the middle end's, to measure. */
+   /* DRAWPIPE_MESA_MAX_VERTICES: another segment limit, to measure (0: the default). */
    unsigned max_vertices_cap;
    struct dp_split *split;
    /* vsplit, for the draws drawpipe refuses; prepared only when one comes. */
@@ -98,8 +104,14 @@ drawpipe_prepare(struct draw_pt_front_end *frontend, enum pipe_prim_type prim,
    fe->middle = middle;
    fe->vsplit_prepared = false;
    middle->prepare(middle, prim, opt, &fe->max_vertices);
-   if (fe->max_vertices_cap && fe->max_vertices_cap < fe->max_vertices)
-      fe->max_vertices = fe->max_vertices_cap;
+   /* Where the middle end may run Mesa's pipeline (clipped segments, or stages), its vbuf
+    * stage resets the id of every vertex of the segment at each flush (draw_reset_vertex_ids),
+    * so a segment costs its size times its flushes there: cut at vsplit's segment size. */
+   unsigned limit = (opt & (PT_PIPELINE | PT_CLIPTEST)) ? DRAWPIPE_PIPELINE_SEGMENT : ~0u;
+   if (fe->max_vertices_cap)
+      limit = fe->max_vertices_cap;
+   if (limit < fe->max_vertices)
+      fe->max_vertices = limit;
 }
 
 /* vsplit draws [start, start + count), restart runs split as draw_pt_arrays_restart does. */
@@ -179,7 +191,8 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
       fallback_run(fe, start, count, restart, draw->pt.user.restart_index);
       return;
    }
-   atomic_fetch_add(&stat_taken, 1);
+   if (stat_enabled)
+      atomic_fetch_add(&stat_taken, 1);
 
    struct dp_segment seg;
    unsigned segments = 0;
@@ -192,7 +205,8 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
                      flags);
       segments++;
    }
-   atomic_fetch_add(&stat_segments, segments);
+   if (stat_enabled)
+      atomic_fetch_add(&stat_segments, segments);
 }
 
 static void
@@ -243,7 +257,9 @@ draw_pt_drawpipe(struct draw_context *draw)
    }
    static atomic_flag registered = ATOMIC_FLAG_INIT;
    if (debug_get_bool_option("DRAWPIPE_MESA_STATS", false) &&
-       !atomic_flag_test_and_set(&registered))
+       !atomic_flag_test_and_set(&registered)) {
+      stat_enabled = true;
       atexit(print_stats);
+   }
    return &fe->base;
 }

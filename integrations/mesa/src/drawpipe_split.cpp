@@ -10,22 +10,28 @@
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>
 
 using namespace drawpipe;
 
+// Mesa's middle ends allocate a segment's vertices with a u16 count.
+constexpr uint32_t kMesaMaxFetch = 65534;
+
 struct dp_split {
     DrawSegments segments; // one for every draw: its tables are allocated once
     Segment seg;
     Prim prim = Prim::points;
     bool indexed = false;
-    bool overlapping = false;       // a strip, fan, loop or polygon: pieces share vertices
-    std::vector<uint32_t> fetch;    // listed fetch elements when drawpipe's need rewriting
-    std::vector<uint16_t> draw;     // draw elements renumbered for them
-    std::vector<uint16_t> slot;     // a range's vertex -> its place in `fetch`
-    std::vector<uint16_t> identity; // 0, 1, 2 ... for listed fetches drawn in order
+    bool overlapping = false; // a strip, fan, loop or polygon: pieces share vertices
+    // A segment's lists when drawpipe's need rewriting, each kMesaMaxFetch long, allocated
+    // once and never cleared (a small draw would pay more to zero them than to split).
+    std::unique_ptr<uint32_t[]> fetch; // listed fetch elements
+    std::unique_ptr<uint16_t[]> draw;  // draw elements renumbered for them
+    std::unique_ptr<uint16_t[]> slot;  // a range's vertex -> its place in `fetch`
+    std::vector<uint16_t> identity;    // 0, 1, 2 ... for listed fetches drawn in order
     std::string error;
 };
 
@@ -44,8 +50,6 @@ IndexType index_type(unsigned size) {
     }
 }
 
-// Mesa's middle ends allocate a segment's vertices with a u16 count.
-constexpr uint32_t kMesaMaxFetch = 65534;
 
 // An indexed segment handed over as the vertices its elements use, listed in first use (as
 // vsplit lists them). A vertex fetched but never drawn (a range segment fetches all of
@@ -55,20 +59,29 @@ constexpr uint32_t kMesaMaxFetch = 65534;
 // Mesa's generated fetch also gives gl_BaseVertex only to listed fetches.
 void list_referenced(dp_split& s, const Segment& seg, dp_segment& out) {
     constexpr uint16_t kUnused = 0xffff; // a segment fetches at most 65534 vertices
-    s.slot.assign(seg.fetch_count, kUnused);
-    s.fetch.clear();
-    s.draw.resize(seg.draw_count);
+    uint16_t* const slot = s.slot.get();
+    std::fill_n(slot, seg.fetch_count, kUnused);
+    uint32_t listed = 0;
     for (uint32_t i = 0; i < seg.draw_count; ++i) {
         const uint16_t e = seg.draw_elts[i];
-        if (s.slot[e] == kUnused) {
-            s.slot[e] = uint16_t(s.fetch.size());
-            s.fetch.push_back(seg.vertex_id(e));
+        if (slot[e] == kUnused) {
+            slot[e] = uint16_t(listed);
+            s.fetch[listed++] = seg.vertex_id(e);
         }
-        s.draw[i] = s.slot[e];
+        s.draw[i] = slot[e];
     }
-    out.fetch_elts = s.fetch.data();
-    out.fetch_count = uint32_t(s.fetch.size());
-    out.draw_elts = s.draw.data();
+    out.fetch_elts = s.fetch.get();
+    out.fetch_count = listed;
+    out.draw_elts = s.draw.get();
+}
+
+// Whether a range segment draws every vertex it fetches: then it goes over as it is, its
+// range written out. Told by a bit mask for the small ranges of small draws, the common case.
+bool draws_whole_range(const Segment& seg) {
+    if (seg.fetch_count > 64 || seg.draw_count < seg.fetch_count) return false;
+    uint64_t used = 0;
+    for (uint32_t i = 0; i < seg.draw_count; ++i) used |= uint64_t(1) << seg.draw_elts[i];
+    return used == (~uint64_t(0) >> (64 - seg.fetch_count)); // bits 0 .. fetch_count - 1
 }
 
 } // namespace
@@ -78,6 +91,9 @@ extern "C" {
 dp_split* dp_split_create(void) {
     try {
         auto* s = new dp_split;
+        s->fetch.reset(new uint32_t[kMesaMaxFetch]);
+        s->draw.reset(new uint16_t[kMaxSegmentVertices]);
+        s->slot.reset(new uint16_t[kMesaMaxFetch]);
         s->identity.resize(kMaxSegmentVertices);
         std::iota(s->identity.begin(), s->identity.end(), uint16_t(0));
         return s;
@@ -136,16 +152,16 @@ bool dp_split_next(dp_split* s, dp_segment* out) {
         out->fetch_elts = nullptr; // run_linear
         return true;
     }
-    if (s->indexed && !seg.linear_draw() && (seg.linear_fetch() || s->overlapping)) {
+    if (s->indexed && !seg.linear_draw() && (seg.linear_fetch() || s->overlapping) &&
+        !(seg.linear_fetch() && draws_whole_range(seg))) {
         list_referenced(*s, seg, *out);
         return true;
     }
-    // Drawn in order: listed as they are, or written out when a non-indexed range or biased.
+    // Listed as they are, or written out when a range or biased.
     const uint32_t* elts = seg.fetch_elts.data();
     if (seg.linear_fetch() || seg.fetch_bias != 0) {
-        s->fetch.resize(seg.fetch_count);
         for (uint32_t i = 0; i < seg.fetch_count; ++i) s->fetch[i] = seg.vertex_id(i);
-        elts = s->fetch.data();
+        elts = s->fetch.get();
     }
     out->fetch_elts = elts;
     if (!out->draw_elts) out->draw_elts = s->identity.data();
