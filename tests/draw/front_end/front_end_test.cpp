@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
 #include <set>
 
 using namespace drawpipe;
@@ -230,6 +232,50 @@ TEST(FrontEnd, OneSegmentDrawFetchesItsVertexRange) {
     }
     for (const Segment& s : split(b->info, 64, *Strategy::parse("none")).segs)
         EXPECT_FALSE(s.linear_fetch());
+}
+
+// A draw of one instance that is one range segment skips the front end's state machine
+// (find_range_draw). The same draw with two instances goes through it, range splitter and
+// all, one pass per instance: its first pass must be exactly the one-instance draw, segment
+// and totals, for every primitive, index type, base vertex, restart and limit.
+TEST(FrontEnd, RangeDrawShortcutSplitsAsTheStateMachine) {
+    std::mt19937 rng(99);
+    int shortcuts = 0;
+    for (int iter = 0; iter < 3000; ++iter) {
+        const Prim prim = Prim(rng() % kPrimCount);
+        if (prim == Prim::patches) continue;
+        DrawDesc d = test::random_draw(rng, prim);
+        if (d.index_type == IndexType::none) continue;
+        d.instances = 1;
+        auto one = bind_draw(d);
+        DrawInfo two_info = one->info;
+        two_info.instance_count = 2;
+        const uint32_t limit = std::max<uint32_t>(min_segment_vertices(prim), rng() % 80);
+        const Collected a = split(one->info, limit);
+        const Collected b = split(two_info, limit);
+        ASSERT_EQ(b.segs.size(), 2 * a.segs.size()) << format_draw_text(d);
+        const bool shortcut = a.segs.size() == 1 && a.segs[0].linear_fetch();
+        shortcuts += shortcut;
+        for (size_t i = 0; i < a.segs.size(); ++i) {
+            const Segment &x = a.segs[i], &y = b.segs[i];
+            ASSERT_EQ(x.prim, y.prim) << format_draw_text(d);
+            ASSERT_EQ(x.flags, y.flags);
+            ASSERT_EQ(x.prim_id_first, y.prim_id_first);
+            ASSERT_EQ(x.instance_first, y.instance_first);
+            ASSERT_EQ(x.instance_count, y.instance_count);
+            ASSERT_EQ(x.sequence, y.sequence);
+            ASSERT_EQ(x.linear_fetch(), y.linear_fetch());
+            ASSERT_EQ(a.fetch[i], b.fetch[i]);
+            ASSERT_EQ(a.draw[i], b.draw[i]);
+        }
+        ASSERT_EQ(2 * a.stats.ia_vertices, b.stats.ia_vertices) << format_draw_text(d);
+        ASSERT_EQ(2 * a.stats.ia_primitives, b.stats.ia_primitives) << format_draw_text(d);
+        ASSERT_EQ(2 * a.stats.segments, b.stats.segments);
+        ASSERT_EQ(2 * a.stats.indices, b.stats.indices);
+        ASSERT_EQ(2 * a.stats.fetched, b.stats.fetched);
+        ASSERT_EQ(2 * a.stats.shaded, b.stats.shaded);
+    }
+    EXPECT_GT(shortcuts, 300); // the shortcut was exercised, not only the state machine
 }
 
 // Non-indexed lists and strips: after a run's first segment the front end writes segments in
