@@ -47,12 +47,22 @@ if [ ! -f "$SRC/meson.build" ]; then
     rm -rf "$SRC.tmp"
     dpkg-source --no-check -x "$dsc" "$SRC.tmp" >/dev/null
     patch -d "$SRC.tmp" -p1 --forward <"$HERE/mesa-22.3.patch" >/dev/null
+    cp "$HERE/mesa-22.3.patch" "$SRC.tmp/.drawpipe.patch"
     mv "$SRC.tmp" "$SRC"
-    sha256sum "$HERE/mesa-22.3.patch" | cut -d' ' -f1 >"$SRC/.drawpipe-patch"
 fi
-if [ "$(cat "$SRC/.drawpipe-patch")" != "$(sha256sum "$HERE/mesa-22.3.patch" | cut -d' ' -f1)" ]; then
-    echo "mesa: mesa-22.3.patch changed since $SRC was made: remove it and run again" >&2
-    exit 1
+# A changed patch is swapped in place (the old one reversed, the new one applied), so ninja
+# rebuilds only the files it touches.
+if ! cmp -s "$SRC/.drawpipe.patch" "$HERE/mesa-22.3.patch"; then
+    if [ ! -f "$SRC/.drawpipe.patch" ] ||
+        ! patch -d "$SRC" -p1 -R --dry-run <"$SRC/.drawpipe.patch" >/dev/null ||
+        ! patch -d "$SRC" -p1 -R <"$SRC/.drawpipe.patch" >/dev/null ||
+        ! patch -d "$SRC" -p1 --forward <"$HERE/mesa-22.3.patch" >/dev/null; then
+        echo "mesa: mesa-22.3.patch changed and $SRC could not be moved to it: remove $SRC" \
+            "and run again" >&2
+        exit 1
+    fi
+    cp "$HERE/mesa-22.3.patch" "$SRC/.drawpipe.patch"
+    log "mesa-22.3.patch changed: applied anew"
 fi
 # The adapter's own files: copied every time (ninja rebuilds what changed).
 for f in "$HERE"/src/*; do

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's real-GL programs (tests/mesa: mesa_trace's traces, transform-feedback bytes and
-# statistics, mesa_render's pixels) on the built Mesa, in `off` and in MODE (default front):
-#   integrations/mesa/judge-tests-mesa.sh [MODE]
+# statistics, mesa_render's pixels) on the built Mesa, in `off` and in each MODE (default front):
+#   integrations/mesa/judge-tests-mesa.sh [MODE...]
 # Each comparison tests/mesa runs in ctest runs here with the same seeds twice, its GL program
 # replaced by record_gl.py and drawpipe's side left out (--mesa-only: ctest compares drawpipe
 # with the system's Mesa); every description's Mesa output must be identical in both modes.
@@ -10,7 +10,7 @@ set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 B=${DRAWPIPE_BUILD:-$ROOT/build/default}
-mode=${1:-front}
+modes=("${@:-front}")
 out=$(mktemp -d)
 trace="$ROOT/tests/mesa/compare.py --mesa-only --drawpipe $B/tools/drawpipe --mesa-trace $HERE/record_gl.py"
 render="$ROOT/tests/mesa/compare_render.py --mesa-only --drawpipe $B/tools/drawpipe --mesa-render $HERE/record_gl.py"
@@ -34,7 +34,7 @@ runs=(
   "$render --scenes 144 --tess --seed 31 --prog $R"
 )
 status=0
-for m in off "$mode"; do
+for m in off "${modes[@]}"; do
     for r in "${runs[@]}"; do
         prog=${r##* --prog }
         cmd=${r% --prog *}
@@ -46,6 +46,7 @@ done
 # GL leaves the vertex shader's invocation count to the implementation (a vertex may be
 # shaded once per segment that uses it): the statistics line's vs_invocations is compared
 # apart, everything else byte for byte.
+for mode in "${modes[@]}"; do
 python3 - "$out/off" "$out/$mode" "$mode" <<'PY' || status=1
 import os, re, sys
 a, b, mode = sys.argv[1:]
@@ -75,5 +76,6 @@ for name in differ[:20]:
     print(f"  differs: {a}/{name} {b}/{name}")
 sys.exit(1 if differ else 0)
 PY
+done
 echo "(records kept in $out)"
 exit $status

@@ -12,6 +12,9 @@
  * Segments fetch at most 1,024 vertices where the middle end may run Mesa's pipeline (see
  * drawpipe_prepare), else the middle end's limit. DRAWPIPE_MESA_MAX_VERTICES=N sets that
  * limit instead, never above the middle end's (a measuring knob; docs/mesa.md).
+ *
+ * DRAWPIPE_MESA=shade also runs the vertex shader of a draw's segments on drawpipe's
+ * threads when the llvm middle end can be split in two for the state (shade_draw below).
  */
 
 #include "draw/draw_pt_drawpipe.h"
@@ -20,6 +23,7 @@
 #include "draw/draw_private.h"
 #include "draw/draw_pt.h"
 #include "drawpipe_split.h"
+#include "drawpipe_threads.h"
 #include "util/u_debug.h"
 #include "util/u_memory.h"
 
@@ -46,6 +50,7 @@ static const char *const fallback_names[FALLBACK_COUNT] = {
  * when asked: an atomic add per draw is a small draw's whole budget for splitting. */
 static bool stat_enabled;
 static atomic_ulong stat_taken, stat_segments, stat_fallback[FALLBACK_COUNT];
+static atomic_ulong stat_shaded_apart, stat_shaded_here;
 static char stat_last_refusal[256];
 
 struct drawpipe_front {
@@ -58,6 +63,8 @@ struct drawpipe_front {
    /* DRAWPIPE_MESA_MAX_VERTICES: another segment limit, to measure (0: the default). */
    unsigned max_vertices_cap;
    struct dp_split *split;
+   /* DRAWPIPE_MESA=shade: the segments of a window, their lists copied, shaded together. */
+   struct shade_window *window;
    /* vsplit, for the draws drawpipe refuses; prepared only when one comes. */
    struct draw_pt_front_end *vsplit;
    bool vsplit_prepared;
@@ -72,11 +79,14 @@ draw_pt_drawpipe_mode(void)
       mode = DRAWPIPE_MESA_OFF;
       if (v && !strcmp(v, "front")) {
          mode = DRAWPIPE_MESA_FRONT;
+      } else if (v && !strcmp(v, "shade")) {
+         mode = DRAWPIPE_MESA_SHADE;
       } else if (v && !strcmp(v, "whole")) {
-         fprintf(stderr, "drawpipe: DRAWPIPE_MESA=whole is not built yet; using front\n");
-         mode = DRAWPIPE_MESA_FRONT;
+         fprintf(stderr, "drawpipe: DRAWPIPE_MESA=whole is not built yet; using shade\n");
+         mode = DRAWPIPE_MESA_SHADE;
       } else if (v && *v && strcmp(v, "off")) {
-         fprintf(stderr, "drawpipe: DRAWPIPE_MESA=%s is not off, front or whole; using off\n", v);
+         fprintf(stderr, "drawpipe: DRAWPIPE_MESA=%s is not off, front, shade or whole; "
+                 "using off\n", v);
       }
    }
    return (enum drawpipe_mesa_mode)mode;
@@ -90,6 +100,11 @@ print_stats(void)
    for (unsigned r = 0; r < FALLBACK_COUNT; r++)
       fprintf(stderr, "drawpipe: front end: %lu draws fell back to vsplit: %s\n",
               (unsigned long)stat_fallback[r], fallback_names[r]);
+   if (draw_pt_drawpipe_mode() == DRAWPIPE_MESA_SHADE)
+      fprintf(stderr, "drawpipe: shade: %lu segments shaded on %u threads, %lu on the "
+              "draw's own (one-segment draws, or state the split middle end does not cover)\n",
+              (unsigned long)stat_shaded_apart, dp_thread_count(),
+              (unsigned long)stat_shaded_here);
    if (stat_fallback[FALLBACK_REFUSED])
       fprintf(stderr, "drawpipe: last refusal: %s\n", stat_last_refusal);
 }
@@ -157,6 +172,149 @@ fallback_run(struct drawpipe_front *fe, unsigned start, unsigned count, bool res
    }
 }
 
+/* DRAWPIPE_MESA=shade. A draw's segments are gathered into windows of up to SHADE_WINDOW;
+ * the vertex shaders of a window's segments run on drawpipe's threads, each into vertices of
+ * its own (draw_llvm_middle_end_shade reads the draw's state and writes nothing shared), and
+ * then this thread finishes them one by one in draw order (stream output, statistics, the
+ * pipeline or emit into llvmpipe's vbuf), as the middle end's run would have. */
+#define SHADE_WINDOW 32
+
+struct shade_job {
+   bool listed_fetch, listed_draw; /* else a range from fetch_start, drawn in order */
+   unsigned *fetch_elts;           /* grown as needed, kept from draw to draw */
+   unsigned fetch_start, fetch_count, fetch_cap;
+   ushort *draw_elts;
+   unsigned draw_count, draw_cap;
+   unsigned flags;
+   struct vertex_header *verts;
+   boolean clipped;
+};
+
+struct shade_window {
+   struct draw_pt_middle_end *middle;
+   unsigned count;
+   struct shade_job jobs[SHADE_WINDOW];
+};
+
+static void
+run_segment(struct draw_pt_middle_end *middle, const struct dp_segment *seg, unsigned flags)
+{
+   if (!seg->fetch_elts)
+      middle->run_linear(middle, seg->fetch_start, seg->fetch_count, flags);
+   else
+      middle->run(middle, seg->fetch_elts, seg->fetch_count, seg->draw_elts, seg->draw_count,
+                  flags);
+}
+
+static void
+shade_one(void *ctx, unsigned i)
+{
+   struct shade_window *w = ctx;
+   struct shade_job *j = &w->jobs[i];
+   j->verts = draw_llvm_middle_end_shade(w->middle, j->listed_fetch ? j->fetch_elts : NULL,
+                                         j->fetch_start, j->fetch_count, &j->clipped);
+}
+
+static bool
+grow(void **p, unsigned *cap, unsigned count, size_t size)
+{
+   if (*cap >= count)
+      return true;
+   void *q = realloc(*p, count * size);
+   if (!q)
+      return false;
+   *p = q;
+   *cap = count;
+   return true;
+}
+
+/* Copies a segment's lists (drawpipe's are valid until the next segment) into a job. */
+static bool
+shade_keep(struct shade_job *j, const struct dp_segment *seg, unsigned flags)
+{
+   j->flags = flags;
+   j->listed_fetch = seg->fetch_elts != NULL;
+   j->listed_draw = seg->fetch_elts != NULL; /* a listed fetch always comes with its elements */
+   j->fetch_start = seg->fetch_start;
+   j->fetch_count = seg->fetch_count;
+   j->draw_count = j->listed_draw ? seg->draw_count : seg->fetch_count;
+   if (!j->listed_fetch)
+      return true;
+   if (!grow((void **)&j->fetch_elts, &j->fetch_cap, seg->fetch_count, sizeof(unsigned)) ||
+       !grow((void **)&j->draw_elts, &j->draw_cap, seg->draw_count, sizeof(ushort)))
+      return false;
+   memcpy(j->fetch_elts, seg->fetch_elts, seg->fetch_count * sizeof(unsigned));
+   memcpy(j->draw_elts, seg->draw_elts, seg->draw_count * sizeof(ushort));
+   return true;
+}
+
+/* Shades the window's segments (on drawpipe's threads when more than one), then finishes
+ * them here in order. */
+static void
+shade_flush(struct shade_window *w)
+{
+   const unsigned n = w->count;
+   if (!n)
+      return;
+   w->count = 0;
+   if (n > 1)
+      dp_parallel_for(n, shade_one, w);
+   else
+      shade_one(w, 0);
+   if (stat_enabled)
+      atomic_fetch_add(n > 1 ? &stat_shaded_apart : &stat_shaded_here, n);
+   for (unsigned i = 0; i < n; i++) {
+      struct shade_job *j = &w->jobs[i];
+      if (!j->verts) { /* out of memory on a thread: the middle end's own run, here */
+         const struct dp_segment seg = {
+            .flags = 0, .fetch_start = j->fetch_start, .fetch_count = j->fetch_count,
+            .fetch_elts = j->listed_fetch ? j->fetch_elts : NULL,
+            .draw_elts = j->draw_elts, .draw_count = j->draw_count,
+         };
+         run_segment(w->middle, &seg, j->flags);
+         continue;
+      }
+      draw_llvm_middle_end_finish(w->middle, j->verts, j->clipped, j->fetch_count,
+                                  j->listed_draw ? j->draw_elts : NULL, j->draw_count,
+                                  j->flags);
+      j->verts = NULL;
+   }
+}
+
+static unsigned
+shade_draw(struct drawpipe_front *fe)
+{
+   struct shade_window *w = fe->window;
+   struct dp_segment seg;
+   unsigned segments = 0;
+   w->middle = fe->middle;
+   while (dp_split_next(fe->split, &seg)) {
+      const unsigned flags = seg.flags | (seg.line_loop_piece ? DRAW_LINE_LOOP_AS_STRIP : 0);
+      segments++;
+      if (!shade_keep(&w->jobs[w->count], &seg, flags)) {
+         shade_flush(w); /* out of memory: what is kept first, then this one as run does */
+         run_segment(fe->middle, &seg, flags);
+         continue;
+      }
+      if (++w->count == SHADE_WINDOW)
+         shade_flush(w);
+   }
+   shade_flush(w);
+   return segments;
+}
+
+static void
+shade_window_destroy(struct shade_window *w)
+{
+   if (!w)
+      return;
+   for (unsigned i = 0; i < SHADE_WINDOW; i++) {
+      free(w->jobs[i].fetch_elts);
+      free(w->jobs[i].draw_elts);
+   }
+   FREE(w);
+}
+
 static void
 drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
 {
@@ -194,16 +352,16 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
    if (stat_enabled)
       atomic_fetch_add(&stat_taken, 1);
 
-   struct dp_segment seg;
    unsigned segments = 0;
-   while (dp_split_next(fe->split, &seg)) {
-      const unsigned flags = seg.flags | (seg.line_loop_piece ? DRAW_LINE_LOOP_AS_STRIP : 0);
-      if (!seg.fetch_elts)
-         middle->run_linear(middle, seg.fetch_start, seg.fetch_count, flags);
-      else
-         middle->run(middle, seg.fetch_elts, seg.fetch_count, seg.draw_elts, seg.draw_count,
-                     flags);
-      segments++;
+   if (fe->window && draw_llvm_middle_end_shades_apart(middle)) {
+      segments = shade_draw(fe);
+   } else {
+      struct dp_segment seg;
+      while (dp_split_next(fe->split, &seg)) {
+         run_segment(middle, &seg,
+                     seg.flags | (seg.line_loop_piece ? DRAW_LINE_LOOP_AS_STRIP : 0));
+         segments++;
+      }
    }
    if (stat_enabled)
       atomic_fetch_add(&stat_segments, segments);
@@ -229,6 +387,7 @@ drawpipe_destroy(struct draw_pt_front_end *frontend)
 {
    struct drawpipe_front *fe = (struct drawpipe_front *)frontend;
    dp_split_destroy(fe->split);
+   shade_window_destroy(fe->window);
    fe->vsplit->destroy(fe->vsplit);
    FREE(fe);
 }
@@ -247,7 +406,11 @@ draw_pt_drawpipe(struct draw_context *draw)
    fe->max_vertices_cap = debug_get_num_option("DRAWPIPE_MESA_MAX_VERTICES", 0);
    fe->split = dp_split_create();
    fe->vsplit = draw_pt_vsplit(draw);
-   if (!fe->split || !fe->vsplit) {
+   if (draw_pt_drawpipe_mode() == DRAWPIPE_MESA_SHADE)
+      fe->window = CALLOC_STRUCT(shade_window);
+   if (!fe->split || !fe->vsplit ||
+       (draw_pt_drawpipe_mode() == DRAWPIPE_MESA_SHADE && !fe->window)) {
+      shade_window_destroy(fe->window);
       if (fe->split)
          dp_split_destroy(fe->split);
       if (fe->vsplit)

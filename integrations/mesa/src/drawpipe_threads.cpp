@@ -1,0 +1,42 @@
+// The task arena behind drawpipe_threads.h.
+#include "drawpipe_threads.h"
+
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include <cstdlib>
+#include <thread>
+
+namespace {
+
+unsigned choose_threads() {
+    // llvmpipe's own rule (lp_screen.c): LP_NUM_THREADS when set, else the cores. 0 makes
+    // llvmpipe rasterize on the application's thread: drawpipe then shades there too.
+    if (const char* v = std::getenv("LP_NUM_THREADS")) {
+        const long n = std::strtol(v, nullptr, 10);
+        if (n >= 0) return n > 0 ? unsigned(n) : 1u;
+    }
+    const unsigned cores = std::thread::hardware_concurrency();
+    return cores ? cores : 1;
+}
+
+tbb::task_arena& arena() {
+    static tbb::task_arena a{int(choose_threads())};
+    return a;
+}
+
+} // namespace
+
+extern "C" {
+
+void dp_parallel_for(unsigned n, void (*fn)(void* ctx, unsigned i), void* ctx) {
+    arena().execute([&] {
+        tbb::parallel_for(0u, n, 1u, [&](unsigned i) { fn(ctx, i); });
+    });
+}
+
+unsigned dp_thread_count(void) {
+    return unsigned(arena().max_concurrency());
+}
+
+} // extern "C"

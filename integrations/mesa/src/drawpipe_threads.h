@@ -1,0 +1,23 @@
+/* drawpipe's worker threads for the C side of the adapter (DRAWPIPE_MESA=shade): one task
+ * arena per process, as many threads as llvmpipe gives its rasterizer (LP_NUM_THREADS, else
+ * the cores), so the two pools never ask for more than the machine has between them when
+ * one waits for the other. */
+#ifndef DRAWPIPE_THREADS_H
+#define DRAWPIPE_THREADS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Calls fn(ctx, i) for every i in [0, n) on the arena's threads (this one among them) and
+ * returns when all have returned. fn must not throw (it is C). */
+void dp_parallel_for(unsigned n, void (*fn)(void *ctx, unsigned i), void *ctx);
+
+/* The arena's thread count. */
+unsigned dp_thread_count(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
