@@ -63,8 +63,10 @@ struct drawpipe_front {
    /* DRAWPIPE_MESA_MAX_VERTICES: another segment limit, to measure (0: the default). */
    unsigned max_vertices_cap;
    struct dp_split *split;
-   /* DRAWPIPE_MESA=shade: the segments of a window, their lists copied, shaded together. */
-   struct shade_window *window;
+   /* DRAWPIPE_MESA=shade: two windows of segments, their lists copied, each shaded as a
+    * whole by its own task group (shade_draw). */
+   struct shade_window *window[2];
+   struct dp_tasks *tasks[2];
    /* vsplit, for the draws drawpipe refuses; prepared only when one comes. */
    struct draw_pt_front_end *vsplit;
    bool vsplit_prepared;
@@ -175,7 +177,7 @@ fallback_run(struct drawpipe_front *fe, unsigned start, unsigned count, bool res
 /* DRAWPIPE_MESA=shade. A draw's segments are gathered into windows of up to SHADE_WINDOW;
  * the vertex shaders of a window's segments run on drawpipe's threads, each into vertices of
  * its own (draw_llvm_middle_end_shade reads the draw's state and writes nothing shared), and
- * then this thread finishes them one by one in draw order (stream output, statistics, the
+ * this thread finishes them one by one in draw order (stream output, statistics, the
  * pipeline or emit into llvmpipe's vbuf), as the middle end's run would have. */
 #define SHADE_WINDOW 32
 
@@ -248,22 +250,11 @@ shade_keep(struct shade_job *j, const struct dp_segment *seg, unsigned flags)
    return true;
 }
 
-/* Shades the window's segments (on drawpipe's threads when more than one), then finishes
- * them here in order. */
+/* Finishes a shaded window here, in order. */
 static void
-shade_flush(struct shade_window *w)
+shade_finish(struct shade_window *w)
 {
-   const unsigned n = w->count;
-   if (!n)
-      return;
-   w->count = 0;
-   if (n > 1)
-      dp_parallel_for(n, shade_one, w);
-   else
-      shade_one(w, 0);
-   if (stat_enabled)
-      atomic_fetch_add(n > 1 ? &stat_shaded_apart : &stat_shaded_here, n);
-   for (unsigned i = 0; i < n; i++) {
+   for (unsigned i = 0; i < w->count; i++) {
       struct shade_job *j = &w->jobs[i];
       if (!j->verts) { /* out of memory on a thread: the middle end's own run, here */
          const struct dp_segment seg = {
@@ -279,27 +270,69 @@ shade_flush(struct shade_window *w)
                                   j->flags);
       j->verts = NULL;
    }
+   w->count = 0;
 }
 
+/* Two windows in flight: while drawpipe's threads shade one, this thread finishes the one
+ * before and gathers the next, so shading overlaps what must stay in order. A draw of one
+ * segment (most small draws) is shaded right here. */
 static unsigned
 shade_draw(struct drawpipe_front *fe)
 {
-   struct shade_window *w = fe->window;
+   struct shade_window *filling = fe->window[0], *shading = NULL;
+   struct dp_tasks *filling_tasks = fe->tasks[0], *shading_tasks = NULL;
    struct dp_segment seg;
    unsigned segments = 0;
-   w->middle = fe->middle;
+   fe->window[0]->middle = fe->window[1]->middle = fe->middle;
    while (dp_split_next(fe->split, &seg)) {
       const unsigned flags = seg.flags | (seg.line_loop_piece ? DRAW_LINE_LOOP_AS_STRIP : 0);
       segments++;
-      if (!shade_keep(&w->jobs[w->count], &seg, flags)) {
-         shade_flush(w); /* out of memory: what is kept first, then this one as run does */
+      if (!shade_keep(&filling->jobs[filling->count], &seg, flags)) {
+         /* Out of memory: what is kept first, in order, then this one as run does. */
+         if (shading) {
+            dp_tasks_wait(shading_tasks);
+            shade_finish(shading);
+            shading = NULL;
+         }
+         for (unsigned i = 0; i < filling->count; i++)
+            shade_one(filling, i);
+         shade_finish(filling);
          run_segment(fe->middle, &seg, flags);
          continue;
       }
-      if (++w->count == SHADE_WINDOW)
-         shade_flush(w);
+      if (++filling->count < SHADE_WINDOW)
+         continue;
+      dp_tasks_run_for(filling_tasks, filling->count, shade_one, filling);
+      if (stat_enabled)
+         atomic_fetch_add(&stat_shaded_apart, filling->count);
+      if (shading) {
+         dp_tasks_wait(shading_tasks);
+         shade_finish(shading);
+      }
+      struct shade_window *w = shading ? shading : fe->window[filling == fe->window[0]];
+      struct dp_tasks *t = shading ? shading_tasks : fe->tasks[filling == fe->window[0]];
+      shading = filling;
+      shading_tasks = filling_tasks;
+      filling = w;
+      filling_tasks = t;
    }
-   shade_flush(w);
+   if (!shading && filling->count == 1) {
+      shade_one(filling, 0);
+      if (stat_enabled)
+         atomic_fetch_add(&stat_shaded_here, 1);
+   } else if (filling->count) {
+      dp_tasks_run_for(filling_tasks, filling->count, shade_one, filling);
+      if (stat_enabled)
+         atomic_fetch_add(&stat_shaded_apart, filling->count);
+   }
+   if (shading) {
+      dp_tasks_wait(shading_tasks);
+      shade_finish(shading);
+   }
+   if (filling->count) {
+      dp_tasks_wait(filling_tasks);
+      shade_finish(filling);
+   }
    return segments;
 }
 
@@ -353,7 +386,7 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
       atomic_fetch_add(&stat_taken, 1);
 
    unsigned segments = 0;
-   if (fe->window && draw_llvm_middle_end_shades_apart(middle)) {
+   if (fe->window[0] && draw_llvm_middle_end_shades_apart(middle)) {
       segments = shade_draw(fe);
    } else {
       struct dp_segment seg;
@@ -387,7 +420,10 @@ drawpipe_destroy(struct draw_pt_front_end *frontend)
 {
    struct drawpipe_front *fe = (struct drawpipe_front *)frontend;
    dp_split_destroy(fe->split);
-   shade_window_destroy(fe->window);
+   for (unsigned i = 0; i < 2; i++) {
+      dp_tasks_destroy(fe->tasks[i]);
+      shade_window_destroy(fe->window[i]);
+   }
    fe->vsplit->destroy(fe->vsplit);
    FREE(fe);
 }
@@ -406,11 +442,19 @@ draw_pt_drawpipe(struct draw_context *draw)
    fe->max_vertices_cap = debug_get_num_option("DRAWPIPE_MESA_MAX_VERTICES", 0);
    fe->split = dp_split_create();
    fe->vsplit = draw_pt_vsplit(draw);
-   if (draw_pt_drawpipe_mode() == DRAWPIPE_MESA_SHADE)
-      fe->window = CALLOC_STRUCT(shade_window);
-   if (!fe->split || !fe->vsplit ||
-       (draw_pt_drawpipe_mode() == DRAWPIPE_MESA_SHADE && !fe->window)) {
-      shade_window_destroy(fe->window);
+   bool shade_ok = true;
+   if (draw_pt_drawpipe_mode() == DRAWPIPE_MESA_SHADE) {
+      for (unsigned i = 0; i < 2; i++) {
+         fe->window[i] = CALLOC_STRUCT(shade_window);
+         fe->tasks[i] = dp_tasks_create();
+         shade_ok = shade_ok && fe->window[i] && fe->tasks[i];
+      }
+   }
+   if (!fe->split || !fe->vsplit || !shade_ok) {
+      for (unsigned i = 0; i < 2; i++) {
+         dp_tasks_destroy(fe->tasks[i]);
+         shade_window_destroy(fe->window[i]);
+      }
       if (fe->split)
          dp_split_destroy(fe->split);
       if (fe->vsplit)

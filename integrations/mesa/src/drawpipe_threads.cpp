@@ -3,6 +3,7 @@
 
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
+#include <oneapi/tbb/task_group.h>
 
 #include <cstdlib>
 #include <thread>
@@ -33,6 +34,35 @@ void dp_parallel_for(unsigned n, void (*fn)(void* ctx, unsigned i), void* ctx) {
     arena().execute([&] {
         tbb::parallel_for(0u, n, 1u, [&](unsigned i) { fn(ctx, i); });
     });
+}
+
+struct dp_tasks {
+    tbb::task_group group;
+};
+
+dp_tasks* dp_tasks_create(void) {
+    try {
+        return new dp_tasks;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+void dp_tasks_destroy(dp_tasks* tasks) {
+    if (!tasks) return;
+    dp_tasks_wait(tasks);
+    delete tasks;
+}
+
+void dp_tasks_run_for(dp_tasks* tasks, unsigned n, void (*fn)(void* ctx, unsigned i),
+                      void* ctx) {
+    arena().execute([&] {
+        tasks->group.run([=] { tbb::parallel_for(0u, n, 1u, [=](unsigned i) { fn(ctx, i); }); });
+    });
+}
+
+void dp_tasks_wait(dp_tasks* tasks) {
+    arena().execute([&] { tasks->group.wait(); });
 }
 
 unsigned dp_thread_count(void) {

@@ -13,6 +13,17 @@ extern "C" {
  * returns when all have returned. fn must not throw (it is C). */
 void dp_parallel_for(unsigned n, void (*fn)(void *ctx, unsigned i), void *ctx);
 
+/* Work started on the arena's threads and waited for later, so that this thread can go on
+ * meanwhile (finishing the previous window while drawpipe's threads shade the next). */
+struct dp_tasks;
+struct dp_tasks *dp_tasks_create(void);
+void dp_tasks_destroy(struct dp_tasks *tasks); /* waits first */
+/* Starts fn(ctx, i) for every i in [0, n) on the arena's threads; returns at once. */
+void dp_tasks_run_for(struct dp_tasks *tasks, unsigned n, void (*fn)(void *ctx, unsigned i),
+                      void *ctx);
+/* Returns when everything started on `tasks` has returned; this thread helps. */
+void dp_tasks_wait(struct dp_tasks *tasks);
+
 /* The arena's thread count. */
 unsigned dp_thread_count(void);
 
