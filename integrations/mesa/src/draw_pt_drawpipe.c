@@ -317,10 +317,16 @@ shade_draw(struct drawpipe_front *fe)
       filling_tasks = t;
    }
    if (!shading && filling->count == 1) {
+      /* The draw is one segment: no hand-over, no wait (entering the arena to wait costs
+       * more than a small draw's whole split). */
       shade_one(filling, 0);
+      shade_finish(filling);
       if (stat_enabled)
          atomic_fetch_add(&stat_shaded_here, 1);
-   } else if (filling->count) {
+      return segments;
+   }
+   const bool started = filling->count > 0;
+   if (started) {
       dp_tasks_run_for(filling_tasks, filling->count, shade_one, filling);
       if (stat_enabled)
          atomic_fetch_add(&stat_shaded_apart, filling->count);
@@ -329,7 +335,7 @@ shade_draw(struct drawpipe_front *fe)
       dp_tasks_wait(shading_tasks);
       shade_finish(shading);
    }
-   if (filling->count) {
+   if (started) {
       dp_tasks_wait(filling_tasks);
       shade_finish(filling);
    }
