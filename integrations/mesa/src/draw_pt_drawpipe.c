@@ -273,6 +273,23 @@ shade_finish(struct shade_window *w)
    w->count = 0;
 }
 
+/* A full window to drawpipe's threads; returns at once. */
+static void
+shade_start(struct dp_tasks *tasks, struct shade_window *w)
+{
+   dp_tasks_run_for(tasks, w->count, shade_one, w);
+   if (stat_enabled)
+      atomic_fetch_add(&stat_shaded_apart, w->count);
+}
+
+/* Waits for a started window, then finishes it here. */
+static void
+shade_wait_finish(struct dp_tasks *tasks, struct shade_window *w)
+{
+   dp_tasks_wait(tasks);
+   shade_finish(w);
+}
+
 /* Two windows in flight: while drawpipe's threads shade one, this thread finishes the one
  * before and gathers the next, so shading overlaps what must stay in order. A draw of one
  * segment (most small draws) is shaded right here. */
@@ -290,8 +307,7 @@ shade_draw(struct drawpipe_front *fe)
       if (!shade_keep(&filling->jobs[filling->count], &seg, flags)) {
          /* Out of memory: what is kept first, in order, then this one as run does. */
          if (shading) {
-            dp_tasks_wait(shading_tasks);
-            shade_finish(shading);
+            shade_wait_finish(shading_tasks, shading);
             shading = NULL;
          }
          for (unsigned i = 0; i < filling->count; i++)
@@ -302,13 +318,9 @@ shade_draw(struct drawpipe_front *fe)
       }
       if (++filling->count < SHADE_WINDOW)
          continue;
-      dp_tasks_run_for(filling_tasks, filling->count, shade_one, filling);
-      if (stat_enabled)
-         atomic_fetch_add(&stat_shaded_apart, filling->count);
-      if (shading) {
-         dp_tasks_wait(shading_tasks);
-         shade_finish(shading);
-      }
+      shade_start(filling_tasks, filling);
+      if (shading)
+         shade_wait_finish(shading_tasks, shading);
       struct shade_window *w = shading ? shading : fe->window[filling == fe->window[0]];
       struct dp_tasks *t = shading ? shading_tasks : fe->tasks[filling == fe->window[0]];
       shading = filling;
@@ -326,19 +338,12 @@ shade_draw(struct drawpipe_front *fe)
       return segments;
    }
    const bool started = filling->count > 0;
-   if (started) {
-      dp_tasks_run_for(filling_tasks, filling->count, shade_one, filling);
-      if (stat_enabled)
-         atomic_fetch_add(&stat_shaded_apart, filling->count);
-   }
-   if (shading) {
-      dp_tasks_wait(shading_tasks);
-      shade_finish(shading);
-   }
-   if (started) {
-      dp_tasks_wait(filling_tasks);
-      shade_finish(filling);
-   }
+   if (started)
+      shade_start(filling_tasks, filling);
+   if (shading)
+      shade_wait_finish(shading_tasks, shading);
+   if (started)
+      shade_wait_finish(filling_tasks, filling);
    return segments;
 }
 

@@ -1,11 +1,13 @@
 // The task arena behind drawpipe_threads.h.
 #include "drawpipe_threads.h"
 
+#include <oneapi/tbb/global_control.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
 #include <oneapi/tbb/task_group.h>
 
 #include <cstdlib>
+#include <new>
 #include <thread>
 
 namespace {
@@ -21,9 +23,24 @@ unsigned choose_threads() {
     return cores ? cores : 1;
 }
 
+// The arena, and a reference to oneTBB's scheduler that lets the pool end its worker threads
+// when this library goes: a DRI driver is dlclose'd when the application lets go of GL
+// (glmark2 does, at exit), and libtbb, loaded only for it, goes with it; a worker thread still
+// parked in libtbb's code then faults. Our static destructor runs first, and waits for them.
+struct Pool {
+    tbb::task_scheduler_handle scheduler{tbb::attach{}};
+    tbb::task_arena arena{int(choose_threads())};
+    ~Pool() {
+        arena.terminate();
+        // False when another user of oneTBB in the process holds it: its workers then stay,
+        // and so does libtbb, which that user loaded too.
+        (void)tbb::finalize(scheduler, std::nothrow);
+    }
+};
+
 tbb::task_arena& arena() {
-    static tbb::task_arena a{int(choose_threads())};
-    return a;
+    static Pool pool;
+    return pool.arena;
 }
 
 } // namespace
