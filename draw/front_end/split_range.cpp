@@ -102,8 +102,8 @@ bool find_range_draw(const DrawInfo& draw, const FrontEndOptions& options, Range
     // of a primitive without patches or assembly (the only ones checked here).
     const Strategy::Kind kind = options.strategy.kind;
     if (draw.index_type == IndexType::none || draw.instance_count != 1 ||
-        options.limits.assemble_as || draw.prim == Prim::patches ||
-        kind == Strategy::Kind::none || kind == Strategy::Kind::reorder)
+        options.limits.assemble_as || draw.prim == Prim::patches || kind == Strategy::Kind::none ||
+        kind == Strategy::Kind::reorder)
         return false;
     const uint32_t n = trim_count(draw.prim, draw.count);
     if (gl_prim_count(draw.prim, n) == 0) return false;
@@ -117,11 +117,10 @@ bool find_range_draw(const DrawInfo& draw, const FrontEndOptions& options, Range
     return true;
 }
 
-void write_range_draw(const DrawInfo& draw, const RangeDraw& rd, SegmentStorage& st,
-                      Segment& seg) {
+void write_range_draw(const DrawInfo& draw, const RangeDraw& rd, SegmentStorage& st, Segment& seg) {
     with_indices(draw, [&](const auto* idx) {
-        write_range(draw.prim, idx + draw.start, rd.count, rd.range, uint32_t(draw.base_vertex),
-                    st, seg);
+        write_range(draw.prim, idx + draw.start, rd.count, rd.range, uint32_t(draw.base_vertex), st,
+                    seg);
     });
 }
 
