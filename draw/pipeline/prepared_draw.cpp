@@ -54,9 +54,13 @@ void finish_draw(PreparedDraw& p, const DrawOptions& options) {
 
 // GL treats primitive restart as disabled for patches (PRIMITIVE_RESTART_FOR_PATCHES_SUPPORTED
 // is false): the restart index is an ordinary index there. llvmpipe restarts anyway.
+void drop_patch_restart(DrawInfo& draw) {
+    if (draw.prim == Prim::patches) draw.primitive_restart = false;
+}
+
 DrawState without_patch_restart(const DrawState& state) {
     DrawState s = state;
-    if (s.draw.prim == Prim::patches) s.draw.primitive_restart = false;
+    drop_patch_restart(s.draw);
     return s;
 }
 
@@ -109,7 +113,7 @@ namespace {
 void split_only(PreparedDraw& p, const DrawInfo& draw, const MiddleEndLimits& limits,
                 const DrawOptions& options, std::string_view name) {
     p.state.draw = draw;
-    if (draw.prim == Prim::patches) p.state.draw.primitive_restart = false;
+    drop_patch_restart(p.state.draw);
     p.cached = nullptr;
     checked_draw(p, options);
     p.split = split_options(limits, options, name);
