@@ -79,6 +79,8 @@ struct FrontEnd::Impl {
     // without the state machine, which was never set up for it.
     bool range_draw_pending = false;
     detail::RangeDraw range_draw;
+    // find_range_draw refused the draw: choose_splitter's range test would too.
+    bool range_refused = false;
     Run run;
     uint32_t k = 0;            // next primitive of the open run
     uint32_t prim_id_base = 0; // primitives of earlier runs in this instance
@@ -110,7 +112,8 @@ struct FrontEnd::Impl {
         linear = nullptr;
         // Mesa's fast path when an indexed draw qualifies (never for GS assembly, nor for
         // `none`, which promises a fetch per index), else the strategy's dedup table.
-        if (indexed && !assembled && s.kind != Strategy::Kind::none && chunks == 1)
+        if (indexed && !assembled && s.kind != Strategy::Kind::none && chunks == 1 &&
+            !range_refused)
             splitter = detail::range_splitter(splitters, p, draw);
         if (!splitter)
             splitter = indexed || assembled
@@ -365,7 +368,8 @@ void FrontEnd::setup(const DrawInfo& input, const FrontEndOptions& input_options
 
 void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options) {
     Impl& m = *impl_;
-    if (detail::find_range_draw(input, input_options, m.range_draw)) {
+    const detail::RangeDrawTest test = detail::find_range_draw(input, input_options, m.range_draw);
+    if (test == detail::RangeDrawTest::taken) {
         m.draw = input;
         m.range_draw_pending = true;
         m.instance = m.instance_end = 0; // done once the segment is written
@@ -373,7 +377,9 @@ void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options
         closed_ = {};
         return;
     }
+    m.range_refused = test == detail::RangeDrawTest::refused;
     setup(input, input_options);
+    m.range_refused = false;
     m.table = nullptr; // the chunks come in order: each carries the run open at the next
     m.instance = 0;
     m.instance_end = m.draw.count == 0 ? 0 : m.order.passes();

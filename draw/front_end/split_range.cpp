@@ -97,24 +97,26 @@ Splitter* range_splitter(SplitterPool& pool, const SplitParams& p, const DrawInf
     });
 }
 
-bool find_range_draw(const DrawInfo& draw, const FrontEndOptions& options, RangeDraw& out) {
+RangeDrawTest find_range_draw(const DrawInfo& draw, const FrontEndOptions& options,
+                              RangeDraw& out) {
     // What choose_splitter would hand the range splitter, for one pass of one chunk of one run
     // of a primitive without patches or assembly (the only ones checked here).
     const Strategy::Kind kind = options.strategy.kind;
     if (draw.index_type == IndexType::none || draw.instance_count != 1 ||
         options.limits.assemble_as || draw.prim == Prim::patches || kind == Strategy::Kind::none ||
         kind == Strategy::Kind::reorder)
-        return false;
+        return RangeDrawTest::unasked;
     const uint32_t n = trim_count(draw.prim, draw.count);
-    if (gl_prim_count(draw.prim, n) == 0) return false;
+    if (gl_prim_count(draw.prim, n) == 0) return RangeDrawTest::unasked;
     const uint32_t limit = std::min(options.limits.max_vertices, kMaxSegmentVertices);
     const uint32_t cap = segment_index_cap(options.strategy, limit, draw.prim, 1);
-    if (draw.count > cap || draw.count > chunk_size(options)) return false;
+    // Past the cap range_splitter refuses without a scan; past a chunk it is never asked.
+    if (draw.count > cap || draw.count > chunk_size(options)) return RangeDrawTest::unasked;
     const auto r = with_indices(
         draw, [&](const auto* idx) { return qualifying_range(idx, draw, cap, limit); });
-    if (!r) return false;
+    if (!r) return RangeDrawTest::refused;
     out = {*r, n};
-    return true;
+    return RangeDrawTest::taken;
 }
 
 void write_range_draw(const DrawInfo& draw, const RangeDraw& rd, SegmentStorage& st, Segment& seg) {

@@ -140,7 +140,11 @@ struct RangeDraw {
     IndexRange range;
     uint32_t count = 0;
 };
-bool find_range_draw(const DrawInfo& draw, const FrontEndOptions& options, RangeDraw& out);
+// taken: the draw is one range segment (`out`); refused: it is not, and choose_splitter's
+// range test, which asks the same of the same draw, would refuse it too (its scan is not
+// repeated); unasked: the shortcut does not apply, the range splitter still may.
+enum class RangeDrawTest : uint8_t { taken, refused, unasked };
+RangeDrawTest find_range_draw(const DrawInfo& draw, const FrontEndOptions& options, RangeDraw& out);
 // That one segment, exactly as the range splitter writes it.
 void write_range_draw(const DrawInfo& draw, const RangeDraw& rd, SegmentStorage& st, Segment& seg);
 // Indexed draws, and assembled GS input of any draw, through the strategy's dedup table,
