@@ -368,7 +368,12 @@ void FrontEnd::setup(const DrawInfo& input, const FrontEndOptions& input_options
 
 void FrontEnd::begin(const DrawInfo& input, const FrontEndOptions& input_options) {
     Impl& m = *impl_;
-    const detail::RangeDrawTest test = detail::find_range_draw(input, input_options, m.range_draw);
+    detail::RangeDrawAsk ask;
+    ask.kind = input_options.strategy.kind;
+    ask.assembled = input_options.limits.assemble_as.has_value();
+    ask.max_vertices = input_options.limits.max_vertices;
+    ask.chunk = chunk_size(input_options);
+    const detail::RangeDrawTest test = detail::find_range_draw(input, ask, m.range_draw);
     if (test == detail::RangeDrawTest::taken) {
         m.draw = input;
         m.range_draw_pending = true;
@@ -400,25 +405,8 @@ void FrontEnd::begin_chunk(const DrawInfo& input, const FrontEndOptions& input_o
     m.chunk_end = chunk + 1;
 }
 
-// The one segment of a range draw, numbered and counted as next_split numbers and counts the
-// range splitter's.
 void FrontEnd::write_range_draw(SegmentStorage& storage, Segment& seg) {
-    const Impl& m = *impl_;
-    const DrawInfo& draw = m.draw;
-    const uint32_t n = m.range_draw.count;
-    seg.fetch_bias = 0;
-    detail::write_range_draw(draw, m.range_draw, storage, seg);
-    seg.flags = 0;
-    seg.prim_id_first = 0;
-    seg.instance_first = 0;
-    seg.instance_count = 1;
-    seg.sequence = 0;
-    stats_.ia_vertices = n;
-    stats_.ia_primitives = submitted_prim_count(draw.prim, n, 1);
-    stats_.segments = 1;
-    stats_.indices = n;
-    stats_.fetched = seg.fetch_count;
-    stats_.shaded = seg.fetch_count;
+    detail::write_range_draw(impl_->draw, impl_->range_draw, storage, seg, stats_);
 }
 
 bool FrontEnd::next_split(SegmentStorage& storage, Segment& seg) {

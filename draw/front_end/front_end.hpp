@@ -34,10 +34,9 @@ inline constexpr uint32_t kSegmentsPerChunk = 8;
 // kSegmentsPerChunk segments' worth of the vertex limit, at least 4092 positions per segment,
 // a multiple of 12 (whole segments of any list without reuse), at most kChunkPositions: a
 // function of the limits only, never of the thread count, so every path cuts a draw alike.
-inline uint32_t default_chunk_positions(const MiddleEndLimits& limits) {
-    uint32_t per =
-        std::clamp<uint32_t>(limits.max_vertices, 4096,
-                             std::min(kMaxSegmentVertices, kChunkPositions / kSegmentsPerChunk));
+inline uint32_t default_chunk_positions(uint32_t max_vertices) {
+    uint32_t per = std::clamp<uint32_t>(
+        max_vertices, 4096, std::min(kMaxSegmentVertices, kChunkPositions / kSegmentsPerChunk));
     per -= per % 12;
     return per * kSegmentsPerChunk;
 }
@@ -45,14 +44,15 @@ inline uint32_t default_chunk_positions(const MiddleEndLimits& limits) {
 struct FrontEndOptions {
     MiddleEndLimits limits;
     Strategy strategy;
-    // The chunk size; 0: default_chunk_positions(limits). Tests cut small draws into many.
+    // The chunk size; 0: default_chunk_positions(limits.max_vertices). Tests cut small draws into
+    // many.
     uint32_t chunk_positions = 0;
 };
 
 // The chunk size a draw with `options` is cut with.
 inline uint32_t chunk_size(const FrontEndOptions& options) {
     return options.chunk_positions != 0 ? options.chunk_positions
-                                        : default_chunk_positions(options.limits);
+                                        : default_chunk_positions(options.limits.max_vertices);
 }
 
 // Where the restart runs of a draw with primitive restart cross its chunks, found once per

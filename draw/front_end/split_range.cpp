@@ -6,6 +6,7 @@
 #include "draw/front_end/front_end.hpp"
 #include "draw/front_end/index_scan.hpp"
 #include "draw/front_end/splitter.hpp"
+#include "draw/pipeline/statistics.hpp"
 #include "drawpipe/limits.hpp"
 
 #include <algorithm>
@@ -58,33 +59,37 @@ constexpr uint32_t kSmallDrawIndices = 32;
 // The draw's index range when it qualifies: one run (no restart index among its indices) of
 // at most `index_cap` indices, its range no wider than its index count (so no more vertices
 // are shaded than a dedup table would shade for a run without reuse) nor `fetch_limit`.
+// The answer is a bool and an out-parameter: a returned std::optional<IndexRange> went
+// through the stack, a byte store read back as a word, which stalled the small draw's path.
 template <class T>
-std::optional<IndexRange> qualifying_range(const T* idx, const DrawInfo& draw, uint32_t index_cap,
-                                           uint32_t fetch_limit) {
+bool qualifying_range(const T* idx, const DrawInfo& draw, uint32_t index_cap, uint32_t fetch_limit,
+                      IndexRange& out) {
     const uint32_t count_cap = std::min(index_cap, kMaxSegmentVertices);
-    if (draw.count == 0 || draw.count > count_cap) return std::nullopt;
+    if (draw.count == 0 || draw.count > count_cap) return false;
     const uint32_t b = draw.start, e = draw.start + draw.count;
     const bool restart =
         draw.primitive_restart && draw.restart_index <= std::numeric_limits<T>::max();
     IndexRange r;
     if (draw.count <= kSmallDrawIndices) {
         // A small draw in one pass: the vector scans' set-up would cost more than the loop.
+        const uint32_t restart_index = draw.restart_index;
         uint32_t lo = UINT32_MAX, hi = 0;
         bool has_restart = false;
         for (uint32_t i = b; i < e; ++i) {
             const uint32_t v = idx[i];
-            has_restart |= v == draw.restart_index;
+            has_restart |= v == restart_index;
             lo = std::min(lo, v), hi = std::max(hi, v);
         }
-        if (restart && has_restart) return std::nullopt;
+        if (restart && has_restart) return false;
         r = {lo, hi};
     } else {
-        if (restart && find_restart(idx, b, e, draw.restart_index) != e) return std::nullopt;
+        if (restart && find_restart(idx, b, e, draw.restart_index) != e) return false;
         r = scan_range(idx, b, e, false, 0);
     }
     const uint32_t width = r.max - r.min; // + 1 vertices
-    if (width >= draw.count || width >= fetch_limit) return std::nullopt;
-    return r;
+    if (width >= draw.count || width >= fetch_limit) return false;
+    out = r;
+    return true;
 }
 
 } // namespace
@@ -92,38 +97,53 @@ std::optional<IndexRange> qualifying_range(const T* idx, const DrawInfo& draw, u
 Splitter* range_splitter(SplitterPool& pool, const SplitParams& p, const DrawInfo& draw) {
     return with_indices(draw, [&](const auto* idx) -> Splitter* {
         using T = std::remove_cv_t<std::remove_pointer_t<decltype(idx)>>;
-        const auto r = qualifying_range(idx, draw, p.index_cap, p.fetch_limit);
-        return r ? &pool.make<RangeSplitter<T>>(p, idx, *r) : nullptr;
+        IndexRange r;
+        return qualifying_range(idx, draw, p.index_cap, p.fetch_limit, r)
+                   ? &pool.make<RangeSplitter<T>>(p, idx, r)
+                   : nullptr;
     });
 }
 
-RangeDrawTest find_range_draw(const DrawInfo& draw, const FrontEndOptions& options,
-                              RangeDraw& out) {
+RangeDrawTest find_range_draw(const DrawInfo& draw, const RangeDrawAsk& ask, RangeDraw& out) {
     // What choose_splitter would hand the range splitter, for one pass of one chunk of one run
     // of a primitive without patches or assembly (the only ones checked here).
-    const Strategy::Kind kind = options.strategy.kind;
-    if (draw.index_type == IndexType::none || draw.instance_count != 1 ||
-        options.limits.assemble_as || draw.prim == Prim::patches || kind == Strategy::Kind::none ||
-        kind == Strategy::Kind::reorder)
+    if (draw.index_type == IndexType::none || draw.instance_count != 1 || ask.assembled ||
+        draw.prim == Prim::patches || ask.kind == Strategy::Kind::none ||
+        ask.kind == Strategy::Kind::reorder)
         return RangeDrawTest::unasked;
     const uint32_t n = trim_count(draw.prim, draw.count);
     if (gl_prim_count(draw.prim, n) == 0) return RangeDrawTest::unasked;
-    const uint32_t limit = std::min(options.limits.max_vertices, kMaxSegmentVertices);
-    const uint32_t cap = segment_index_cap(options.strategy, limit, draw.prim, 1);
+    const uint32_t limit = std::min(ask.max_vertices, kMaxSegmentVertices);
+    const uint32_t cap = segment_index_cap(Strategy{ask.kind, 0}, limit, draw.prim, 1);
     // Past the cap range_splitter refuses without a scan; past a chunk it is never asked.
-    if (draw.count > cap || draw.count > chunk_size(options)) return RangeDrawTest::unasked;
-    const auto r = with_indices(
-        draw, [&](const auto* idx) { return qualifying_range(idx, draw, cap, limit); });
-    if (!r) return RangeDrawTest::refused;
-    out = {*r, n};
+    if (draw.count > cap || draw.count > ask.chunk) return RangeDrawTest::unasked;
+    const bool qualifies = with_indices(
+        draw, [&](const auto* idx) { return qualifying_range(idx, draw, cap, limit, out.range); });
+    if (!qualifies) return RangeDrawTest::refused;
+    out.count = n;
     return RangeDrawTest::taken;
 }
 
-void write_range_draw(const DrawInfo& draw, const RangeDraw& rd, SegmentStorage& st, Segment& seg) {
+void write_range_draw(const DrawInfo& draw, const RangeDraw& rd, SegmentStorage& st, Segment& seg,
+                      FrontEndStats& stats) {
     with_indices(draw, [&](const auto* idx) {
         write_range(draw.prim, idx + draw.start, rd.count, rd.range, uint32_t(draw.base_vertex), st,
                     seg);
     });
+    // Numbered and counted as next_split numbers and counts the range splitter's segment.
+    seg.flags = 0;
+    seg.prim_id_first = 0;
+    seg.instance_first = 0;
+    seg.instance_count = 1;
+    seg.sequence = 0;
+    seg.fetch_bias = 0;
+    stats = {};
+    stats.ia_vertices = rd.count;
+    stats.ia_primitives = submitted_prim_count(draw.prim, rd.count, 1);
+    stats.segments = 1;
+    stats.indices = rd.count;
+    stats.fetched = seg.fetch_count;
+    stats.shaded = seg.fetch_count;
 }
 
 } // namespace drawpipe::detail

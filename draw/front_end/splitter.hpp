@@ -10,6 +10,7 @@
 #include "drawpipe/extend/segment.hpp"
 #include "drawpipe/limits.hpp"
 #include "drawpipe/prim.hpp"
+#include "drawpipe/stats.hpp"
 #include "drawpipe/strategy.hpp"
 #include "drawpipe/types.hpp"
 
@@ -144,9 +145,19 @@ struct RangeDraw {
 // range test, which asks the same of the same draw, would refuse it too (its scan is not
 // repeated); unasked: the shortcut does not apply, the range splitter still may.
 enum class RangeDrawTest : uint8_t { taken, refused, unasked };
-RangeDrawTest find_range_draw(const DrawInfo& draw, const FrontEndOptions& options, RangeDraw& out);
-// That one segment, exactly as the range splitter writes it.
-void write_range_draw(const DrawInfo& draw, const RangeDraw& rd, SegmentStorage& st, Segment& seg);
+// What the test reads of the draw's options, gathered field by field: a driver's options are
+// often temporaries, and a copy of a whole struct of them stalls on bytes just written.
+struct RangeDrawAsk {
+    Strategy::Kind kind = Strategy::Kind::distinct;
+    bool assembled = false;    // MiddleEndLimits::assemble_as is set
+    uint32_t max_vertices = 0; // the split limit (a forced DrawOptions::max_vertices applied)
+    uint32_t chunk = 0;        // chunk_size(options)
+};
+RangeDrawTest find_range_draw(const DrawInfo& draw, const RangeDrawAsk& ask, RangeDraw& out);
+// That one segment, exactly as the range splitter writes, numbers and counts it (`stats`: the
+// draw's totals).
+void write_range_draw(const DrawInfo& draw, const RangeDraw& rd, SegmentStorage& st, Segment& seg,
+                      FrontEndStats& stats);
 // Indexed draws, and assembled GS input of any draw, through the strategy's dedup table,
 // whose storage is `arena`, and triangle loops, whose storage is `loops` (split_dedup.cpp).
 Splitter& dedup_splitter(SplitterPool& pool, const SplitParams& p, const Strategy& s,

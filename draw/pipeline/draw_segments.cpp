@@ -1,10 +1,37 @@
 #include "drawpipe/extend/draw_segments.hpp"
 
+#include "draw/front_end/front_end.hpp"
+#include "draw/front_end/splitter.hpp"
 #include "draw/pipeline/prepared_draw.hpp"
+#include "drawpipe/prim.hpp"
 
 #include <utility>
 
 namespace drawpipe {
+
+namespace {
+
+// At most this many indices make a small draw: what a driver's front end sees most, whose
+// split is a few dozen nanoseconds, so the checks and set-up around it are most of its cost.
+constexpr uint32_t kSmallDrawCount = 32;
+
+// A small indexed draw of one instance that passes every check prepare_split makes, told from
+// its fields alone, without building the prepared draw. False sends the draw the long way,
+// which checks it again and names what is wrong.
+bool plainly_valid_small_draw(const DrawInfo& d, const MiddleEndLimits& lim, const DrawOptions& o) {
+    const uint32_t limit = o.max_vertices != 0 ? o.max_vertices : lim.max_vertices;
+    return d.count != 0 && d.count <= kSmallDrawCount && d.instance_count == 1 &&
+           (d.index_type == IndexType::u8 || d.index_type == IndexType::u16 ||
+            d.index_type == IndexType::u32) &&
+           uint32_t(d.prim) < uint32_t(kPrimCount) && d.prim != Prim::patches &&
+           uint32_t(d.provoking) <= uint32_t(Provoking::last) && d.indices != nullptr &&
+           uint64_t(d.start) + d.count <= d.index_buffer_count && !d.index_range &&
+           !lim.assemble_as && o.max_vertices <= lim.max_vertices &&
+           std::min(limit, kMaxSegmentVertices) >= min_segment_vertices(d.prim) &&
+           (o.split_cache == nullptr || d.index_buffer_id == 0);
+}
+
+} // namespace
 
 // The prepared draw stays here: the source hands out segments that point into it.
 struct DrawSegments::Impl {
@@ -12,10 +39,34 @@ struct DrawSegments::Impl {
     SegmentSource source;
     SegmentStorage storage;
     bool begun = false; // a draw is in progress (false before the first begin, or a failed one)
+    // A small draw that is one range segment: written at begin, handed out by the first next.
+    bool small_pending = false, small = false;
+    Segment small_seg;
+    FrontEndStats small_stats;
+
+    // The long way's answer for a small draw, without its set-up: the same checks (only
+    // draws that pass them all are taken) and the range splitter's own segment.
+    bool begin_small(const DrawInfo& d, const MiddleEndLimits& lim, const DrawOptions& o) {
+        if (!plainly_valid_small_draw(d, lim, o)) return false;
+        detail::RangeDrawAsk ask; // as split_options makes them, read field by field
+        ask.kind = o.strategy.kind;
+        ask.max_vertices = o.max_vertices != 0 ? o.max_vertices : lim.max_vertices;
+        ask.chunk =
+            o.chunk_positions != 0 ? o.chunk_positions : default_chunk_positions(ask.max_vertices);
+        detail::RangeDraw rd;
+        if (detail::find_range_draw(d, ask, rd) != detail::RangeDrawTest::taken) return false;
+        // Base vertex must not carry an index out of [0, 2^32) (check_indices).
+        const int64_t lo = int64_t(rd.range.min) + d.base_vertex;
+        const int64_t hi = int64_t(rd.range.max) + d.base_vertex;
+        if (lo < 0 || hi > int64_t(UINT32_MAX)) return false;
+        detail::write_range_draw(d, rd, storage, small_seg, small_stats);
+        return small = small_pending = true;
+    }
 
     Impl() = default;
     explicit Impl(PreparedDraw prepared) { begin(std::move(prepared)); }
     void begin(PreparedDraw prepared) {
+        small = small_pending = false;
         draw = std::move(prepared);
         source.begin(draw);
         begun = true;
@@ -38,17 +89,29 @@ void DrawSegments::begin(const DrawInfo& draw, const MiddleEndLimits& limits,
                          const DrawOptions& options) {
     Impl& m = *impl_;
     m.begun = false;
+    if (m.begin_small(draw, limits, options)) {
+        m.begun = true;
+        return;
+    }
+    m.small = m.small_pending = false;
     prepare_split_into(m.draw, draw, limits, options, "(limits)");
     m.source.begin(m.draw);
     m.begun = true;
 }
 
 bool DrawSegments::next(Segment& seg) {
-    return impl_->begun && impl_->source.next(impl_->storage, seg);
+    Impl& m = *impl_;
+    if (m.small) {
+        if (!m.small_pending) return false;
+        m.small_pending = false;
+        seg = m.small_seg;
+        return true;
+    }
+    return m.begun && m.source.next(m.storage, seg);
 }
 
 const FrontEndStats& DrawSegments::stats() const {
-    return impl_->source.stats();
+    return impl_->small ? impl_->small_stats : impl_->source.stats();
 }
 
 } // namespace drawpipe

@@ -21,37 +21,31 @@ struct PrimShape {
     uint32_t incr;
 };
 
+// Indexed by Prim, patches aside: a table, not a switch, since the front end asks it a few
+// times per draw and a switch compiled to an indirect jump.
+inline constexpr PrimShape kPrimShapes[kPrimCount - 1] = {
+    {1, 1}, // points
+    {2, 2}, // lines
+    {2, 1}, // line_loop
+    {2, 1}, // line_strip
+    {3, 3}, // triangles
+    {3, 1}, // triangle_strip
+    {3, 1}, // triangle_fan
+    {4, 4}, // quads
+    {4, 2}, // quad_strip
+    {3, 1}, // polygon
+    {4, 4}, // lines_adjacency
+    {4, 1}, // line_strip_adjacency
+    {6, 6}, // triangles_adjacency
+    {6, 2}, // triangle_strip_adjacency
+};
+
+static_assert(uint32_t(Prim::patches) == kPrimCount - 1,
+              "kPrimShapes covers every Prim but patches");
+
 constexpr PrimShape prim_shape(Prim prim, uint32_t patch_vertices = 1) {
-    switch (prim) {
-    case Prim::patches:
-        return {patch_vertices, patch_vertices};
-    case Prim::points:
-        return {1, 1};
-    case Prim::lines:
-        return {2, 2};
-    case Prim::line_loop:
-    case Prim::line_strip:
-        return {2, 1};
-    case Prim::triangles:
-        return {3, 3};
-    case Prim::triangle_strip:
-    case Prim::triangle_fan:
-    case Prim::polygon:
-        return {3, 1};
-    case Prim::quads:
-        return {4, 4};
-    case Prim::quad_strip:
-        return {4, 2};
-    case Prim::lines_adjacency:
-        return {4, 4};
-    case Prim::line_strip_adjacency:
-        return {4, 1};
-    case Prim::triangles_adjacency:
-        return {6, 6};
-    case Prim::triangle_strip_adjacency:
-        return {6, 2};
-    }
-    return {1, 1};
+    if (prim == Prim::patches) return {patch_vertices, patch_vertices};
+    return uint32_t(prim) < uint32_t(Prim::patches) ? kPrimShapes[uint32_t(prim)] : PrimShape{1, 1};
 }
 
 constexpr bool is_list(Prim prim) {
@@ -65,17 +59,38 @@ constexpr uint32_t prim_rollback(Prim prim) {
     return s.first - s.incr;
 }
 
+// n / incr for a primitive's step: the steps of the GL primitives as divisions by constants,
+// since one by a run-time value costs about 25 cycles and a small draw's split asks several.
+constexpr uint32_t div_by_step(uint32_t n, uint32_t incr) {
+    switch (incr) {
+    case 1:
+        return n;
+    case 2:
+        return n / 2;
+    case 3:
+        return n / 3;
+    case 4:
+        return n / 4;
+    case 6:
+        return n / 6;
+    default:
+        return n / incr; // patches
+    }
+}
+
 // Largest count <= n made of whole primitives (0 when not even one fits).
 constexpr uint32_t trim_count(Prim prim, uint32_t n, uint32_t patch_vertices = 1) {
     const PrimShape s = prim_shape(prim, patch_vertices);
-    return n < s.first ? 0 : n - (n - s.first) % s.incr;
+    if (n < s.first) return 0;
+    const uint32_t after = n - s.first; // positions past the first primitive
+    return n - (after - div_by_step(after, s.incr) * s.incr);
 }
 
 // GL primitives (before decomposition into points/lines/triangles) in a run of n vertices.
 constexpr uint32_t gl_prim_count(Prim prim, uint32_t n, uint32_t patch_vertices = 1) {
     const PrimShape s = prim_shape(prim, patch_vertices);
     if (n < s.first) return 0;
-    const uint32_t count = (n - s.first) / s.incr + 1;
+    const uint32_t count = div_by_step(n - s.first, s.incr) + 1;
     return prim == Prim::line_loop ? count + 1 : count; // the closing line
 }
 

@@ -23,6 +23,10 @@ constexpr uint32_t kMesaMaxFetch = 65534;
 struct dp_split {
     DrawSegments segments; // one for every draw: its tables are allocated once
     Segment seg;
+    // Kept from draw to draw rather than made per draw: a small draw's split reads them right
+    // after they would have been written, and stalls on a store not yet forwarded.
+    MiddleEndLimits limits;
+    DrawOptions options;
     Prim prim = Prim::points;
     bool indexed = false;
     bool overlapping = false; // a strip, fan, loop or polygon: pieces share vertices
@@ -120,8 +124,7 @@ const char* dp_split_begin(dp_split* s, const dp_split_draw* d) {
         info.primitive_restart = d->restart;
         info.restart_index = d->restart_index;
     }
-    MiddleEndLimits limits;
-    limits.max_vertices = std::min(d->max_vertices, kMesaMaxFetch);
+    s->limits.max_vertices = std::min(d->max_vertices, kMesaMaxFetch);
     s->prim = info.prim;
     s->indexed = info.index_type != IndexType::none;
     // Only a range, or a primitive whose pieces overlap (cut for parity or to repeat a fan's
@@ -129,7 +132,7 @@ const char* dp_split_begin(dp_split* s, const dp_split_draw* d) {
     const PrimShape shape = prim_shape(info.prim, info.patch_vertices);
     s->overlapping = shape.first != shape.incr;
     try {
-        s->segments.begin(info, limits);
+        s->segments.begin(info, s->limits, s->options);
         return nullptr;
     } catch (const Error& e) {
         s->error = e.what();
@@ -158,12 +161,17 @@ bool dp_split_next(dp_split* s, dp_segment* out) {
         return true;
     }
     // Listed as they are, or written out when a range or biased.
-    const uint32_t* elts = seg.fetch_elts.data();
-    if (seg.linear_fetch() || seg.fetch_bias != 0) {
-        for (uint32_t i = 0; i < seg.fetch_count; ++i) s->fetch[i] = seg.vertex_id(i);
-        elts = s->fetch.get();
+    const uint32_t n = seg.fetch_count;
+    uint32_t* const fetch = s->fetch.get();
+    if (seg.linear_fetch()) {
+        for (uint32_t i = 0, v = seg.fetch_start; i < n; ++i) fetch[i] = v + i;
+        out->fetch_elts = fetch;
+    } else if (seg.fetch_bias != 0) {
+        for (uint32_t i = 0; i < n; ++i) fetch[i] = seg.fetch_elts[i] + seg.fetch_bias;
+        out->fetch_elts = fetch;
+    } else {
+        out->fetch_elts = seg.fetch_elts.data();
     }
-    out->fetch_elts = elts;
     if (!out->draw_elts) out->draw_elts = s->identity.data();
     return true;
 }

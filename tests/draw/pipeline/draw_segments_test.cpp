@@ -154,3 +154,124 @@ TEST(DrawSegments, ReusedForDrawAfterDrawCutsAsAFreshOne) {
         }
     }
 }
+
+// A reused DrawSegments takes small indexed draws (the most a driver sends) without building
+// the prepared draw, when their fields alone show that every check passes and the draw is one
+// range segment. Whatever the draw, options and limits, it must cut and refuse exactly as the
+// long way does: the constructor, which never takes that path.
+TEST(DrawSegments, SmallDrawsBegunOnAReusedOneCutAndFailAsTheLongWay) {
+    std::mt19937 rng(41);
+    auto uni = [&](uint32_t lo, uint32_t hi) {
+        return std::uniform_int_distribution<uint32_t>(lo, hi)(rng);
+    };
+    SplitCache cache;
+    const uint64_t registered = cache.register_buffer();
+    DrawSegments reused;
+    int one_range_segment = 0, refused = 0;
+    // Both ways on one draw; true when the draw is one range segment (the short way's kind).
+    const auto compare = [&](const DrawInfo& info, const MiddleEndLimits& limits,
+                             const DrawOptions& options, const std::string& what) {
+        std::string long_error, short_error;
+        std::vector<std::string> long_way, short_way;
+        FrontEndStats long_stats, short_stats;
+        try {
+            DrawSegments fresh(info, limits, options);
+            long_way = segments_of(fresh);
+            long_stats = fresh.stats();
+        } catch (const Error& e) {
+            long_error = e.what();
+        }
+        bool range_fetch = false; // the first segment fetches a range
+        try {
+            reused.begin(info, limits, options);
+            Segment seg;
+            while (reused.next(seg)) {
+                range_fetch |= short_way.empty() && seg.linear_fetch();
+                short_way.push_back(describe(seg));
+            }
+            short_stats = reused.stats();
+        } catch (const Error& e) {
+            short_error = e.what();
+        }
+        EXPECT_EQ(short_error, long_error) << what;
+        EXPECT_EQ(short_way, long_way) << what << "limit " << limits.max_vertices;
+        expect_same_totals(short_stats, long_stats);
+        EXPECT_EQ(short_stats.ia_vertices, long_stats.ia_vertices);
+        refused += !long_error.empty();
+        return long_error.empty() && long_way.size() == 1 && range_fetch && info.count <= 32;
+    };
+    for (int iter = 0; iter < 8000 && !HasFailure(); ++iter) {
+        test::RandomDrawOptions small;
+        small.max_count = 40;
+        small.max_instances = 2;
+        small.allow_attribs = false; // the split reads no vertex, and binding them costs
+        DrawDesc d = test::random_draw(rng, Prim(uni(0, kPrimCount - 1)), small);
+        if (d.index_type == IndexType::none) d.index_type = IndexType(uni(1, 3));
+        if (d.indices.size() < d.start + d.count) d.indices.resize(d.start + d.count, 1);
+        for (auto& v : d.indices) v %= d.index_type == IndexType::u8 ? 256 : 1u << 16;
+        if (d.index_type == IndexType::u32 && uni(0, 4) == 0) {
+            // The largest index a few below 2^32: a base vertex may carry it past.
+            uint32_t top = 0;
+            for (uint32_t v : d.indices) top = std::max(top, v);
+            for (auto& v : d.indices) v += UINT32_MAX - top - uni(0, 30);
+        }
+        auto bound = bind_draw(d);
+        DrawInfo& info = bound->info;
+        if (uni(0, 9) == 0) info.base_vertex = -int32_t(uni(0, 40));                // below 0
+        if (uni(0, 19) == 0) info.base_vertex = int32_t(UINT32_MAX >> 1) - 100;     // near 2^31
+        if (uni(0, 19) == 0) info.index_buffer_count = info.start + info.count - 1; // overrun
+        if (uni(0, 9) == 0) info.index_buffer_id = uni(0, 1) ? registered : registered + 1;
+
+        MiddleEndLimits limits;
+        limits.max_vertices = uni(0, 9) == 0 ? uni(0, 4) : uni(1, 80);
+        if (uni(0, 9) == 0) limits.assemble_as = Prim::triangles;
+        DrawOptions options;
+        options.strategy.kind = Strategy::Kind(uni(0, 5));
+        if (options.strategy.kind == Strategy::Kind::direct) options.strategy.entries = 64;
+        if (uni(0, 4) == 0) options.max_vertices = uni(1, 90); // sometimes above the limit
+        if (uni(0, 6) == 0) options.chunk_positions = uni(1, 16);
+        if (uni(0, 4) == 0) options.split_cache = &cache;
+        options.robust_indices = uni(0, 3) == 0;
+
+        const std::string what = format_draw_text(d);
+        if (!compare(info, limits, options, what)) continue;
+        ++one_range_segment;
+        // A draw the short way may take, with a given index range, which is trusted: one
+        // that a base vertex carries past 2^32 where the indices would not go, and one that
+        // does not bound the indices (debug builds report it).
+        DrawInfo ranged = info;
+        ranged.index_range = IndexRange{0, UINT32_MAX - 10};
+        ranged.base_vertex = 20;
+        compare(ranged, limits, options, what + "index_range wide, base vertex 20\n");
+        ranged.index_range = IndexRange{0, 0};
+        compare(ranged, limits, options, what + "index_range [0, 0], base vertex 20\n");
+        // A base vertex that carries the smallest index below 0, and (u32 indices moved up
+        // to just below 2^32) one that carries the largest past 2^32.
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (uint32_t i = d.start; i < d.start + d.count; ++i)
+            lo = std::min(lo, d.indices[i]), hi = std::max(hi, d.indices[i]);
+        DrawInfo carried = info;
+        carried.base_vertex = -int32_t(lo) - 1;
+        compare(carried, limits, options, what + "base vertex below the smallest index\n");
+        std::vector<uint32_t> high(d.indices.begin(), d.indices.end());
+        for (auto& v : high) v += UINT32_MAX - 5 - hi;
+        if (info.index_type == IndexType::u32) {
+            carried.indices = high.data();
+            carried.base_vertex = 5;
+            compare(carried, limits, options, what + "the largest index 2^32 - 1 - 5, bv 5\n");
+            carried.base_vertex = 6;
+            compare(carried, limits, options, what + "the largest index 2^32 - 1 - 5, bv 6\n");
+        }
+        // Through a split cache: a buffer it knows (a miss, then replayed) and one it does not.
+        DrawOptions cached = options;
+        cached.split_cache = &cache;
+        DrawInfo known = info;
+        known.index_buffer_id = registered;
+        compare(known, limits, cached, what + "a registered buffer\n");
+        known.index_buffer_id = registered + 1;
+        compare(known, limits, cached, what + "an unregistered buffer\n");
+    }
+    // Both kinds were met often: draws the short way takes, and draws refused by a check.
+    EXPECT_GT(one_range_segment, 300) << one_range_segment;
+    EXPECT_GT(refused, 1600) << refused;
+}
