@@ -46,11 +46,34 @@ static const char *const fallback_names[FALLBACK_COUNT] = {
    "refused by drawpipe's checks",
 };
 
+/* DRAWPIPE_MESA=shade: where a taken draw's vertex shader ran. */
+enum shade_place {
+   SHADE_APART,       /* on drawpipe's threads */
+   SHADE_ONE_SEGMENT, /* here: a draw of one segment, not worth the hand-over */
+   SHADE_PLACE_COUNT
+};
+
+static const char *const shade_place_names[SHADE_PLACE_COUNT] = {
+   "shaded on drawpipe's threads",
+   "shaded on the draw's own thread: one segment",
+};
+
+/* Indexed by enum draw_llvm_shade_refusal (mesa-22.3.patch): why a draw's state keeps its
+ * vertex shader on the draw's own thread. */
+static const char *const shade_refusal_names[DRAW_LLVM_REFUSE_COUNT] = {
+   "",
+   "not the llvm middle end, or it does not shade (softpipe, or no vertex shading)",
+   "a geometry shader",
+   "a tessellation shader",
+   "the vertex shader writes memory (stores or atomics)",
+   "the vertex shader writes the viewport index",
+};
+
 /* Process-wide: DRAWPIPE_MESA_STATS reports every context's draws together. Counted only
  * when asked: an atomic add per draw is a small draw's whole budget for splitting. */
 static bool stat_enabled;
 static atomic_ulong stat_taken, stat_segments, stat_fallback[FALLBACK_COUNT];
-static atomic_ulong stat_shaded_apart, stat_shaded_here;
+static atomic_ulong stat_shade_place[SHADE_PLACE_COUNT], stat_shade_refused[DRAW_LLVM_REFUSE_COUNT];
 static char stat_last_refusal[256];
 
 struct drawpipe_front {
@@ -102,11 +125,15 @@ print_stats(void)
    for (unsigned r = 0; r < FALLBACK_COUNT; r++)
       fprintf(stderr, "drawpipe: front end: %lu draws fell back to vsplit: %s\n",
               (unsigned long)stat_fallback[r], fallback_names[r]);
-   if (draw_pt_drawpipe_mode() == DRAWPIPE_MESA_SHADE)
-      fprintf(stderr, "drawpipe: shade: %lu segments shaded on %u threads, %lu on the "
-              "draw's own (one-segment draws, or state the split middle end does not cover)\n",
-              (unsigned long)stat_shaded_apart, dp_thread_count(),
-              (unsigned long)stat_shaded_here);
+   if (draw_pt_drawpipe_mode() == DRAWPIPE_MESA_SHADE) {
+      fprintf(stderr, "drawpipe: shade: %u threads\n", dp_thread_count());
+      for (unsigned p = 0; p < SHADE_PLACE_COUNT; p++)
+         fprintf(stderr, "drawpipe: shade: %lu draws %s\n",
+                 (unsigned long)stat_shade_place[p], shade_place_names[p]);
+      for (unsigned r = 1; r < DRAW_LLVM_REFUSE_COUNT; r++)
+         fprintf(stderr, "drawpipe: shade: %lu draws shaded on the draw's own thread: %s\n",
+                 (unsigned long)stat_shade_refused[r], shade_refusal_names[r]);
+   }
    if (stat_fallback[FALLBACK_REFUSED])
       fprintf(stderr, "drawpipe: last refusal: %s\n", stat_last_refusal);
 }
@@ -278,8 +305,6 @@ static void
 shade_start(struct dp_tasks *tasks, struct shade_window *w)
 {
    dp_tasks_run_for(tasks, w->count, shade_one, w);
-   if (stat_enabled)
-      atomic_fetch_add(&stat_shaded_apart, w->count);
 }
 
 /* Waits for a started window, then finishes it here. */
@@ -334,9 +359,11 @@ shade_draw(struct drawpipe_front *fe)
       shade_one(filling, 0);
       shade_finish(filling);
       if (stat_enabled)
-         atomic_fetch_add(&stat_shaded_here, 1);
+         atomic_fetch_add(&stat_shade_place[SHADE_ONE_SEGMENT], 1);
       return segments;
    }
+   if (stat_enabled)
+      atomic_fetch_add(&stat_shade_place[SHADE_APART], 1);
    const bool started = filling->count > 0;
    if (started)
       shade_start(filling_tasks, filling);
@@ -397,9 +424,14 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
       atomic_fetch_add(&stat_taken, 1);
 
    unsigned segments = 0;
-   if (fe->window[0] && draw_llvm_middle_end_shades_apart(middle)) {
+   const enum draw_llvm_shade_refusal refusal_to_shade =
+      fe->window[0] ? draw_llvm_middle_end_shade_refusal(draw, middle)
+                    : DRAW_LLVM_REFUSE_MIDDLE_END;
+   if (refusal_to_shade == DRAW_LLVM_SHADES_APART) {
       segments = shade_draw(fe);
    } else {
+      if (stat_enabled && fe->window[0])
+         atomic_fetch_add(&stat_shade_refused[refusal_to_shade], 1);
       struct dp_segment seg;
       while (dp_split_next(fe->split, &seg)) {
          run_segment(middle, &seg,
