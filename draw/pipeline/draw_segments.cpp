@@ -1,7 +1,7 @@
 #include "drawpipe/extend/draw_segments.hpp"
 
 #include "draw/front_end/front_end.hpp"
-#include "draw/front_end/splitter.hpp"
+#include "draw/front_end/range_draw.hpp"
 #include "draw/pipeline/prepared_draw.hpp"
 #include "drawpipe/prim.hpp"
 
@@ -53,13 +53,7 @@ struct DrawSegments::Impl {
         ask.max_vertices = o.max_vertices != 0 ? o.max_vertices : lim.max_vertices;
         ask.chunk =
             o.chunk_positions != 0 ? o.chunk_positions : default_chunk_positions(ask.max_vertices);
-        detail::RangeDraw rd;
-        if (detail::find_range_draw(d, ask, rd) != detail::RangeDrawTest::taken) return false;
-        // Base vertex must not carry an index out of [0, 2^32) (check_indices).
-        const int64_t lo = int64_t(rd.range.min) + d.base_vertex;
-        const int64_t hi = int64_t(rd.range.max) + d.base_vertex;
-        if (lo < 0 || hi > int64_t(UINT32_MAX)) return false;
-        detail::write_range_draw(d, rd, storage, small_seg, small_stats);
+        if (!detail::take_range_draw(d, ask, storage, small_seg, small_stats)) return false;
         return small = small_pending = true;
     }
 
