@@ -32,7 +32,8 @@ void write_range(Prim prim, const T* src, uint32_t count, IndexRange range, uint
     seg.draw_elts = {draw, count};
 }
 
-// Below this many indices a draw's range is found by a plain loop.
+// Below this many indices a draw's range is found by a plain loop, and DrawSegments takes a
+// one-segment draw without preparing it (draw_segments.cpp).
 constexpr uint32_t kSmallDrawIndices = 32;
 
 // The draw's index range when it qualifies: one run (no restart index among its indices) of

@@ -11,16 +11,14 @@ namespace drawpipe {
 
 namespace {
 
-// At most this many indices make a small draw: what a driver's front end sees most, whose
-// split is a few dozen nanoseconds, so the checks and set-up around it are most of its cost.
-constexpr uint32_t kSmallDrawCount = 32;
-
-// A small indexed draw of one instance that passes every check prepare_split makes, told from
-// its fields alone, without building the prepared draw. False sends the draw the long way,
-// which checks it again and names what is wrong.
+// A small indexed draw (the most a driver's front end sees, whose split is a few dozen
+// nanoseconds, so that checks and set-up would be most of its cost) of one instance that
+// passes every check prepare_split makes, told from its fields alone, without building the
+// prepared draw. False sends the draw the long way, which checks it again and names what is
+// wrong.
 bool plainly_valid_small_draw(const DrawInfo& d, const MiddleEndLimits& lim, const DrawOptions& o) {
     const uint32_t limit = o.max_vertices != 0 ? o.max_vertices : lim.max_vertices;
-    return d.count != 0 && d.count <= kSmallDrawCount && d.instance_count == 1 &&
+    return d.count != 0 && d.count <= detail::kSmallDrawIndices && d.instance_count == 1 &&
            (d.index_type == IndexType::u8 || d.index_type == IndexType::u16 ||
             d.index_type == IndexType::u32) &&
            uint32_t(d.prim) < uint32_t(kPrimCount) && d.prim != Prim::patches &&
