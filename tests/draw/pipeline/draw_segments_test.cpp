@@ -275,3 +275,47 @@ TEST(DrawSegments, SmallDrawsBegunOnAReusedOneCutAndFailAsTheLongWay) {
     EXPECT_GT(one_range_segment, 300) << one_range_segment;
     EXPECT_GT(refused, 1600) << refused;
 }
+
+// The small draw's scan looks for the restart index at every position, the first and the
+// last included: a draw it misses would be taken as one range and drawn across its runs.
+// Counted against GL: each run between restart indices draws its own whole primitives.
+TEST(DrawSegments, ARestartIndexAnywhereInASmallDrawEndsARun) {
+    DrawSegments reused;
+    for (const Prim prim : {Prim::points, Prim::lines, Prim::line_strip, Prim::triangles,
+                            Prim::triangle_strip, Prim::triangle_fan}) {
+        for (uint32_t n = 1; n <= 33; ++n) {
+            for (uint32_t k = 0; k < n; ++k) {
+                // Indices 0, 1, 2... with the restart index, a value from inside their range,
+                // at position k: a range narrower than the count, as the range path takes.
+                std::vector<uint16_t> idx(n);
+                for (uint32_t i = 0; i < n; ++i) idx[i] = uint16_t(i);
+                const uint16_t restart = uint16_t(n / 2);
+                idx[k] = restart;
+                uint64_t expected = 0;
+                uint32_t run = 0;
+                for (uint32_t i = 0; i <= n; ++i) {
+                    if (i == n || idx[i] == restart) {
+                        expected += trim_count(prim, run);
+                        run = 0;
+                    } else {
+                        ++run;
+                    }
+                }
+                DrawInfo draw;
+                draw.prim = prim;
+                draw.index_type = IndexType::u16;
+                draw.indices = idx.data();
+                draw.index_buffer_count = n;
+                draw.count = n;
+                draw.primitive_restart = true;
+                draw.restart_index = restart;
+                reused.begin(draw, MiddleEndLimits{});
+                Segment seg;
+                while (reused.next(seg)) {
+                }
+                ASSERT_EQ(reused.stats().ia_vertices, expected)
+                    << prim_name(prim) << " " << n << " indices, restart at " << k;
+            }
+        }
+    }
+}
