@@ -49,10 +49,13 @@ struct FrontEndOptions {
     uint32_t chunk_positions = 0;
 };
 
-// The chunk size a draw with `options` is cut with.
+// The chunk size a draw split at `max_vertices` is cut with, `chunk_positions` asked (0: the
+// default).
+inline uint32_t chunk_size(uint32_t chunk_positions, uint32_t max_vertices) {
+    return chunk_positions != 0 ? chunk_positions : default_chunk_positions(max_vertices);
+}
 inline uint32_t chunk_size(const FrontEndOptions& options) {
-    return options.chunk_positions != 0 ? options.chunk_positions
-                                        : default_chunk_positions(options.limits.max_vertices);
+    return chunk_size(options.chunk_positions, options.limits.max_vertices);
 }
 
 // Where the restart runs of a draw with primitive restart cross its chunks, found once per

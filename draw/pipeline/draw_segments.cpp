@@ -16,8 +16,9 @@ namespace {
 // passes every check prepare_split makes, told from its fields alone, without building the
 // prepared draw. False sends the draw the long way, which checks it again and names what is
 // wrong.
-bool plainly_valid_small_draw(const DrawInfo& d, const MiddleEndLimits& lim, const DrawOptions& o) {
-    const uint32_t limit = o.max_vertices != 0 ? o.max_vertices : lim.max_vertices;
+// `limit` is split_limit(lim, o).
+bool plainly_valid_small_draw(const DrawInfo& d, const MiddleEndLimits& lim, const DrawOptions& o,
+                              uint32_t limit) {
     return d.count != 0 && d.count <= detail::kSmallDrawIndices && d.instance_count == 1 &&
            (d.index_type == IndexType::u8 || d.index_type == IndexType::u16 ||
             d.index_type == IndexType::u32) &&
@@ -45,12 +46,12 @@ struct DrawSegments::Impl {
     // The long way's answer for a small draw, without its set-up: the same checks (only
     // draws that pass them all are taken) and the range splitter's own segment.
     bool begin_small(const DrawInfo& d, const MiddleEndLimits& lim, const DrawOptions& o) {
-        if (!plainly_valid_small_draw(d, lim, o)) return false;
+        const uint32_t limit = split_limit(lim, o);
+        if (!plainly_valid_small_draw(d, lim, o, limit)) return false;
         detail::RangeDrawAsk ask; // as split_options makes them, read field by field
         ask.kind = o.strategy.kind;
-        ask.max_vertices = o.max_vertices != 0 ? o.max_vertices : lim.max_vertices;
-        ask.chunk =
-            o.chunk_positions != 0 ? o.chunk_positions : default_chunk_positions(ask.max_vertices);
+        ask.max_vertices = limit;
+        ask.chunk = chunk_size(o.chunk_positions, limit);
         if (!detail::take_range_draw(d, ask, storage, small_seg, small_stats)) return false;
         return small = small_pending = true;
     }

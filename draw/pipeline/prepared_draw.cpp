@@ -20,15 +20,12 @@ namespace {
 FrontEndOptions split_options(const MiddleEndLimits& limits, const DrawOptions& options,
                               std::string_view middle) {
     FrontEndOptions fo{limits, options.strategy};
-    if (options.max_vertices != 0) {
-        if (options.max_vertices > limits.max_vertices)
-            throw Error(ErrorCode::invalid_value,
-                        "max_vertices: " + std::to_string(options.max_vertices) + " is above the " +
-                            std::to_string(limits.max_vertices) +
-                            " vertices per segment middle end '" + std::string(middle) +
-                            "' accepts for this draw");
-        fo.limits.max_vertices = options.max_vertices;
-    }
+    if (options.max_vertices > limits.max_vertices)
+        throw Error(ErrorCode::invalid_value,
+                    "max_vertices: " + std::to_string(options.max_vertices) + " is above the " +
+                        std::to_string(limits.max_vertices) + " vertices per segment middle end '" +
+                        std::string(middle) + "' accepts for this draw");
+    fo.limits.max_vertices = split_limit(limits, options);
     fo.chunk_positions = options.chunk_positions; // 0: by the limits (default_chunk_positions)
     return fo;
 }

@@ -61,6 +61,12 @@ struct PreparedDraw {
 PreparedDraw prepare_draw(const DrawState& state, const MiddleEnd& middle,
                           const DrawOptions& options);
 
+// The vertex limit a draw with `options` is split at: a forced DrawOptions::max_vertices,
+// else the middle end's (split_options refuses a forced one above the middle end's).
+inline uint32_t split_limit(const MiddleEndLimits& limits, const DrawOptions& options) {
+    return options.max_vertices != 0 ? options.max_vertices : limits.max_vertices;
+}
+
 // The same for the front end alone (no middle end, `middle` null): the draw split for a
 // middle end with `limits`, checked as prepare_draw checks the draw's own fields, the split
 // limits and its indices. `name` stands for the middle end in errors.
