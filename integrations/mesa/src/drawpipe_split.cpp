@@ -161,17 +161,12 @@ bool dp_split_next(dp_split* s, dp_segment* out) {
         return true;
     }
     // Listed as they are, or written out when a range or biased.
-    const uint32_t n = seg.fetch_count;
-    uint32_t* const fetch = s->fetch.get();
-    if (seg.linear_fetch()) {
-        for (uint32_t i = 0, v = seg.fetch_start; i < n; ++i) fetch[i] = v + i;
-        out->fetch_elts = fetch;
-    } else if (seg.fetch_bias != 0) {
-        for (uint32_t i = 0; i < n; ++i) fetch[i] = seg.fetch_elts[i] + seg.fetch_bias;
-        out->fetch_elts = fetch;
-    } else {
-        out->fetch_elts = seg.fetch_elts.data();
+    const uint32_t* elts = seg.fetch_elts.data();
+    if (seg.linear_fetch() || seg.fetch_bias != 0) {
+        for (uint32_t i = 0; i < seg.fetch_count; ++i) s->fetch[i] = seg.vertex_id(i);
+        elts = s->fetch.get();
     }
+    out->fetch_elts = elts;
     if (!out->draw_elts) out->draw_elts = s->identity.data();
     return true;
 }
