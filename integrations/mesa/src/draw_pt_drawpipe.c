@@ -35,6 +35,9 @@
 /* vsplit's SEGMENT_SIZE: the most vertices a segment fetches when it may meet the pipeline. */
 #define DRAWPIPE_PIPELINE_SEGMENT 1024
 
+/* DRAWPIPE_MESA=shade: windows in flight (shade_draw). */
+#define SHADE_WINDOWS 3
+
 enum fallback_reason {
    FALLBACK_PATCH_RESTART,
    FALLBACK_REFUSED,
@@ -86,10 +89,11 @@ struct drawpipe_front {
    /* DRAWPIPE_MESA_MAX_VERTICES: another segment limit, to measure (0: the default). */
    unsigned max_vertices_cap;
    struct dp_split *split;
-   /* DRAWPIPE_MESA=shade: two windows of segments, their lists copied, each shaded as a
-    * whole by its own task group (shade_draw). */
-   struct shade_window *window[2];
-   struct dp_tasks *tasks[2];
+   /* DRAWPIPE_MESA=shade: three windows of segments, their lists copied (one filled from the
+    * split, one shaded, one finished: shade_draw), each with its own task group. */
+   struct shade_window *window[SHADE_WINDOWS];
+   struct dp_tasks *tasks[SHADE_WINDOWS];
+   struct dp_tasks *fill_tasks;
    /* vsplit, for the draws drawpipe refuses; prepared only when one comes. */
    struct draw_pt_front_end *vsplit;
    bool vsplit_prepared;
@@ -221,7 +225,12 @@ struct shade_job {
 
 struct shade_window {
    struct draw_pt_middle_end *middle;
+   struct dp_split *split;
    unsigned count;
+   bool last;    /* the split has no segment after this window's */
+   bool pending; /* pending_seg could not be kept (out of memory): the split's current one */
+   unsigned pending_flags;
+   struct dp_segment pending_seg;
    struct shade_job jobs[SHADE_WINDOW];
 };
 
@@ -315,63 +324,100 @@ shade_wait_finish(struct dp_tasks *tasks, struct shade_window *w)
    shade_finish(w);
 }
 
-/* Two windows in flight: while drawpipe's threads shade one, this thread finishes the one
- * before and gathers the next, so shading overlaps what must stay in order. A draw of one
- * segment (most small draws) is shaded right here. */
+static unsigned
+segment_flags(const struct dp_segment *seg)
+{
+   return seg->flags | (seg->line_loop_piece ? DRAW_LINE_LOOP_AS_STRIP : 0);
+}
+
+/* Fills a window with the split's next segments, up to SHADE_WINDOW. It stops early at the
+ * draw's end (last) or at a segment whose lists could not be copied (pending: out of memory;
+ * the segment stays valid until the next dp_split_next, and the caller runs it in order). */
+static void
+shade_fill(struct shade_window *w)
+{
+   struct dp_segment seg;
+   w->count = 0;
+   w->last = w->pending = false;
+   while (w->count < SHADE_WINDOW) {
+      if (!dp_split_next(w->split, &seg)) {
+         w->last = true;
+         return;
+      }
+      const unsigned flags = segment_flags(&seg);
+      if (!shade_keep(&w->jobs[w->count], &seg, flags)) {
+         w->pending = true;
+         w->pending_seg = seg;
+         w->pending_flags = flags;
+         return;
+      }
+      w->count++;
+   }
+}
+
+static void
+shade_fill_task(void *ctx, unsigned i)
+{
+   (void)i;
+   shade_fill(ctx);
+}
+
+/* Three windows in flight: while this thread finishes one in draw order, drawpipe's threads
+ * shade the next and fill the one after from the split, so that neither the split nor the
+ * shading waits for what must stay in order. The first window is filled here: a draw of one
+ * segment (most small draws) is shaded right here, with no hand-over. */
 static unsigned
 shade_draw(struct drawpipe_front *fe)
 {
-   struct shade_window *filling = fe->window[0], *shading = NULL;
-   struct dp_tasks *filling_tasks = fe->tasks[0], *shading_tasks = NULL;
-   struct dp_segment seg;
-   unsigned segments = 0;
-   fe->window[0]->middle = fe->window[1]->middle = fe->middle;
-   while (dp_split_next(fe->split, &seg)) {
-      const unsigned flags = seg.flags | (seg.line_loop_piece ? DRAW_LINE_LOOP_AS_STRIP : 0);
-      segments++;
-      if (!shade_keep(&filling->jobs[filling->count], &seg, flags)) {
-         /* Out of memory: what is kept first, in order, then this one as run does. */
-         if (shading) {
-            shade_wait_finish(shading_tasks, shading);
-            shading = NULL;
-         }
-         for (unsigned i = 0; i < filling->count; i++)
-            shade_one(filling, i);
-         shade_finish(filling);
-         run_segment(fe->middle, &seg, flags);
-         continue;
-      }
-      if (++filling->count < SHADE_WINDOW)
-         continue;
-      shade_start(filling_tasks, filling);
-      if (shading)
-         shade_wait_finish(shading_tasks, shading);
-      struct shade_window *w = shading ? shading : fe->window[filling == fe->window[0]];
-      struct dp_tasks *t = shading ? shading_tasks : fe->tasks[filling == fe->window[0]];
-      shading = filling;
-      shading_tasks = filling_tasks;
-      filling = w;
-      filling_tasks = t;
+   unsigned segments = 0, next = 1;
+   struct shade_window *shading = fe->window[0], *finishing = NULL;
+   struct dp_tasks *shading_tasks = fe->tasks[0], *finishing_tasks = NULL;
+   for (unsigned i = 0; i < SHADE_WINDOWS; i++) {
+      fe->window[i]->middle = fe->middle;
+      fe->window[i]->split = fe->split;
    }
-   if (!shading && filling->count == 1) {
-      /* The draw is one segment: no hand-over, no wait (entering the arena to wait costs
-       * more than a small draw's whole split). */
-      shade_one(filling, 0);
-      shade_finish(filling);
+   shade_fill(shading);
+   if (shading->last && shading->count == 1) {
+      /* (Entering the arena to wait costs more than a small draw's whole split.) */
+      shade_one(shading, 0);
+      shade_finish(shading);
       if (stat_enabled)
          atomic_fetch_add(&stat_shade_place[SHADE_ONE_SEGMENT], 1);
-      return segments;
+      return 1;
    }
    if (stat_enabled)
       atomic_fetch_add(&stat_shade_place[SHADE_APART], 1);
-   const bool started = filling->count > 0;
-   if (started)
-      shade_start(filling_tasks, filling);
-   if (shading)
-      shade_wait_finish(shading_tasks, shading);
-   if (started)
-      shade_wait_finish(filling_tasks, filling);
-   return segments;
+   for (;;) {
+      segments += shading->count;
+      if (shading->count)
+         shade_start(shading_tasks, shading);
+      struct shade_window *filling = fe->window[next];
+      struct dp_tasks *filling_tasks = fe->tasks[next];
+      const bool more = !shading->last && !shading->pending;
+      if (more)
+         dp_tasks_run_for(fe->fill_tasks, 1, shade_fill_task, filling);
+      if (finishing)
+         shade_wait_finish(finishing_tasks, finishing);
+      if (!more) {
+         if (shading->count)
+            shade_wait_finish(shading_tasks, shading);
+         if (!shading->pending)
+            return segments;
+         /* Out of memory copying a segment: it is drawn here, after what came before it,
+          * and the split goes on from this thread. */
+         run_segment(fe->middle, &shading->pending_seg, shading->pending_flags);
+         segments++;
+         shade_fill(filling);
+         finishing = NULL;
+      } else {
+         dp_tasks_wait(fe->fill_tasks);
+         finishing = shading;
+         finishing_tasks = shading_tasks;
+      }
+      shading = filling;
+      shading_tasks = filling_tasks;
+      next = (next + 1) % SHADE_WINDOWS;
+   }
 }
 
 static void
@@ -463,7 +509,8 @@ drawpipe_destroy(struct draw_pt_front_end *frontend)
 {
    struct drawpipe_front *fe = (struct drawpipe_front *)frontend;
    dp_split_destroy(fe->split);
-   for (unsigned i = 0; i < 2; i++) {
+   dp_tasks_destroy(fe->fill_tasks);
+   for (unsigned i = 0; i < SHADE_WINDOWS; i++) {
       dp_tasks_destroy(fe->tasks[i]);
       shade_window_destroy(fe->window[i]);
    }
@@ -487,14 +534,17 @@ draw_pt_drawpipe(struct draw_context *draw)
    fe->vsplit = draw_pt_vsplit(draw);
    bool shade_ok = true;
    if (draw_pt_drawpipe_mode() == DRAWPIPE_MESA_SHADE) {
-      for (unsigned i = 0; i < 2; i++) {
+      fe->fill_tasks = dp_tasks_create();
+      shade_ok = fe->fill_tasks != NULL;
+      for (unsigned i = 0; i < SHADE_WINDOWS; i++) {
          fe->window[i] = CALLOC_STRUCT(shade_window);
          fe->tasks[i] = dp_tasks_create();
          shade_ok = shade_ok && fe->window[i] && fe->tasks[i];
       }
    }
    if (!fe->split || !fe->vsplit || !shade_ok) {
-      for (unsigned i = 0; i < 2; i++) {
+      dp_tasks_destroy(fe->fill_tasks);
+      for (unsigned i = 0; i < SHADE_WINDOWS; i++) {
          dp_tasks_destroy(fe->tasks[i]);
          shade_window_destroy(fe->window[i]);
       }
