@@ -74,7 +74,7 @@ test)
     # builds only the threaded tests in this preset).
     build tsan
     ctest --preset tsan -j 2
-    # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer (a Debug build,
+    # The whole suite under AddressSanitizer + UndefinedBehaviorSanitizer (a Debug build at -O1,
     # so the debug-only index-range check runs too).
     build asan -DDRAWPIPE_BUILD_BENCH=ON
     ctest --preset asan -j 2

@@ -49,6 +49,10 @@ void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
 void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept {
     return operator new(n, t);
 }
+// The replaced operator new allocates with malloc; GCC (at -O1 under ASan) takes the free()
+// below for a mismatch with the new-expression it was inlined into.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 void operator delete(void* p) noexcept {
     std::free(p);
 }
@@ -73,6 +77,7 @@ void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
     std::free(p);
 }
+#pragma GCC diagnostic pop
 
 using namespace drawpipe;
 
