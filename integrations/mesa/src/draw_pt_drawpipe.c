@@ -53,12 +53,14 @@ static const char *const fallback_names[FALLBACK_COUNT] = {
 enum shade_place {
    SHADE_APART,       /* on drawpipe's threads */
    SHADE_ONE_SEGMENT, /* here: a draw of one segment, not worth the hand-over */
+   SHADE_SMALL,       /* here, as in front: no more indices than a segment's vertices */
    SHADE_PLACE_COUNT
 };
 
 static const char *const shade_place_names[SHADE_PLACE_COUNT] = {
    "shaded on drawpipe's threads",
    "shaded on the draw's own thread: one segment",
+   "shaded on the draw's own thread: a small draw (as in front)",
 };
 
 /* Indexed by enum draw_llvm_shade_refusal (mesa-22.3.patch): why a draw's state keeps its
@@ -473,10 +475,15 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
    const enum draw_llvm_shade_refusal refusal_to_shade =
       fe->window[0] ? draw_llvm_middle_end_shade_refusal(draw, middle)
                     : DRAW_LLVM_REFUSE_MIDDLE_END;
-   if (refusal_to_shade == DRAW_LLVM_SHADES_APART) {
+   /* A draw of no more indices than a segment's vertices is a segment or two: the middle
+    * end's own run, here, costs less than copying its lists for a hand-over. */
+   const bool small = count <= fe->max_vertices;
+   if (refusal_to_shade == DRAW_LLVM_SHADES_APART && !small) {
       segments = shade_draw(fe);
    } else {
-      if (stat_enabled && fe->window[0])
+      if (stat_enabled && refusal_to_shade == DRAW_LLVM_SHADES_APART)
+         atomic_fetch_add(&stat_shade_place[SHADE_SMALL], 1);
+      else if (stat_enabled && fe->window[0])
          atomic_fetch_add(&stat_shade_refused[refusal_to_shade], 1);
       struct dp_segment seg;
       while (dp_split_next(fe->split, &seg)) {
