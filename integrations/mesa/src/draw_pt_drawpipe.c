@@ -487,8 +487,7 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
          atomic_fetch_add(&stat_shade_refused[refusal_to_shade], 1);
       struct dp_segment seg;
       while (dp_split_next(fe->split, &seg)) {
-         run_segment(middle, &seg,
-                     seg.flags | (seg.line_loop_piece ? DRAW_LINE_LOOP_AS_STRIP : 0));
+         run_segment(middle, &seg, segment_flags(&seg));
          segments++;
       }
    }
