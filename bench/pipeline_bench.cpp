@@ -4,7 +4,7 @@
 //   whole_draw/direct/W*          the stages called directly on this thread (no Context)
 //   whole_draw/direct_simd/W*     the same with fetch_shade_simd (the vectorised path)
 //   whole_draw/context/W*/T       Context with T threads, defaults (1 thread: inline)
-//   whole_draw/pipeline/W*/T      Context with the pipeline forced on, even for 1 thread
+//   whole_draw/context/W*/T      Context with the pipeline forced on, even for 1 thread
 //   tiny_draws/...                10,000 draws of 6 indices: ns per draw
 //   crossover/{inline,pipeline}/N one draw of N indices at 2 threads (kInlineDrawWork)
 //
@@ -17,7 +17,7 @@
 #include "bench/matrix_scene.hpp"
 #include "bench/rounds.hpp"
 #include "draw/front_end/front_end.hpp"
-#include "draw/pipeline/submit.hpp"
+#include "draw/context/submit.hpp"
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/extend/fetch_shade.hpp"
@@ -170,7 +170,7 @@ void register_all() {
             const std::string suffix = id + "/threads:" + std::to_string(t);
             finish(benchmark::RegisterBenchmark(("whole_draw/context/" + suffix).c_str(),
                                                 whole_context, &w, t, false));
-            finish(benchmark::RegisterBenchmark(("whole_draw/pipeline/" + suffix).c_str(),
+            finish(benchmark::RegisterBenchmark(("whole_draw/context/" + suffix).c_str(),
                                                 whole_context, &w, t, true));
         }
     }

@@ -1,5 +1,7 @@
 # The layering rules of docs/architecture.md, checked on the source tree:
 #   draw/ includes nothing outside draw/; public headers include no private ones;
+#   draw/'s layer folders include only their own and the folders below them, in the order
+#   a draw flows (kDrawLayers below); a file at draw/'s top includes no layer folder;
 #   no middle end includes another; examples and the C interface include only installed
 #   <drawpipe/...> headers; tools/ includes no private draw/ header, only <drawpipe/...>,
 #   and nothing from bench/; workloads/ nothing from bench/ or tools/; a driver header
@@ -7,6 +9,7 @@
 #   nothing refers to documents outside the repository;
 #   every repository path a comment names exists.
 # Run by ctest: cmake -DSOURCE_DIR=... -P layering.cmake
+cmake_minimum_required(VERSION 3.20) # policies as the build has them (if IN_LIST)
 set(errors "")
 macro(check_files glob regex what)
   file(GLOB_RECURSE _files ${glob})
@@ -29,6 +32,40 @@ foreach(ext hpp cpp h c)
   check_files("${S}/capi/*.${ext}" "#include \"(draw|middle_ends|backends|tools)/" "capi includes only public <drawpipe/...> headers")
   check_files("${S}/tools/*.${ext}" "#include \"bench/" "tools/ includes from bench/")
   check_files("${S}/workloads/*.${ext}" "#include \"(bench|tools)/" "workloads/ includes from bench/ or tools/")
+endforeach()
+# draw/'s layers, bottom first: a folder may include its own headers and those of the folders
+# before it, never one after it, so a draw's walk through them goes one way.
+set(kDrawLayers base front_end shade tess stream_output stages context)
+set(_below "")
+foreach(layer ${kDrawLayers})
+  set(_above "")
+  set(_seen OFF)
+  foreach(other ${kDrawLayers})
+    if(_seen)
+      list(APPEND _above ${other})
+    endif()
+    if(other STREQUAL layer)
+      set(_seen ON)
+    endif()
+  endforeach()
+  if(_above)
+    list(JOIN _above "|" _up)
+    file(GLOB_RECURSE _files ${S}/draw/${layer}/*.hpp ${S}/draw/${layer}/*.cpp)
+    foreach(f ${_files})
+      file(STRINGS ${f} _hits REGEX "#include \"draw/(${_up})/")
+      foreach(h ${_hits})
+        string(APPEND errors "${f}: draw/${layer}/ includes a layer above it: ${h}\n")
+      endforeach()
+    endforeach()
+  endif()
+endforeach()
+# Every folder of draw/ but the public headers is a layer in the list.
+file(GLOB _draw_dirs LIST_DIRECTORIES true ${S}/draw/*)
+foreach(dir ${_draw_dirs})
+  get_filename_component(_name ${dir} NAME)
+  if(IS_DIRECTORY ${dir} AND NOT _name STREQUAL "include" AND NOT _name IN_LIST kDrawLayers)
+    string(APPEND errors "${dir}: a draw/ folder that is not in the layer order (kDrawLayers)\n")
+  endif()
 endforeach()
 # A driver header (draw/include/drawpipe/*.hpp, not extend/) needs no author's header, so a
 # driver that includes only <drawpipe/...> never sees the middle-end machinery.
@@ -74,7 +111,7 @@ foreach(f ${_all})
 endforeach()
 # Every repository path a comment names exists, so a reader sent to a file finds it.
 # A path is a word that starts with a top-level folder and ends in a file name with an
-# extension or in a slash (a folder): `draw/pipeline/context.cpp`, `tests/mesa/`. It is checked in
+# extension or in a slash (a folder): `draw/context/context.cpp`, `tests/mesa/`. It is checked in
 # the comments of code and scripts (after // or #, and C block-comment lines) and anywhere
 # in a Markdown file. Names without an extension (programs such as the benchmarks), globs
 # and placeholders (a path followed by *, <, {, or $) and paths inside other paths

@@ -73,6 +73,10 @@ run(stale_folder "names a path that does not exist: ${D}/front_end/"
 # The include rules.
 run(draw_includes_backend "draw/ includes outside draw/"
     ${D}/pipeline.cpp "#include \"${B}/trace.hpp\"\n")
+run(layer_includes_above "${D}/shade/ includes a layer above it"
+    ${D}/shade/fetch.cpp "#include \"${D}/stages/stages.hpp\"\n")
+run(layer_not_in_order "a ${D}/ folder that is not in the layer order"
+    ${D}/misc/helpers.hpp "#pragma once\n")
 run(public_includes_private "public header includes a private one"
     ${D}/include/drawpipe/types.hpp "#include \"${D}/internal/prepared_draw.hpp\"\n")
 run(example_includes_source_tree "examples include only <drawpipe/...>"

@@ -2,14 +2,14 @@
 // draw's splitter (draw/front_end/splitter.hpp) cuts from each run.
 #include "draw/front_end/front_end.hpp"
 
+#include "draw/base/tsan_order.hpp"
 #include "draw/front_end/index_scan.hpp"
+#include "draw/front_end/instance_order.hpp"
 #include "draw/front_end/reorder.hpp"
 #include "draw/front_end/split_linear.hpp"
 #include "draw/front_end/splitter.hpp"
+#include "draw/front_end/submitted_count.hpp"
 #include "draw/front_end/triangle_loops.hpp"
-#include "draw/pipeline/statistics.hpp"
-#include "draw/pipeline/tsan_order.hpp"
-#include "draw/shade/instance_order.hpp"
 #include "drawpipe/limits.hpp"
 #include "drawpipe/prim.hpp"
 
@@ -269,7 +269,7 @@ void FrontEnd::find_restart_chunks(const DrawInfo& draw, const FrontEndOptions& 
             out.inner[c] = inner;
         });
     };
-    // Under ThreadSanitizer the scan runs on this thread (draw/pipeline/tsan_order.hpp:
+    // Under ThreadSanitizer the scan runs on this thread (draw/base/tsan_order.hpp:
     // parallel_for's hand-over is invisible to TSan), and the result is the same either way;
     // the chunks it feeds are still split in parallel.
     if (parallel && chunks > 1 && !detail::kTsanOrder)

@@ -76,7 +76,7 @@ class FrontEnd {
     FrontEnd& operator=(FrontEnd&&) noexcept;
 
     // Prepares to split the draw, which must have passed validate_draw, check_split and
-    // check_indices (draw/pipeline/validate.hpp): nothing is checked here. The draw's index buffer
+    // check_indices (draw/context/validate.hpp): nothing is checked here. The draw's index buffer
     // must stay valid while its segments are in use: a segment's fetch list may be the u32
     // buffer's own indices. Allocates nothing once a draw of the same shape has been split
     // (the reorder strategy excepted: it reorders a copy).

@@ -7,7 +7,7 @@
 
 #include "draw/front_end/index_scan.hpp"
 #include "draw/front_end/splitter.hpp"
-#include "draw/pipeline/statistics.hpp"
+#include "draw/front_end/submitted_count.hpp"
 #include "drawpipe/limits.hpp"
 
 #include <algorithm>

@@ -214,7 +214,7 @@ std::shared_ptr<const SplitEntry> acquire_split(SplitCache& cache, const DrawInf
         if (v == impl.versions.end())
             throw Error(ErrorCode::not_found,
                         "index_buffer_id: " + std::to_string(draw.index_buffer_id) +
-                            " is not registered");
+                            " is not registered (Context::register_index_buffer)");
         version = v->second;
         key = make_key(draw, version, options);
         if (const auto it = impl.map.find(key); it != impl.map.end()) {

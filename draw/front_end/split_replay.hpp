@@ -3,7 +3,7 @@
 #pragma once
 
 #include "draw/front_end/front_end.hpp"
-#include "draw/shade/instance_order.hpp"
+#include "draw/front_end/instance_order.hpp"
 #include "drawpipe/split_cache.hpp"
 
 #include <cstdint>
@@ -34,7 +34,7 @@ std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOpt
 // The split of `draw` (indexed, draw.index_buffer_id registered in `cache`) under `options`:
 // from the cache, or recorded now and cached. Null when the split is larger than the
 // cache's whole budget: split that draw with a FrontEnd instead. The draw must have passed
-// validate_draw and check_split (draw/pipeline/validate.hpp); throws Error only for a draw
+// validate_draw and check_split (draw/context/validate.hpp); throws Error only for a draw
 // that is not indexed or a buffer that is not registered. Thread-safe; entries are shared
 // read-only.
 std::shared_ptr<const SplitEntry> acquire_split(SplitCache& cache, const DrawInfo& draw,

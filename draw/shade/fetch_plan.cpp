@@ -1,7 +1,7 @@
 // The fetch plan and SimdShade, the vectorised path's per-draw half (the kernels are in
 // draw/shade/simd_shade.cpp).
 #include "draw/shade/fetch_plan.hpp"
-#include "draw/stages/raster_plan.hpp"
+#include "draw/shade/raster_plan.hpp"
 
 #include "drawpipe/error.hpp"
 #include "drawpipe/extend/shading.hpp"

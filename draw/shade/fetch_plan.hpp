@@ -11,7 +11,7 @@
 
 namespace drawpipe {
 
-struct RasterPlan; // draw/stages/raster_plan.hpp
+struct RasterPlan; // draw/shade/raster_plan.hpp
 
 enum class FetchKind : uint8_t {
     zero,     // no element lies inside the buffer: every element reads (0, 0, 0, 0)
@@ -48,7 +48,7 @@ struct FetchPlan {
 // The plan of a draw whose records have `layout` (vertex_layout_for(state)).
 FetchPlan make_fetch_plan(const DrawState& state, const VertexLayout& layout);
 
-// post_shade (draw/stages/raster_plan.hpp) fused into the kernel: the records get window
+// post_shade (draw/shade/raster_plan.hpp) fused into the kernel: the records get window
 // coordinates, `clip_mask` each vertex's mask, `clip_soa` the clip-space positions as blocks
 // of kShaderLanes (rows x, y, z, w: 4 * kShaderLanes floats per block, the last one whole
 // too), and `clip_or` the OR of the masks.

@@ -121,14 +121,8 @@ class TessDraw final : public MiddleEndDraw {
 } // namespace
 
 std::shared_ptr<const MiddleEndDraw> FetchShade::prepare(const DrawState& state) const {
-    validate_tess(state);
-    if (state.tes) {
-        if (state.gs) validate_gs(*state.gs);
-        return std::make_shared<TessDraw>(state, TessStages(state), max_vertices_);
-    }
+    if (state.tes) return std::make_shared<TessDraw>(state, TessStages(state), max_vertices_);
     if (!state.gs) return std::make_shared<ReferenceDraw>(state, max_vertices_);
-    validate_gs(*state.gs);
-    check_gs_draw(*state.gs, state.draw.prim);
     return std::make_shared<GsDraw>(state, max_vertices_);
 }
 

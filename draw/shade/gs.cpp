@@ -70,13 +70,6 @@ void validate_gs(const GeometryShader& gs) {
     }
 }
 
-void check_gs_draw(const GeometryShader& gs, Prim prim) {
-    if (!gs_input_compatible(prim, gs.input))
-        throw Error(ErrorCode::invalid_value, "prim: " + std::string(prim_name(prim)) +
-                                                  " cannot feed gs " + gs.name + ", which takes " +
-                                                  std::string(prim_name(gs.input)));
-}
-
 void check_gs_link(const GeometryShader& gs, const VertexLayout& in) {
     if (gs.input_varyings > in.varying_count())
         bad(gs, "reads " + std::to_string(gs.input_varyings) +

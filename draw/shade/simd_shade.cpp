@@ -12,7 +12,7 @@
 //          computed on the position rows, bit for bit the same operations.
 //   emit   the record rows (header, then the outputs) transposed 4 x 4 into the records.
 #include "draw/shade/fetch_plan.hpp"
-#include "draw/stages/raster_plan.hpp"
+#include "draw/shade/raster_plan.hpp"
 #include "drawpipe/extend/vertex_fetch.hpp"
 
 #include <algorithm>

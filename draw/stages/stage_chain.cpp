@@ -1,7 +1,6 @@
 #include "draw/stages/stage_chain.hpp"
 
 #include "draw/stages/assemble.hpp"
-#include "draw/stages/output_stage.hpp"
 
 #include <boost/container/small_vector.hpp>
 
@@ -11,9 +10,10 @@
 
 namespace drawpipe {
 
-void StageChain::begin(const PreparedDraw& draw, std::span<Stage* const> driver_stages) {
+void StageChain::begin(const DrawInfo& draw, const RasterPlan& plan,
+                       std::span<Stage* const> driver_stages) {
     draw_ = &draw;
-    const RasterPlan& plan = *draw.raster;
+    plan_ = &plan;
     const RasterState& s = plan.state;
     boost::container::small_vector<Stage*, 16> chain;
     clip_.emplace(plan);
@@ -51,7 +51,7 @@ void StageChain::begin(const PreparedDraw& draw, std::span<Stage* const> driver_
     edge_flag_slot_ = s.edge_flag_varying < 0
                           ? -1
                           : int32_t(plan.layout.varying_slot(uint32_t(s.edge_flag_varying)));
-    const StageDraw sd{&draw.state.draw, &plan.layout, &s};
+    const StageDraw sd{&draw, &plan.layout, &s};
     first_->begin_draw(sd);
     first_->reset_stipple(); // each draw starts a new stipple pattern
 }
@@ -78,69 +78,16 @@ bool triangles_only(Prim prim) {
 } // namespace
 
 void StageChain::batch(ShadedBatch& batch, const PrimRange& range, QuadStripOrder order) {
-    const uint32_t stride = draw_->raster->layout.stride();
+    const uint32_t stride = plan_->layout.stride();
     const VertexView view{batch.vertices.data(), batch.vertex_count, stride};
     emit_.set_batch(batch);
     if (cull_only_ && batch.clip_or == 0 && triangles_only(range.prim))
-        return cull_triangles(draw_->raster->state, range.prim, draw_->state.draw.provoking, view,
+        return cull_triangles(plan_->state, range.prim, draw_->provoking, view,
                               batch.elts_of(range), emit_);
     clip_->set_batch(batch);
-    assemble(range.prim, range.flags, draw_->state.draw.provoking, view, batch.elts_of(range),
-             edge_flag_slot_, *first_, order);
+    assemble(range.prim, range.flags, draw_->provoking, view, batch.elts_of(range), edge_flag_slot_,
+             *first_, order);
     clip_delta_ += clip_->take_delta();
-}
-
-bool stages_order_free(const PreparedDraw& draw, const OutputOptions& out) {
-    for (const Stage* s : out.stages)
-        if (!s->clone()) return false;
-    return draw.raster && draw.raster->parallel && !draw.raster->state.line_stipple &&
-           draw.state.draw.prim != Prim::quad_strip;
-}
-
-std::shared_ptr<const PreparedDraw::DriverStages> driver_stage_set(std::span<Stage* const> stages) {
-    if (stages.empty()) return nullptr;
-    static std::atomic<uint64_t> next_id{1};
-    auto set = std::make_shared<PreparedDraw::DriverStages>();
-    set->id = next_id.fetch_add(1, std::memory_order_relaxed);
-    set->stages.assign(stages.begin(), stages.end());
-    return set;
-}
-
-void prepare_delivery(PreparedDraw& draw, const OutputOptions& out, Backend& backend) {
-    const bool ordered =
-        draw.stream_output || out.rasterizer_discard || (draw.raster && !draw.stages_in_shade);
-    draw.parallel_backend = backend.takes_parallel_batches() && !ordered ? &backend : nullptr;
-}
-
-void stage_batch(const PreparedDraw& draw, ShadedBatch& batch) {
-    if (!draw.raster->per_primitive && !draw.driver_stages && batch.clip_or == 0)
-        return; // straight to the backend
-    // One chain per thread, begun per batch: beginning builds no more than a few stage objects.
-    thread_local StageChain chain(nullptr);
-    // The driver's stages, copied once per thread per set (a set is never seen again once
-    // another replaces it here, so its copies go then).
-    struct Copies {
-        uint64_t id = 0;
-        std::vector<std::unique_ptr<Stage>> owned;
-        std::vector<Stage*> stages;
-    };
-    thread_local Copies copies;
-    const PreparedDraw::DriverStages* set = draw.driver_stages.get();
-    if (set && copies.id != set->id) {
-        copies.owned.clear();
-        copies.stages.clear();
-        for (const Stage* s : set->stages) {
-            copies.owned.push_back(s->clone());
-            copies.stages.push_back(copies.owned.back().get());
-        }
-        copies.id = set->id;
-    }
-    chain.begin(draw, set ? std::span<Stage* const>(copies.stages) : std::span<Stage* const>());
-    for (const PrimRange& r : batch.prims)
-        if (r.stream == 0) chain.batch(batch, r);
-    chain.flush();
-    batch.clip_delta = chain.take_clip_delta();
-    batch.staged = true; // even when every primitive was culled: nothing is drawn
 }
 
 } // namespace drawpipe

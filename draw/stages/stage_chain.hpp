@@ -4,7 +4,7 @@
 // and no vertex outside, DrawSink hands ranges to the backend directly.
 #pragma once
 
-#include "draw/pipeline/prepared_draw.hpp"
+#include "draw/shade/raster_plan.hpp"
 #include "draw/stages/stages.hpp"
 #include "drawpipe/prim.hpp"
 
@@ -18,7 +18,8 @@ class StageChain {
     // `calls` null: the chain records into each batch (ShadedBatch::staged) instead.
     explicit StageChain(BackendCalls* calls) : emit_(calls) {}
 
-    void begin(const PreparedDraw& draw, std::span<Stage* const> driver_stages);
+    // `draw` and `plan` must outlive the draw's batches.
+    void begin(const DrawInfo& draw, const RasterPlan& plan, std::span<Stage* const> driver_stages);
     // Whether a batch must go through the stages (else its ranges go straight to the backend).
     bool needed(const ShadedBatch& batch) const { return per_primitive_ || batch.clip_or != 0; }
     void batch(ShadedBatch& batch, const PrimRange& range,
@@ -33,7 +34,8 @@ class StageChain {
     void end() { first_->end_draw(); }
 
   private:
-    const PreparedDraw* draw_ = nullptr;
+    const DrawInfo* draw_ = nullptr;
+    const RasterPlan* plan_ = nullptr;
     std::optional<ClipStage> clip_;
     std::optional<CullStage> cull_;
     std::optional<TwoSideStage> two_side_;

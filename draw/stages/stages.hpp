@@ -3,8 +3,8 @@
 // strings them together per draw.
 #pragma once
 
-#include "draw/pipeline/backend_calls.hpp"
-#include "draw/stages/raster_plan.hpp"
+#include "draw/shade/raster_plan.hpp"
+#include "draw/stages/backend_calls.hpp"
 #include "drawpipe/backend.hpp"
 #include "drawpipe/extend/stage.hpp"
 

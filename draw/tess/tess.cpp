@@ -179,7 +179,6 @@ const TessScratch::CachedDomain* TessScratch::cached_domain(const TessState& sta
 }
 
 TessStages::TessStages(const DrawState& state) {
-    validate_tess(state);
     in_layout_ = vertex_layout_for(state);
     if (state.tcs) control_layout_ = tess_control_layout(*state.tcs);
     out_layout_ = tess_output_layout(*state.tes);

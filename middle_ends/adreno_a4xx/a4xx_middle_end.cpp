@@ -101,8 +101,6 @@ std::shared_ptr<const MiddleEndDraw> A4xxMiddleEnd::prepare(const DrawState& sta
     refuse_tess(state, name());
     if (!state.gs) return std::make_shared<PlainDraw>(state, max_vertices_);
     const GeometryShader& gs = *state.gs;
-    validate_gs(gs);
-    check_gs_draw(gs, state.draw.prim);
     if (forced_ == Mode::switch_rewrite && !gs.independent_vertices)
         throw Error(ErrorCode::unsupported,
                     "gs " + gs.name +

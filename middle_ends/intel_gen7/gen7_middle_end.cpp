@@ -117,8 +117,6 @@ std::shared_ptr<const MiddleEndDraw> Gen7MiddleEnd::prepare(const DrawState& sta
     refuse_tess(state, name());
     if (!state.gs) return std::make_shared<PlainDraw>(state, max_vertices_);
     const GeometryShader& gs = *state.gs;
-    validate_gs(gs);
-    check_gs_draw(gs, state.draw.prim);
     GsProgram program = compile_for(gs, gs_output_layout(gs), stream_output_);
     return std::make_shared<Gen7GsDraw>(state, std::move(program), max_vertices_, observer_);
 }

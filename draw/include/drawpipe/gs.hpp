@@ -92,9 +92,6 @@ uint32_t gs_min_strip_vertices(Prim output);
 // Checks the declarations (topologies, limits, callable); throws Error(invalid_value) naming
 // the field.
 void validate_gs(const GeometryShader& gs);
-// Throws Error(invalid_value) naming `gs` and `prim` when a draw of `prim` cannot feed gs,
-// as GL does (quads with a triangles GS, triangles_adjacency with a triangles GS...).
-void check_gs_draw(const GeometryShader& gs, Prim prim);
 // Throws Error(invalid_value) when the vertex stage (records of `in`) writes fewer varyings
 // than gs reads: GL's link error.
 void check_gs_link(const GeometryShader& gs, const VertexLayout& in);

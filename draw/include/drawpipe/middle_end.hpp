@@ -27,7 +27,10 @@ class MiddleEnd {
     virtual ~MiddleEnd() = default;
     virtual std::string_view name() const = 0;
 
-    // Checks the draw state for this middle end and prepares the draw. Throws Error.
+    // Prepares the draw. `state` has passed the draw module's checks (the draw, the vertex
+    // input, the shaders, tessellation and the GS link: prepare_draw); a middle end refuses
+    // only what it cannot do, with Error. The GS feed is checked after it, against its
+    // limits().assemble_as.
     virtual std::shared_ptr<const MiddleEndDraw> prepare(const DrawState& state) const = 0;
     // Per-thread scratch for MiddleEndDraw::shade; null when none is needed.
     virtual std::unique_ptr<MiddleEndScratch> make_scratch() const;

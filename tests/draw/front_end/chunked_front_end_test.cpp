@@ -6,7 +6,7 @@
 // bytes draw_serial does.
 #include "draw/front_end/front_end.hpp"
 #include "draw/front_end/split_replay.hpp"
-#include "draw/pipeline/validate.hpp"
+#include "draw/context/validate.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/extend/fetch_shade.hpp"
 #include "drawpipe/extend/serial.hpp"

@@ -4,7 +4,7 @@
 // divisor and buffer size (elements crossing the buffer end, vertex ids far past it), with
 // and without a vertex shader, block-size edge counts, linear and listed segments with
 // fetch_bias; then whole draws of every primitive through draw_serial and a threaded Context.
-#include "draw/stages/raster_plan.hpp"
+#include "draw/shade/raster_plan.hpp"
 #include "drawpipe/backends/trace.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"

@@ -1,8 +1,8 @@
 // The middle-end interface, as its author implements it: fetch, shade and emit one
 // segment at a time (a driver holds a MiddleEnd through <drawpipe/middle_end.hpp>).
 //
-// A middle end is stateless. prepare() checks a draw and returns an immutable per-draw
-// object, MiddleEndDraw, whose shade() runs on many threads at once, each with scratch of
+// A middle end is stateless. prepare() receives a validated draw state and returns an
+// immutable per-draw object, MiddleEndDraw, whose shade() runs on many threads at once, each with scratch of
 // its own from make_scratch(). So one bound middle end serves every draw in flight.
 #pragma once
 

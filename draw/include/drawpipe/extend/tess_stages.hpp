@@ -59,7 +59,7 @@ struct TessScratch : GsScratch {
 // The per-draw constants of the stages, built once in a middle end's prepare().
 class TessStages {
   public:
-    // Checks the draw (validate_tess) and prepares it.
+    // Prepares a draw that has passed validate_tess (prepare_draw runs it).
     explicit TessStages(const DrawState& state);
 
     // The vertex stage's layout (the control points the stages read).

@@ -2,10 +2,11 @@
 // One SegmentSource turns it into segments, from the front end or from a cached split.
 #pragma once
 
+#include "draw/context/validate.hpp"
 #include "draw/front_end/front_end.hpp"
 #include "draw/front_end/split_replay.hpp"
-#include "draw/pipeline/validate.hpp"
-#include "draw/stages/raster_plan.hpp"
+#include "draw/shade/raster_plan.hpp"
+#include "drawpipe/backend.hpp"
 #include "drawpipe/extend/middle_end.hpp"
 #include "drawpipe/extend/serial.hpp"
 #include "drawpipe/stream_output.hpp"
@@ -27,7 +28,8 @@ struct PreparedDraw {
     // The bound RasterState resolved for it; null when none is bound (or rasterizer discard
     // is on): positions then reach the backend in clip space and no stage runs.
     std::shared_ptr<const RasterPlan> raster;
-    // The pipeline stages run on the shading threads, batch by batch (stages_order_free).
+    // The pipeline stages run on the shading threads, batch by batch: nothing in the chain
+    // depends on an earlier batch (prepare_draw decides).
     bool stages_in_shade = false;
     // The driver's stages when they run on the shading threads: each thread clones them once
     // per set (draw/stages/stage_chain.cpp). Null when there are none or they run in order.
@@ -45,7 +47,7 @@ struct PreparedDraw {
     bool check_batches = false;
     std::string_view middle_name{};
     // The bound backend when it takes parallel batches and this draw's output needs nothing
-    // ordered: the shading threads then hand it each batch (prepare_delivery).
+    // ordered: the shading threads then hand it each batch.
     Backend* parallel_backend = nullptr;
 
     // Vertices times instances, times the middle end's work per vertex: how much work the
@@ -56,10 +58,14 @@ struct PreparedDraw {
     }
 };
 
-// Checks `state` against `middle` and `options` and prepares it: every check a draw gets
-// happens here, once. Throws Error naming the field.
+// Checks `state` against `middle`, `options` and the output bound with it, and prepares the
+// whole draw: the middle end's draw, the split, the stream-output and raster plans, the stage
+// set and, with a `backend`, how batches reach it. Every check a draw gets happens here,
+// once; the middle end's prepare() receives a validated state. Throws Error naming the field.
+// Without `out` and `backend` (DrawSegments, check_draw) only the front end's half is used.
 PreparedDraw prepare_draw(const DrawState& state, const MiddleEnd& middle,
-                          const DrawOptions& options);
+                          const DrawOptions& options, const OutputOptions& out = {},
+                          Backend* backend = nullptr);
 
 // The vertex limit a draw with `options` is split at: a forced DrawOptions::max_vertices,
 // else the middle end's (split_options refuses a forced one above the middle end's).

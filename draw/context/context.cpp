@@ -1,12 +1,11 @@
 #include "drawpipe/context.hpp"
 
-#include "draw/pipeline/callback_scope.hpp"
-#include "draw/pipeline/pipeline.hpp"
-#include "draw/pipeline/prepare_reuse.hpp"
-#include "draw/pipeline/prepared_draw.hpp"
-#include "draw/pipeline/robust_indices.hpp"
-#include "draw/pipeline/validate.hpp"
-#include "draw/stages/output_stage.hpp"
+#include "draw/base/callback_scope.hpp"
+#include "draw/context/pipeline.hpp"
+#include "draw/context/prepare_reuse.hpp"
+#include "draw/context/prepared_draw.hpp"
+#include "draw/context/robust_indices.hpp"
+#include "draw/context/validate.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/extend/simd_shade.hpp"
 #include "drawpipe/registry.hpp"
@@ -110,11 +109,8 @@ struct Context::Impl {
     }
 
     // A draw prepared in full, kept as the one later draws are prepared like.
-    PreparedDraw prepare(const DrawState& state, const StreamOutput* so,
-                         const DrawOptions& options) {
-        PreparedDraw p = prepare_draw(state, *middle, options);
-        prepare_stream_output(p, so);
-        prepare_raster(p, output());
+    PreparedDraw prepare(const DrawState& state) {
+        PreparedDraw p = prepare_draw(state, *middle, options.draw, output(), backend);
         like = p;
         like->cached = nullptr; // looked up per draw: keep no cached split alive here
         return p;
@@ -156,12 +152,7 @@ struct Context::Impl {
     PreparedDraw prepare_one(const DrawInfo& draw) {
         check_bound();
         const DrawState state = bound_state(draw);
-        const StreamOutput* so = stream_output ? &*stream_output : nullptr;
-        const DrawOptions o = capture_options(options.draw, so);
-        PreparedDraw p =
-            reuses_like(draw) ? prepare_draw_like(*like, state, o) : prepare(state, so, o);
-        prepare_delivery(p, output(), *backend);
-        return p;
+        return reuses_like(draw) ? prepare_draw_like(*like, state, options.draw) : prepare(state);
     }
 
     void enqueue(PreparedDraw&& p) {
@@ -191,21 +182,18 @@ struct Context::Impl {
                 throw named(e, i);
             }
         }
-        // As prepare_one, with what every draw shares worked out once.
-        const StreamOutput* so = stream_output ? &*stream_output : nullptr;
-        const DrawOptions o = capture_options(options.draw, so);
-        const OutputOptions out = output();
+        // As prepare_one, each draw validated already.
         for (size_t i = 0; i < n; ++i) {
             if (!get(i, state.draw)) continue;
             PreparedDraw p = [&] {
                 try {
-                    return reuses_like(state.draw) ? prepare_draw_like(*like, state, o, true)
-                                                   : prepare(state, so, o);
+                    return reuses_like(state.draw)
+                               ? prepare_draw_like(*like, state, options.draw, true)
+                               : prepare(state);
                 } catch (const Error& e) {
                     throw named(e, i);
                 }
             }();
-            prepare_delivery(p, out, *backend);
             enqueue(std::move(p)); // may deliver: its errors are the queue's, not this draw's
         }
     }

@@ -2,7 +2,7 @@
 // view volume and the enabled user planes, then the perspective divide and viewport
 // transform into window coordinates (drawpipe/raster_state.hpp). Only batches with a vertex
 // outside keep their clip-space positions, for the clip stage.
-#include "draw/stages/raster_plan.hpp"
+#include "draw/shade/raster_plan.hpp"
 
 #include "drawpipe/error.hpp"
 

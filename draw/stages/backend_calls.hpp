@@ -2,7 +2,7 @@
 // the emit stage and the shading threads call it alike.
 #pragma once
 
-#include "draw/pipeline/callback_scope.hpp"
+#include "draw/base/callback_scope.hpp"
 #include "drawpipe/backend.hpp"
 
 namespace drawpipe {

@@ -1,5 +1,5 @@
 // Which backend callback the calling thread is in, so that a call back into the context from
-// it can name the callback (Context's re-entrancy check, draw/pipeline/context.cpp).
+// it can name the callback (Context's re-entrancy check, draw/context/context.cpp).
 #pragma once
 
 namespace drawpipe::detail {

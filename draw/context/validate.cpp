@@ -1,4 +1,4 @@
-#include "draw/pipeline/validate.hpp"
+#include "draw/context/validate.hpp"
 
 #include "draw/front_end/index_scan.hpp"
 #include "drawpipe/error.hpp"

@@ -1,6 +1,6 @@
-#include "draw/pipeline/statistics.hpp"
+#include "draw/context/statistics.hpp"
 
-#include "draw/pipeline/prepared_draw.hpp"
+#include "draw/context/prepared_draw.hpp"
 #include "drawpipe/gs.hpp"
 
 namespace drawpipe {

@@ -8,7 +8,7 @@
 //   shade   parallel:        a chunk's token is split here by the thread's own FrontEnd, each
 //           segment into its own batch; the middle end fetches and shades each segment
 //   sink    serial in order: stream output captures the batches, then the backend receives
-//           them, begin_draw/end_draw per draw (draw/stages/output_stage.hpp)
+//           them, begin_draw/end_draw per draw (draw/context/draw_sink.hpp)
 //
 // A token carries one segment, or several segments of small draws (so tiny draws and small
 // instances do not each pay for a pipeline step). Tokens live in a ring as large as the
@@ -16,7 +16,7 @@
 // their middle end prepared), so any number may be in flight at once; scratch is per thread.
 #pragma once
 
-#include "draw/pipeline/prepared_draw.hpp"
+#include "draw/context/prepared_draw.hpp"
 #include "drawpipe/backend.hpp"
 #include "drawpipe/extend/serial.hpp"
 #include "drawpipe/stats.hpp"

@@ -1,14 +1,17 @@
-#include "draw/pipeline/prepared_draw.hpp"
+#include "draw/context/prepared_draw.hpp"
 
-#include "draw/pipeline/prepare_reuse.hpp"
-#include "draw/pipeline/robust_indices.hpp"
+#include "draw/context/prepare_reuse.hpp"
+#include "draw/context/robust_indices.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/extend/draw_segments.hpp"
 #include "drawpipe/extend/shading.hpp"
+#include "drawpipe/extend/stage.hpp"
 #include "drawpipe/extend/vertex_fetch.hpp"
 #include "drawpipe/gs.hpp"
 #include "drawpipe/tess.hpp"
 
+#include <atomic>
+#include <memory>
 #include <string>
 
 namespace drawpipe {
@@ -38,14 +41,9 @@ void finish_draw(PreparedDraw& p, const DrawOptions& options) {
     check_split(draw, p.split);
     const bool cacheable =
         options.split_cache && draw.index_buffer_id != 0 && draw.index_type != IndexType::none;
-    if (cacheable) {
-        if (!options.split_cache->is_registered(draw.index_buffer_id))
-            throw Error(ErrorCode::not_found,
-                        "index_buffer_id: " + std::to_string(draw.index_buffer_id) +
-                            " is not registered (Context::register_index_buffer)");
-        // Null when the split is larger than the cache's whole budget: split it uncached.
-        p.cached = acquire_split(*options.split_cache, draw, p.split);
-    }
+    // acquire_split checks the buffer's registration, under the lock its lookup takes anyway.
+    // Null when the split is larger than the cache's whole budget: split it uncached.
+    if (cacheable) p.cached = acquire_split(*options.split_cache, draw, p.split);
     check_indices(draw, p.cached ? p.cached->range : std::nullopt);
 }
 
@@ -71,8 +69,82 @@ void checked_draw(PreparedDraw& p, const DrawOptions& options, bool validated = 
 
 } // namespace
 
+namespace {
+
+// The options a draw is split with while stream output is bound: the reorder strategy draws
+// triangles out of GL's order on purpose, and captured bytes must keep that order, so it
+// falls back to `exact` (the de-duplication reorder itself uses).
+DrawOptions capture_options(DrawOptions options, const StreamOutput* so) {
+    if (so && options.strategy.kind == Strategy::Kind::reorder)
+        options.strategy = Strategy{Strategy::Kind::exact, 0};
+    return options;
+}
+
+// Resolves the bound stream output for the draw's vertices (its plan), or throws Error: an
+// output the last vertex stage does not write, or a middle end that drops the vertex streams
+// the capture needs. Nothing to do when no stream output is bound.
+void prepare_stream_output(PreparedDraw& draw, const StreamOutput* so) {
+    if (!so) return;
+    const GeometryShader* gs = draw.state.gs;
+    const uint32_t streams = gs ? gs->streams : 1;
+    auto plan = std::make_shared<StreamOutputPlan>(
+        plan_stream_output(so->state(), draw.middle->layout(), streams));
+    // A middle end that drops streams past 0 would leave their buffers silently empty.
+    bool later_streams = false;
+    for (uint32_t s = 1; s < kMaxVertexStreams; ++s) later_streams |= plan->buffer_mask[s] != 0;
+    if (later_streams && !draw.middle->limits().delivers_streams)
+        throw Error(ErrorCode::unsupported,
+                    "stream output: captures a vertex stream past 0, which this middle end does "
+                    "not deliver (only stream 0 of gs " +
+                        (gs ? gs->name : std::string()) + ")");
+    draw.stream_output = std::move(plan);
+}
+
+// Whether a draw's pipeline stages may run on the shading threads, batch by batch: nothing in
+// its chain depends on an earlier batch. Not with stream output (the capture reads the
+// positions first, in order), line stipple (its counter runs on along a strip), a driver's
+// stage that cannot be copied (Stage::clone: it runs in order) or quad strips (a run's path
+// depends on its later pieces, DrawSink::quad_strip).
+bool stages_order_free(const PreparedDraw& draw, const OutputOptions& out) {
+    for (const Stage* s : out.stages)
+        if (!s->clone()) return false;
+    return draw.raster && draw.raster->parallel && !draw.raster->state.line_stipple &&
+           draw.state.draw.prim != Prim::quad_strip;
+}
+
+// The driver's stages as a set the shading threads clone (PreparedDraw::driver_stages).
+std::shared_ptr<const PreparedDraw::DriverStages> driver_stage_set(std::span<Stage* const> stages) {
+    if (stages.empty()) return nullptr;
+    static std::atomic<uint64_t> next_id{1};
+    auto set = std::make_shared<PreparedDraw::DriverStages>();
+    set->id = next_id.fetch_add(1, std::memory_order_relaxed);
+    set->stages.assign(stages.begin(), stages.end());
+    return set;
+}
+
+// Resolves the bound RasterState for the draw (its plan); nothing to do when none is bound or
+// rasterizer discard is on. Throws Error for a state GL rejects.
+void prepare_raster(PreparedDraw& draw, const OutputOptions& out) {
+    if (!out.raster || out.rasterizer_discard) return;
+    draw.raster = plan_raster(*out.raster, draw.middle->layout(), out.stream_output != nullptr);
+    draw.stages_in_shade = stages_order_free(draw, out);
+    if (draw.stages_in_shade) draw.driver_stages = driver_stage_set(out.stages);
+}
+
+// Sets PreparedDraw::parallel_backend: `backend` when it takes parallel batches and nothing
+// ordered runs between the shading and it for this draw.
+void prepare_delivery(PreparedDraw& draw, const OutputOptions& out, Backend& backend) {
+    const bool ordered =
+        draw.stream_output || out.rasterizer_discard || (draw.raster && !draw.stages_in_shade);
+    draw.parallel_backend = backend.takes_parallel_batches() && !ordered ? &backend : nullptr;
+}
+
+} // namespace
+
 PreparedDraw prepare_draw(const DrawState& given, const MiddleEnd& middle,
-                          const DrawOptions& options) {
+                          const DrawOptions& given_options, const OutputOptions& out,
+                          Backend* backend) {
+    const DrawOptions options = capture_options(given_options, out.stream_output);
     PreparedDraw p;
     p.state = without_patch_restart(given);
     checked_draw(p, options);
@@ -100,6 +172,9 @@ PreparedDraw prepare_draw(const DrawState& given, const MiddleEnd& middle,
                         std::to_string(p.middle->layout().stride()) + " dwords, below the " +
                         std::to_string(kVertexHeaderDwords) + " of its header and position");
     finish_draw(p, options);
+    prepare_stream_output(p, out.stream_output);
+    prepare_raster(p, out);
+    if (backend) prepare_delivery(p, out, *backend);
     return p;
 }
 

@@ -1,4 +1,4 @@
-#include "draw/pipeline/robust_indices.hpp"
+#include "draw/context/robust_indices.hpp"
 
 #include <algorithm>
 #include <cstring>

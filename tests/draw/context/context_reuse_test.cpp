@@ -1,4 +1,4 @@
-// Draws prepared like the previous one (draw/pipeline/prepare_reuse.hpp): a queue of draws
+// Draws prepared like the previous one (draw/context/prepare_reuse.hpp): a queue of draws
 // that differ only in where they start prepares the middle end once, still checks every
 // draw at draw(), draws exactly what draw_serial draws, and prepares again after any state
 // change or for a draw that differs in anything else.

@@ -4,7 +4,7 @@
 // calling thread does per draw only the checks that depend on the draw itself.
 #pragma once
 
-#include "draw/pipeline/prepared_draw.hpp"
+#include "draw/context/prepared_draw.hpp"
 
 namespace drawpipe {
 

@@ -1,8 +1,9 @@
 #include "drawpipe/extend/serial.hpp"
 
-#include "draw/pipeline/prepared_draw.hpp"
-#include "draw/pipeline/statistics.hpp"
-#include "draw/stages/output_stage.hpp"
+#include "draw/context/draw_sink.hpp"
+#include "draw/context/prepared_draw.hpp"
+#include "draw/context/shade_step.hpp"
+#include "draw/context/statistics.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/gs.hpp"
 
@@ -10,30 +11,6 @@
 #include <vector>
 
 namespace drawpipe {
-
-void prepare_stream_output(PreparedDraw& draw, const StreamOutput* so) {
-    if (!so) return;
-    const GeometryShader* gs = draw.state.gs;
-    const uint32_t streams = gs ? gs->streams : 1;
-    auto plan = std::make_shared<StreamOutputPlan>(
-        plan_stream_output(so->state(), draw.middle->layout(), streams));
-    // A middle end that drops streams past 0 would leave their buffers silently empty.
-    bool later_streams = false;
-    for (uint32_t s = 1; s < kMaxVertexStreams; ++s) later_streams |= plan->buffer_mask[s] != 0;
-    if (later_streams && !draw.middle->limits().delivers_streams)
-        throw Error(ErrorCode::unsupported,
-                    "stream output: captures a vertex stream past 0, which this middle end does "
-                    "not deliver (only stream 0 of gs " +
-                        (gs ? gs->name : std::string()) + ")");
-    draw.stream_output = std::move(plan);
-}
-
-void prepare_raster(PreparedDraw& draw, const OutputOptions& out) {
-    if (!out.raster || out.rasterizer_discard) return;
-    draw.raster = plan_raster(*out.raster, draw.middle->layout(), out.stream_output != nullptr);
-    draw.stages_in_shade = stages_order_free(draw, out);
-    if (draw.stages_in_shade) draw.driver_stages = driver_stage_set(out.stages);
-}
 
 DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& backend,
                       const DrawOptions& options) {
@@ -44,11 +21,7 @@ namespace {
 
 PreparedDraw prepare_serial(const DrawState& state, const MiddleEnd& middle, Backend& backend,
                             const DrawOptions& options, const OutputOptions& output) {
-    PreparedDraw draw = prepare_draw(state, middle, capture_options(options, output.stream_output));
-    prepare_stream_output(draw, output.stream_output);
-    prepare_raster(draw, output);
-    prepare_delivery(draw, output, backend);
-    return draw;
+    return prepare_draw(state, middle, options, output, &backend);
 }
 
 DrawStats run_serial(const PreparedDraw& draw, const MiddleEnd& middle, Backend& backend,

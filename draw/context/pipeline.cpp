@@ -1,8 +1,9 @@
-#include "draw/pipeline/pipeline.hpp"
+#include "draw/context/pipeline.hpp"
 
-#include "draw/pipeline/statistics.hpp"
-#include "draw/pipeline/tsan_order.hpp"
-#include "draw/stages/output_stage.hpp"
+#include "draw/base/tsan_order.hpp"
+#include "draw/context/draw_sink.hpp"
+#include "draw/context/shade_step.hpp"
+#include "draw/context/statistics.hpp"
 #include "drawpipe/error.hpp"
 
 #include <oneapi/tbb/enumerable_thread_specific.h>
@@ -319,7 +320,7 @@ struct DrawPipeline::Impl {
     }
 
     // After a pipeline launch: every stage's writes become visible to this thread (for TSan,
-    // draw/pipeline/tsan_order.hpp; TBB's own wait already orders them).
+    // draw/base/tsan_order.hpp; TBB's own wait already orders them).
     void settle() {
         source_edge.acquire();
         sink_edge.acquire();
