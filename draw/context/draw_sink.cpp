@@ -18,14 +18,14 @@ void DrawSink::begin(const PreparedDraw& draw) {
     run_in_pipeline_ = false;
 }
 
-void DrawSink::batch(ShadedBatch& batch, StreamOutputCounts& counts) {
+void DrawSink::batch(DrawBatch& batch, StreamOutputCounts& counts) {
     const VertexLayout& layout = draw_->middle->layout();
-    const VertexView view{batch.vertices.data(), batch.vertex_count, layout.stride()};
+    const VertexView view{batch.shaded.vertices.data(), batch.shaded.vertex_count, layout.stride()};
     const Provoking pv = draw_->state.draw.provoking;
-    for (const PrimRange& r : batch.prims) {
+    for (const PrimRange& r : batch.shaded.prims) {
         if (out_.stream_output && draw_->stream_output)
             out_.stream_output->write(*draw_->stream_output, r.stream, r.prim, r.flags, pv, view,
-                                      batch.elts_of(r), counts);
+                                      batch.shaded.elts_of(r), counts);
         else
             counts.generated[r.stream] += drawn_prim_count(r.prim, r.count, r.flags);
     }
@@ -33,10 +33,10 @@ void DrawSink::batch(ShadedBatch& batch, StreamOutputCounts& counts) {
     if (batch.staged) return deliver_batch(calls_, batch, layout.stride());
     calls_.begin_batch(batch.sequence);
     const RasterPlan* raster = draw_->raster.get();
-    if (raster && !raster->parallel) post_shade(*raster, batch);
+    if (raster && !raster->parallel) post_shade(*raster, batch.shaded, batch.clip);
     const bool staged = chain_open_ && chain_.needed(batch);
     // Only stream 0 goes on to rasterization (GL: the other streams are captured only).
-    for (const PrimRange& r : batch.prims) {
+    for (const PrimRange& r : batch.shaded.prims) {
         if (r.stream != 0) continue;
         if (chain_open_ && r.prim == Prim::quad_strip)
             quad_strip(batch, r, staged);
@@ -59,7 +59,7 @@ void DrawSink::end() {
     backend_.end_draw();
 }
 
-void DrawSink::quad_strip(ShadedBatch& batch, const PrimRange& r, bool staged) {
+void DrawSink::quad_strip(DrawBatch& batch, const PrimRange& r, bool staged) {
     if (!(r.flags & SPLIT_BEFORE)) {
         release_held(QuadStripOrder::driver);
         run_in_pipeline_ = draw_->raster->triangles_in_pipeline;
@@ -77,31 +77,32 @@ void DrawSink::quad_strip(ShadedBatch& batch, const PrimRange& r, bool staged) {
         to_backend(batch, r);
 }
 
-bool DrawSink::any_outside(const ShadedBatch& batch, const PrimRange& r) {
-    if (batch.clip_or == 0) return false;
-    const std::span<const uint32_t> elts = batch.elts_of(r);
+bool DrawSink::any_outside(const DrawBatch& batch, const PrimRange& r) {
+    if (batch.clip.clip_or == 0) return false;
+    const std::span<const uint32_t> elts = batch.shaded.elts_of(r);
     const uint32_t n = trim_count(r.prim, uint32_t(elts.size()));
     for (uint32_t i = 0; i < n; ++i)
-        if (batch.clip_mask[elts[i]] != 0) return true;
+        if (batch.clip.clip_mask[elts[i]] != 0) return true;
     return false;
 }
 
-void DrawSink::hold(const ShadedBatch& batch, const PrimRange& r) {
+void DrawSink::hold(const DrawBatch& batch, const PrimRange& r) {
     const uint32_t stride = draw_->middle->layout().stride();
-    const uint32_t base = held_.vertex_count;
-    held_.vertices.insert(held_.vertices.end(), batch.vertices.begin(),
-                          batch.vertices.begin() + size_t(batch.vertex_count) * stride);
-    held_.vertex_count += batch.vertex_count;
+    const uint32_t base = held_.shaded.vertex_count;
+    held_.shaded.vertices.insert(held_.shaded.vertices.end(), batch.shaded.vertices.begin(),
+                                 batch.shaded.vertices.begin() +
+                                     size_t(batch.shaded.vertex_count) * stride);
+    held_.shaded.vertex_count += batch.shaded.vertex_count;
     PrimRange h = r;
-    h.first = uint32_t(held_.elts.size());
-    for (const uint32_t e : batch.elts_of(r)) held_.elts.push_back(base + e);
-    held_.prims.push_back(h);
+    h.first = uint32_t(held_.shaded.elts.size());
+    for (const uint32_t e : batch.shaded.elts_of(r)) held_.shaded.elts.push_back(base + e);
+    held_.shaded.prims.push_back(h);
 }
 
 void DrawSink::release_held(QuadStripOrder order) {
-    if (held_.prims.empty()) return;
+    if (held_.shaded.prims.empty()) return;
     const bool staged = order == QuadStripOrder::pipeline || chain_.needed(held_);
-    for (const PrimRange& r : held_.prims) {
+    for (const PrimRange& r : held_.shaded.prims) {
         if (staged)
             to_chain(held_, r, order);
         else
@@ -111,17 +112,17 @@ void DrawSink::release_held(QuadStripOrder order) {
     held_.clear();
 }
 
-void DrawSink::to_chain(ShadedBatch& batch, const PrimRange& r, QuadStripOrder order) {
+void DrawSink::to_chain(DrawBatch& batch, const PrimRange& r, QuadStripOrder order) {
     if (chain_batch_ != &batch) close_chain();
     chain_batch_ = &batch;
     chain_.batch(batch, r, order);
 }
 
-void DrawSink::to_backend(const ShadedBatch& batch, const PrimRange& r) {
+void DrawSink::to_backend(const DrawBatch& batch, const PrimRange& r) {
     close_chain();
-    const VertexView view{batch.vertices.data(), batch.vertex_count,
+    const VertexView view{batch.shaded.vertices.data(), batch.shaded.vertex_count,
                           draw_->middle->layout().stride()};
-    calls_(r.prim, r.flags, view, batch.elts_of(r));
+    calls_(r.prim, r.flags, view, batch.shaded.elts_of(r));
 }
 
 } // namespace drawpipe

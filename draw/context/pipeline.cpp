@@ -28,7 +28,7 @@ namespace {
 struct Piece {
     SegmentStorage storage;
     Segment seg;
-    ShadedBatch batch;
+    DrawBatch batch;
 };
 
 // One segment, one chunk of a large draw, or the end of a draw, inside a token.
@@ -38,7 +38,7 @@ struct Item {
     bool has_segment = false; // else the draw's end: the sink calls end_draw
     SegmentStorage storage;
     Segment seg;
-    ShadedBatch batch;
+    DrawBatch batch;
     // A chunk (has_segment too): the shade stage splits it (FrontEnd::begin_chunk) into
     // piece_count pieces, so the front end of a large draw runs on every thread.
     bool is_chunk = false;
@@ -266,10 +266,11 @@ struct DrawPipeline::Impl {
                 it.counters = {};
                 it.primitives = {};
                 it.clip_delta = 0;
-                shade_chunk(it, cell, [&it](const ShadedBatch& b) {
-                    for (uint32_t c = 0; c < kMaxCounters; ++c) it.counters[c] += b.counters[c];
+                shade_chunk(it, cell, [&it](const DrawBatch& b) {
+                    for (uint32_t c = 0; c < kMaxCounters; ++c)
+                        it.counters[c] += b.shaded.counters[c];
                     it.clip_delta += b.clip_delta;
-                    for (const PrimRange& r : b.prims)
+                    for (const PrimRange& r : b.shaded.prims)
                         it.primitives.generated[r.stream] +=
                             drawn_prim_count(r.prim, r.count, r.flags);
                 });
@@ -283,8 +284,8 @@ struct DrawPipeline::Impl {
         t.edge.release();
     }
 
-    void sink_batch(ShadedBatch& batch) {
-        for (uint32_t c = 0; c < kMaxCounters; ++c) counter_total[c] += batch.counters[c];
+    void sink_batch(DrawBatch& batch) {
+        for (uint32_t c = 0; c < kMaxCounters; ++c) counter_total[c] += batch.shaded.counters[c];
         sink->batch(batch, primitive_total);
         clip_delta_total += batch.clip_delta;
     }
@@ -354,11 +355,13 @@ struct DrawPipeline::Impl {
 
     // Keeps the ring's retained storage under kRetainedItemBytes (between flushes only).
     void trim() {
-        auto held = [](const SegmentStorage& st, const ShadedBatch& b) {
+        auto held = [](const SegmentStorage& st, const DrawBatch& b) {
             return st.fetch.capacity() * sizeof(uint32_t) + st.draw.capacity() * sizeof(uint16_t) +
-                   b.vertices.capacity() * sizeof(uint32_t) + b.elts.capacity() * sizeof(uint32_t) +
-                   b.clip_mask.capacity() * sizeof(uint16_t) +
-                   b.clip_pos.capacity() * sizeof(float) + b.prims.capacity() * sizeof(PrimRange);
+                   b.shaded.vertices.capacity() * sizeof(uint32_t) +
+                   b.shaded.elts.capacity() * sizeof(uint32_t) +
+                   b.clip.clip_mask.capacity() * sizeof(uint16_t) +
+                   b.clip.clip_pos.capacity() * sizeof(float) +
+                   b.shaded.prims.capacity() * sizeof(PrimRange);
         };
         size_t bytes = 0;
         for (const Token& t : tokens)
@@ -387,7 +390,7 @@ struct DrawPipeline::Impl {
                 // batches are megabytes: W3 read them back from memory, +10 %).
                 assert(t->count == 1);
                 if (first.begins) sink->begin(*first.draw);
-                shade_chunk(first, local_cell(), [this](ShadedBatch& b) { sink_batch(b); });
+                shade_chunk(first, local_cell(), [this](DrawBatch& b) { sink_batch(b); });
                 sink_front_total += first.front;
                 continue;
             }

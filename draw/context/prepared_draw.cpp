@@ -38,7 +38,7 @@ FrontEndOptions split_options(const MiddleEndLimits& limits, const DrawOptions& 
 void finish_draw(PreparedDraw& p, const DrawOptions& options) {
     const DrawInfo& draw = p.state.draw;
     p.check_batches = options.check_middle_end;
-    check_split(draw, p.split);
+    check_split(draw, p.split, p.state.gs);
     const bool cacheable =
         options.split_cache && draw.index_buffer_id != 0 && draw.index_type != IndexType::none;
     // acquire_split checks the buffer's registration, under the lock its lookup takes anyway.
@@ -127,6 +127,7 @@ std::shared_ptr<const PreparedDraw::DriverStages> driver_stage_set(std::span<Sta
 void prepare_raster(PreparedDraw& draw, const OutputOptions& out) {
     if (!out.raster || out.rasterizer_discard) return;
     draw.raster = plan_raster(*out.raster, draw.middle->layout(), out.stream_output != nullptr);
+    draw.post_in_middle_end = draw.raster->parallel && !draw.raster->viewport_per_primitive;
     draw.stages_in_shade = stages_order_free(draw, out);
     if (draw.stages_in_shade) draw.driver_stages = driver_stage_set(out.stages);
 }

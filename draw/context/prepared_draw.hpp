@@ -31,6 +31,10 @@ struct PreparedDraw {
     // The pipeline stages run on the shading threads, batch by batch: nothing in the chain
     // depends on an earlier batch (prepare_draw decides).
     bool stages_in_shade = false;
+    // The middle end is asked to run the per-vertex step (the raster plan's clip test and
+    // viewport) in its shading pass: the step runs on the shading threads and places each
+    // vertex in viewport 0.
+    bool post_in_middle_end = false;
     // The driver's stages when they run on the shading threads: each thread clones them once
     // per set (draw/stages/stage_chain.cpp). Null when there are none or they run in order.
     struct DriverStages {

@@ -31,14 +31,14 @@ DrawStats run_serial(const PreparedDraw& draw, const MiddleEnd& middle, Backend&
     auto scratch = middle.make_scratch();
     SegmentStorage storage;
     Segment seg;
-    ShadedBatch batch;
+    DrawBatch batch;
     DrawStats stats;
     DrawSink sink(backend, output);
     int64_t clip_delta = 0; // of batches the stages ran on as they were shaded
     sink.begin(draw);
     source.drain(storage, seg, [&](const Segment& s) {
         shade_step(draw, s, scratch.get(), batch);
-        for (uint32_t i = 0; i < kMaxCounters; ++i) stats.counters[i] += batch.counters[i];
+        for (uint32_t i = 0; i < kMaxCounters; ++i) stats.counters[i] += batch.shaded.counters[i];
         sink.batch(batch, stats.primitives);
         clip_delta += batch.clip_delta;
     });

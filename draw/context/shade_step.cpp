@@ -7,8 +7,8 @@
 
 namespace drawpipe {
 
-void stage_batch(const PreparedDraw& draw, ShadedBatch& batch) {
-    if (!draw.raster->per_primitive && !draw.driver_stages && batch.clip_or == 0)
+void stage_batch(const PreparedDraw& draw, DrawBatch& batch) {
+    if (!draw.raster->per_primitive && !draw.driver_stages && batch.clip.clip_or == 0)
         return; // straight to the backend
     // One chain per thread, begun per batch: beginning builds no more than a few stage objects.
     thread_local StageChain chain(nullptr);
@@ -32,7 +32,7 @@ void stage_batch(const PreparedDraw& draw, ShadedBatch& batch) {
     }
     chain.begin(draw.state.draw, *draw.raster,
                 set ? std::span<Stage* const>(copies.stages) : std::span<Stage* const>());
-    for (const PrimRange& r : batch.prims)
+    for (const PrimRange& r : batch.shaded.prims)
         if (r.stream == 0) chain.batch(batch, r);
     chain.flush();
     batch.clip_delta = chain.take_clip_delta();

@@ -6,6 +6,8 @@
 
 #include "draw/context/prepared_draw.hpp"
 #include "draw/shade/check_batch.hpp"
+#include "draw/shade/draw_batch.hpp"
+#include "draw/shade/raster_plan.hpp"
 #include "draw/stages/backend_calls.hpp"
 #include "drawpipe/extend/shaded.hpp"
 
@@ -13,44 +15,47 @@ namespace drawpipe {
 
 // Hands a shaded (and, where the stages ran on its thread, staged) batch's stream-0
 // primitives to the backend: the staged ranges, else the batch's own ranges.
-inline void deliver_batch(BackendCalls& calls, const ShadedBatch& batch, uint32_t stride) {
+inline void deliver_batch(BackendCalls& calls, const DrawBatch& batch, uint32_t stride) {
     calls.begin_batch(batch.sequence);
+    const ShadedBatch& shaded = batch.shaded;
     if (batch.staged) {
-        const VertexView view{batch.vertices.data(), batch.staged_vertex_count, stride};
+        const VertexView view{shaded.vertices.data(), batch.staged_vertex_count, stride};
         for (const StagedRange& r : batch.staged_ranges)
             calls(r.prim, 0, view, {batch.staged_elts.data() + r.first, r.count});
         return;
     }
-    const VertexView view{batch.vertices.data(), batch.vertex_count, stride};
-    for (const PrimRange& r : batch.prims)
-        if (r.stream == 0) calls(r.prim, r.flags, view, batch.elts_of(r));
+    const VertexView view{shaded.vertices.data(), shaded.vertex_count, stride};
+    for (const PrimRange& r : shaded.prims)
+        if (r.stream == 0) calls(r.prim, r.flags, view, shaded.elts_of(r));
 }
 
 // Runs the draw's pipeline stages over every stream-0 range of `batch` on this thread (a chain
-// per thread), leaving what the backend is to receive in the batch (ShadedBatch::staged).
+// per thread), leaving what the backend is to receive in the batch (DrawBatch::staged).
 // Nothing to do for a batch that needs no stage.
-void stage_batch(const PreparedDraw& draw, ShadedBatch& batch);
+void stage_batch(const PreparedDraw& draw, DrawBatch& batch);
 
 // The shade step of one segment into `batch` (cleared first), on whichever thread runs it:
 // the middle end, then the per-vertex clip test and viewport, unless stream output must first
 // capture the shader's positions (then the sink runs them), then the pipeline stages when
-// they are order-free. A middle end shading through SimdShade does the per-vertex step in its
-// own pass over each block (ShadedBatch::post_plan).
+// they are order-free. Where the draw allows it (PreparedDraw::post_in_middle_end), the middle
+// end is asked to do the per-vertex step in its own pass (MiddleEndDraw::shade_post).
 inline void shade_step(const PreparedDraw& draw, const Segment& source_seg,
-                       MiddleEndScratch* scratch, ShadedBatch& batch) {
+                       MiddleEndScratch* scratch, DrawBatch& batch) {
     batch.clear();
     const RasterPlan* r = draw.raster && draw.raster->parallel ? draw.raster.get() : nullptr;
-    batch.post_plan = r;
     // The draw id is set here, the one place every segment passes, rather than by each
     // source: the front end, the split cache and closed-form runs then need not know it.
     Segment seg = source_seg;
     seg.draw_id = draw.state.draw.draw_id;
-    draw.middle->shade(seg, scratch, batch);
+    const bool post_done =
+        draw.post_in_middle_end
+            ? draw.middle->shade_post(seg, scratch, batch.shaded, *draw.raster, batch.clip)
+            : (draw.middle->shade(seg, scratch, batch.shaded), false);
     if (draw.check_batches)
-        check_batch(batch, draw.middle->layout().stride(),
+        check_batch(batch.shaded, draw.middle->layout().stride(),
                     {draw.middle_name, draw.ordinal, seg.sequence});
     batch.sequence = seg.sequence;
-    if (r && !batch.post_shaded) post_shade(*r, batch);
+    if (r && !post_done) post_shade(*r, batch.shaded, batch.clip);
     if (draw.stages_in_shade) stage_batch(draw, batch);
     if (draw.parallel_backend) {
         BackendCalls calls(*draw.parallel_backend);

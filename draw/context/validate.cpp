@@ -2,6 +2,7 @@
 
 #include "draw/front_end/index_scan.hpp"
 #include "drawpipe/error.hpp"
+#include "drawpipe/gs.hpp"
 #include "drawpipe/limits.hpp"
 #include "drawpipe/prim.hpp"
 
@@ -49,15 +50,16 @@ void validate_draw(const DrawInfo& d, bool robust_indices) {
         fail(ErrorCode::invalid_value, "index_range: min > max");
 }
 
-void check_split(const DrawInfo& draw, const FrontEndOptions& options) {
+void check_split(const DrawInfo& draw, const FrontEndOptions& options, const GeometryShader* gs) {
     const MiddleEndLimits& lim = options.limits;
     if (lim.max_vertices == 0)
         fail(ErrorCode::middle_end_failure,
              "max_vertices: the middle end reported 0 vertices per segment");
     if (lim.assemble_as && !gs_input_compatible(draw.prim, *lim.assemble_as))
-        fail(ErrorCode::invalid_value, std::string("prim: ") + std::string(prim_name(draw.prim)) +
-                                           " cannot feed a geometry shader taking " +
-                                           std::string(prim_name(*lim.assemble_as)));
+        fail(ErrorCode::invalid_value,
+             std::string("prim: ") + std::string(prim_name(draw.prim)) + " cannot feed " +
+                 (gs ? "gs " + gs->name + ", which takes " : std::string("a gs taking ")) +
+                 std::string(prim_name(*lim.assemble_as)));
     const Prim out_prim = lim.assemble_as ? *lim.assemble_as : draw.prim;
     const uint32_t limit = std::min(lim.max_vertices, kMaxSegmentVertices);
     // A patch is never cut: a segment holds whole patches.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "draw/front_end/front_end.hpp"
+#include "drawpipe/gs.hpp"
 #include "drawpipe/types.hpp"
 
 #include <optional>
@@ -15,8 +16,9 @@ void validate_draw(const DrawInfo& draw, bool robust_indices = false);
 
 // What the front end needs to split a validated draw under `options`: a nonzero vertex
 // limit, a primitive the geometry shader's input type accepts, and a limit no smaller
-// than one primitive needs.
-void check_split(const DrawInfo& draw, const FrontEndOptions& options);
+// than one primitive needs. `gs` names the geometry shader in the error, when there is one.
+void check_split(const DrawInfo& draw, const FrontEndOptions& options,
+                 const GeometryShader* gs = nullptr);
 
 // The index values of a validated draw (nothing to check when it is not indexed): that
 // base vertex carries none out of [0, 2^32), and in debug builds that a given index_range

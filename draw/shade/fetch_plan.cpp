@@ -122,20 +122,26 @@ void SimdShade::shade_fetched(const Segment& seg, uint32_t instance, uint32_t* o
 }
 
 void SimdShade::shade_segment(const Segment& seg, ShadedBatch& out) const {
-    const uint32_t stride = layout_.stride();
     const uint32_t first_vertex = out.vertex_count;
-    // The per-vertex clip test and viewport transform ride along when the draw module asks
-    // for them (one instance per segment, as every middle end on this path has).
-    // Not with per-primitive viewports: post_shade places each vertex by its own index.
-    const RasterPlan* post_plan = raster_plan_of(out.post_plan);
-    if (post_plan && !post_plan->viewport_per_primitive && seg.instance_count == 1 &&
-        out.vertex_count == 0 && seg.fetch_count > 0) {
-        shade_post(seg, out);
-    } else {
-        for (uint32_t i = 0; i < seg.instance_count; ++i)
-            shade_fetched(seg, seg.instance_first + i,
-                          out.append_unset_vertices(seg.fetch_count, stride));
+    for (uint32_t i = 0; i < seg.instance_count; ++i)
+        shade_fetched(seg, seg.instance_first + i,
+                      out.append_unset_vertices(seg.fetch_count, layout_.stride()));
+    emit_segment(seg, first_vertex, out);
+}
+
+bool SimdShade::shade_segment(const Segment& seg, ShadedBatch& out, const PostShadeStep& post,
+                              ClipResults& clip) const {
+    // One instance per segment, as every middle end on this path has: the step rides along.
+    if (seg.instance_count != 1 || out.vertex_count != 0 || seg.fetch_count == 0) {
+        shade_segment(seg, out);
+        return false;
     }
+    shade_post(seg, out, post, clip);
+    emit_segment(seg, 0, out);
+    return true;
+}
+
+void SimdShade::emit_segment(const Segment& seg, uint32_t first_vertex, ShadedBatch& out) const {
     uint32_t base = first_vertex;
     for (uint32_t i = 0; i < seg.instance_count; ++i, base += seg.fetch_count) {
         const uint32_t first = uint32_t(out.elts.size());
@@ -145,12 +151,13 @@ void SimdShade::shade_segment(const Segment& seg, ShadedBatch& out) const {
     }
 }
 
-void SimdShade::shade_post(const Segment& seg, ShadedBatch& out) const {
+void SimdShade::shade_post(const Segment& seg, ShadedBatch& out, const PostShadeStep& step,
+                           ClipResults& clip) const {
     const uint32_t n = seg.fetch_count;
     const size_t padded = (size_t(n) + kShaderLanes - 1) / kShaderLanes * kShaderLanes;
-    out.clip_mask.resize(padded, boost::container::default_init);
-    out.clip_pos.resize(4 * padded, boost::container::default_init);
-    PostShadeJob post{raster_plan_of(out.post_plan), out.clip_mask.data(), out.clip_pos.data(), 0};
+    clip.clip_mask.resize(padded, boost::container::default_init);
+    clip.clip_pos.resize(4 * padded, boost::container::default_init);
+    PostShadeJob post{&raster_plan_of(step), clip.clip_mask.data(), clip.clip_pos.data(), 0};
     ShadeJob job{plan_.get(),
                  nullptr,
                  seg.fetch_start,
@@ -173,22 +180,21 @@ void SimdShade::shade_post(const Segment& seg, ShadedBatch& out) const {
         before.post = &again;
         simd_shade_vertices(before);
     }
-    out.clip_or = post.clip_or;
-    out.post_shaded = true;
-    out.clip_mask.resize(n);
+    clip.clip_or = post.clip_or;
+    clip.clip_mask.resize(n);
     // The clip stage reads a position per vertex: the kernel's blocks of rows, transposed
     // (only batches with a vertex outside go there).
     if (post.clip_or) {
         float block[4 * kShaderLanes];
         for (uint32_t first = 0; first < n; first += kShaderLanes) {
-            float* p = out.clip_pos.data() + 4 * size_t(first);
+            float* p = clip.clip_pos.data() + 4 * size_t(first);
             std::copy_n(p, 4 * kShaderLanes, block);
             const uint32_t count = std::min(kShaderLanes, n - first);
             for (uint32_t l = 0; l < count; ++l)
                 for (uint32_t c = 0; c < 4; ++c) p[4 * l + c] = block[c * kShaderLanes + l];
         }
     }
-    out.clip_pos.resize(4 * size_t(n));
+    clip.clip_pos.resize(4 * size_t(n));
 }
 
 std::string_view simd_target() {

@@ -174,11 +174,11 @@ F4 load4(const uint32_t* p) {
 
 } // namespace
 
-void post_shade(const RasterPlan& plan, ShadedBatch& batch) {
+void post_shade(const RasterPlan& plan, ShadedBatch& batch, ClipResults& clip_out) {
     const uint32_t n = batch.vertex_count, stride = plan.layout.stride();
     uint32_t* rec = batch.vertices.data();
     const uint32_t user = plan.user_planes;
-    batch.clip_mask.resize(n);
+    clip_out.clip_mask.resize(n);
     // A lane is outside when it fails `>= -w` (or `<= w`), so NaN counts as outside.
     uint32_t clip_or = 0;
     for (uint32_t i = 0; i < n; ++i) {
@@ -202,15 +202,15 @@ void post_shade(const RasterPlan& plan, ShadedBatch& batch) {
                 m |= uint32_t(!(plan.distance(kViewPlanes + k, pos, r) >= 0)) << (kViewPlanes + k);
             }
         }
-        batch.clip_mask[i] = uint16_t(m);
+        clip_out.clip_mask[i] = uint16_t(m);
         clip_or |= m;
     }
-    batch.clip_or = clip_or;
+    clip_out.clip_or = clip_or;
     // With per-primitive viewports the clip stage may place any vertex again.
     if (clip_or || plan.viewport_per_primitive) {
-        batch.clip_pos.resize(size_t(n) * 4);
+        clip_out.clip_pos.resize(size_t(n) * 4);
         for (uint32_t i = 0; i < n; ++i)
-            std::memcpy(&batch.clip_pos[4 * size_t(i)], rec + size_t(i) * stride + SLOT_POSITION,
+            std::memcpy(&clip_out.clip_pos[4 * size_t(i)], rec + size_t(i) * stride + SLOT_POSITION,
                         16);
     }
     // Window coordinates: xyz / w * scale + translate, and 1 / w in the w slot. The

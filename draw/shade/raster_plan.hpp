@@ -39,7 +39,7 @@ struct ViewportXform {
     std::array<float, 3> scale{}, translate{};
 };
 
-// ShadedBatch::post_plan points to one, through its opaque public base.
+// MiddleEndDraw::shade_post receives one through its opaque public base.
 struct RasterPlan : PostShadeStep {
     RasterState state; // front_face as window-space winding sees it (upper_left flips it)
     VertexLayout layout;
@@ -74,9 +74,9 @@ struct RasterPlan : PostShadeStep {
     float distance(uint32_t plane, const float* pos, const uint32_t* record) const;
 };
 
-// The plan behind a batch's post_plan: the draw module sets nothing else there.
-inline const RasterPlan* raster_plan_of(const PostShadeStep* step) {
-    return static_cast<const RasterPlan*>(step);
+// The plan behind a shade_post request: the draw module passes nothing else there.
+inline const RasterPlan& raster_plan_of(const PostShadeStep& step) {
+    return static_cast<const RasterPlan&>(step);
 }
 
 // Resolves `state` for a draw whose vertices have `layout`; `capturing`: stream output is
@@ -84,9 +84,9 @@ inline const RasterPlan* raster_plan_of(const PostShadeStep* step) {
 std::shared_ptr<const RasterPlan> plan_raster(const RasterState& state, const VertexLayout& layout,
                                               bool capturing);
 
-// The per-vertex step over a batch: clip masks, then window coordinates in every record
-// (ShadedBatch::clip_or and, when it is not 0, clip_mask and clip_pos).
-void post_shade(const RasterPlan& plan, ShadedBatch& batch);
+// The per-vertex step over a batch: clip masks into `clip`, then window coordinates in every
+// record (clip.clip_or and, when it is not 0, clip_mask and clip_pos).
+void post_shade(const RasterPlan& plan, ShadedBatch& batch, ClipResults& clip);
 
 // A clip-space position's window coordinates (x_w, y_w, z_w, 1 / w) in viewport `v`, rounded
 // as post_shade rounds them.

@@ -17,13 +17,13 @@ struct ClipStage::ClipVertex {
 };
 
 uint32_t ClipStage::mask_of(const uint32_t* v) const {
-    const size_t i = size_t(v - batch_->vertices.data()) / plan_.layout.stride();
-    return batch_->clip_mask[i];
+    const size_t i = size_t(v - batch_->shaded.vertices.data()) / plan_.layout.stride();
+    return batch_->clip.clip_mask[i];
 }
 
 const float* ClipStage::clip_pos_of(const uint32_t* v) const {
-    const size_t i = size_t(v - batch_->vertices.data()) / plan_.layout.stride();
-    return &batch_->clip_pos[4 * i];
+    const size_t i = size_t(v - batch_->shaded.vertices.data()) / plan_.layout.stride();
+    return &batch_->clip.clip_pos[4 * i];
 }
 
 uint32_t* ClipStage::window(uint32_t* r) const {
@@ -68,7 +68,7 @@ void ClipStage::point(const StagePrim& prim) {
     // A point is kept or culled whole (its size does not matter: GL clips the vertex). It is
     // its own provoking vertex, so post_shade already put it in its viewport. A point whose
     // position is not finite (CLIP_NONFINITE) is dropped with those outside.
-    if (batch_->clip_or == 0 || mask_of(prim.v[0]) == 0) return next()->point(prim);
+    if (batch_->clip.clip_or == 0 || mask_of(prim.v[0]) == 0) return next()->point(prim);
     --delta_;
 }
 
@@ -87,7 +87,7 @@ void ClipStage::line(const StagePrim& prim) {
     const VertexScope scope(*this); // this primitive's new vertices, once handed on
     const bool last = draw_.draw->provoking == Provoking::last;
     const StagePrim placed = place_in_viewport(prim, 2, last ? 1 : 0);
-    if (batch_->clip_or == 0) return next()->line(placed);
+    if (batch_->clip.clip_or == 0) return next()->line(placed);
     const uint32_t m0 = mask_of(prim.v[0]), m1 = mask_of(prim.v[1]);
     if ((m0 | m1) == 0) return next()->line(placed);
     --delta_; // counted back when a piece is left
@@ -149,7 +149,7 @@ void ClipStage::triangle(const StagePrim& prim) {
     const VertexScope scope(*this); // this primitive's new vertices, once handed on
     const bool last = draw_.draw->provoking == Provoking::last;
     const StagePrim placed = place_in_viewport(prim, 3, last ? 2 : 0);
-    if (batch_->clip_or == 0) return next()->triangle(placed);
+    if (batch_->clip.clip_or == 0) return next()->triangle(placed);
     const uint32_t m[3] = {mask_of(prim.v[0]), mask_of(prim.v[1]), mask_of(prim.v[2])};
     if ((m[0] | m[1] | m[2]) == 0) return next()->triangle(placed);
     --delta_; // each triangle of the clipped polygon counts one back

@@ -8,14 +8,14 @@ void EmitStage::add(Prim prim, const StagePrim& p, uint32_t n) {
     if (lists_.empty() || lists_.back().prim != prim)
         lists_.push_back({prim, uint32_t(out_->size()), 0});
     const uint32_t stride = draw_.layout->stride();
-    const uint32_t* base = batch_->vertices.data();
-    const uint32_t* end = base + size_t(batch_->vertex_count) * stride;
+    const uint32_t* base = batch_->shaded.vertices.data();
+    const uint32_t* end = base + size_t(batch_->shaded.vertex_count) * stride;
     for (uint32_t i = 0; i < n; ++i) {
         const uint32_t* v = p.v[i];
         if (v >= base && v < end) {
             out_->push_back(uint32_t(size_t(v - base) / stride));
         } else { // a vertex a stage made: copied after the batch's
-            out_->push_back(batch_->vertex_count + uint32_t(extra_.size() / stride));
+            out_->push_back(batch_->shaded.vertex_count + uint32_t(extra_.size() / stride));
             extra_.insert(extra_.end(), v, v + stride);
         }
     }
@@ -42,11 +42,11 @@ void EmitStage::flush() {
         // The batch is done with: new records go straight after its own (no copy of the
         // batch), where a later flush of the same batch writes its own over them.
         const uint32_t stride = draw_.layout->stride();
-        const uint32_t count = batch_->vertex_count + uint32_t(extra_.size() / stride);
-        batch_->vertices.resize(size_t(batch_->vertex_count) * stride);
-        batch_->vertices.insert(batch_->vertices.end(), extra_.begin(), extra_.end());
+        const uint32_t count = batch_->shaded.vertex_count + uint32_t(extra_.size() / stride);
+        batch_->shaded.vertices.resize(size_t(batch_->shaded.vertex_count) * stride);
+        batch_->shaded.vertices.insert(batch_->shaded.vertices.end(), extra_.begin(), extra_.end());
         if (calls_) {
-            deliver({batch_->vertices.data(), count, stride});
+            deliver({batch_->shaded.vertices.data(), count, stride});
         } else {
             batch_->staged = true;
             batch_->staged_vertex_count = count;

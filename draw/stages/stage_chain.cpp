@@ -77,16 +77,16 @@ bool triangles_only(Prim prim) {
 
 } // namespace
 
-void StageChain::batch(ShadedBatch& batch, const PrimRange& range, QuadStripOrder order) {
+void StageChain::batch(DrawBatch& batch, const PrimRange& range, QuadStripOrder order) {
     const uint32_t stride = plan_->layout.stride();
-    const VertexView view{batch.vertices.data(), batch.vertex_count, stride};
+    const VertexView view{batch.shaded.vertices.data(), batch.shaded.vertex_count, stride};
     emit_.set_batch(batch);
-    if (cull_only_ && batch.clip_or == 0 && triangles_only(range.prim))
+    if (cull_only_ && batch.clip.clip_or == 0 && triangles_only(range.prim))
         return cull_triangles(plan_->state, range.prim, draw_->provoking, view,
-                              batch.elts_of(range), emit_);
+                              batch.shaded.elts_of(range), emit_);
     clip_->set_batch(batch);
-    assemble(range.prim, range.flags, draw_->provoking, view, batch.elts_of(range), edge_flag_slot_,
-             *first_, order);
+    assemble(range.prim, range.flags, draw_->provoking, view, batch.shaded.elts_of(range),
+             edge_flag_slot_, *first_, order);
     clip_delta_ += clip_->take_delta();
 }
 

@@ -15,14 +15,14 @@ namespace drawpipe {
 
 class StageChain {
   public:
-    // `calls` null: the chain records into each batch (ShadedBatch::staged) instead.
+    // `calls` null: the chain records into each batch (DrawBatch::staged) instead.
     explicit StageChain(BackendCalls* calls) : emit_(calls) {}
 
     // `draw` and `plan` must outlive the draw's batches.
     void begin(const DrawInfo& draw, const RasterPlan& plan, std::span<Stage* const> driver_stages);
     // Whether a batch must go through the stages (else its ranges go straight to the backend).
-    bool needed(const ShadedBatch& batch) const { return per_primitive_ || batch.clip_or != 0; }
-    void batch(ShadedBatch& batch, const PrimRange& range,
+    bool needed(const DrawBatch& batch) const { return per_primitive_ || batch.clip.clip_or != 0; }
+    void batch(DrawBatch& batch, const PrimRange& range,
                QuadStripOrder order = QuadStripOrder::pipeline);
     void flush() { first_->flush(); }
     // Primitives the clip stage made minus those it dropped since the last call.

@@ -3,6 +3,7 @@
 // strings them together per draw.
 #pragma once
 
+#include "draw/shade/draw_batch.hpp"
 #include "draw/shade/raster_plan.hpp"
 #include "draw/stages/backend_calls.hpp"
 #include "drawpipe/backend.hpp"
@@ -22,7 +23,7 @@ class PassStage : public Stage {
     void triangle(const StagePrim& prim) override { next()->triangle(prim); }
 };
 
-// Clips primitives with a vertex outside (ShadedBatch::clip_mask) against the view volume
+// Clips primitives with a vertex outside (DrawBatch::clip) against the view volume
 // and the enabled user planes, in clip space; everything else passes untouched. New vertices
 // interpolate every output (flat ones keep the provoking vertex's value) and get window
 // coordinates. Frustum edges of a clipped polygon are not boundary edges, user-plane edges
@@ -41,7 +42,7 @@ class PassStage : public Stage {
 class ClipStage final : public Stage {
   public:
     explicit ClipStage(const RasterPlan& plan) : plan_(plan) {}
-    void set_batch(const ShadedBatch& batch) { batch_ = &batch; }
+    void set_batch(const DrawBatch& batch) { batch_ = &batch; }
     void point(const StagePrim& prim) override;
     void line(const StagePrim& prim) override;
     void triangle(const StagePrim& prim) override;
@@ -65,7 +66,7 @@ class ClipStage final : public Stage {
     const uint32_t* in_viewport(const uint32_t* v);
 
     const RasterPlan& plan_;
-    const ShadedBatch* batch_ = nullptr;
+    const DrawBatch* batch_ = nullptr;
     const ViewportXform* xform_ = nullptr; // the current primitive's viewport
     uint32_t viewport_ = 0;
     int64_t delta_ = 0;
@@ -214,13 +215,13 @@ class FlatshadeStage final : public PassStage {
 // The last stage: gathers the primitives as point, line and triangle lists in order, referring
 // to the batch's records and copying the new ones after them. At the end of a batch it either
 // hands them to the backend (the ordered sink) or leaves them in the batch as its staged
-// ranges (stages run on the shading thread, ShadedBatch::staged).
+// ranges (stages run on the shading thread, DrawBatch::staged).
 class EmitStage final : public Stage {
   public:
     // `calls` null: record into the batch.
     explicit EmitStage(BackendCalls* calls) : calls_(calls) {}
     // Recording, elements go straight into the batch's staged list.
-    void set_batch(ShadedBatch& batch) {
+    void set_batch(DrawBatch& batch) {
         batch_ = &batch;
         out_ = calls_ ? &elts_ : &batch.staged_elts;
     }
@@ -255,7 +256,7 @@ class EmitStage final : public Stage {
         uint32_t first, count;
     };
     BackendCalls* calls_;
-    ShadedBatch* batch_ = nullptr;
+    DrawBatch* batch_ = nullptr;
     std::vector<List> lists_;
     boost::container::vector<uint32_t> elts_;          // handing on: the elements held
     boost::container::vector<uint32_t>* out_ = &elts_; // elts_, or the batch's staged list

@@ -252,9 +252,10 @@ void compare_random(uint32_t seed, int rounds) {
     }
 }
 
-// The clip test and viewport transform fused into the kernel (ShadedBatch::post_plan) against
-// post_shade over the reference's records: records, clip_or, masks and clip-space positions
-// bit for bit, with user planes and clip distances enabled, vertices outside (and NaN).
+// The clip test and viewport transform fused into the kernel (SimdShade::shade_segment with a
+// PostShadeStep) against post_shade over the reference's records: records, clip_or, masks and
+// clip-space positions bit for bit, with user planes and clip distances enabled, vertices outside
+// (and NaN).
 void compare_post(uint32_t seed, uint32_t& inside, uint32_t& outside) {
     const std::vector<Format> formats = every_format();
     Rng rng(seed);
@@ -293,26 +294,24 @@ void compare_post(uint32_t seed, uint32_t& inside, uint32_t& outside) {
             seg.fetch_bias = rng.chance(2) ? 0 : rng(0, 50);
         }
         ShadedBatch a, b;
-        b.clip_pos.assign(4 * n + 64, -7.0f); // stale storage must be overwritten
-        b.clip_mask.assign(n + 16, 0xBEEF);
+        ClipResults ac, bc;
+        bc.clip_pos.assign(4 * n + 64, -7.0f); // stale storage must be overwritten
+        bc.clip_mask.assign(n + 16, 0xBEEF);
         shade_segment(state, layout, seg, a);
-        post_shade(*plan, a);
-        b.clear();
-        b.post_plan = plan.get();
-        fast.shade_segment(seg, b);
-        ASSERT_TRUE(b.post_shaded);
+        post_shade(*plan, a, ac);
+        ASSERT_TRUE(fast.shade_segment(seg, b, *plan, bc));
         ASSERT_EQ(a.vertices.size(), b.vertices.size());
         for (size_t i = 0; i < a.vertices.size(); ++i)
             ASSERT_EQ(a.vertices[i], b.vertices[i])
                 << "round " << round << ", " << n << " vertices: vertex " << i / layout.stride()
                 << " dword " << i % layout.stride();
         ASSERT_EQ(a.elts, b.elts);
-        ASSERT_EQ(a.clip_or, b.clip_or) << "round " << round;
-        ++(a.clip_or ? outside : inside);
-        if (!a.clip_or) continue;
-        ASSERT_EQ(a.clip_mask, b.clip_mask) << "round " << round;
-        ASSERT_EQ(a.clip_pos.size(), b.clip_pos.size());
-        EXPECT_EQ(0, std::memcmp(a.clip_pos.data(), b.clip_pos.data(), 4 * a.clip_pos.size()))
+        ASSERT_EQ(ac.clip_or, bc.clip_or) << "round " << round;
+        ++(ac.clip_or ? outside : inside);
+        if (!ac.clip_or) continue;
+        ASSERT_EQ(ac.clip_mask, bc.clip_mask) << "round " << round;
+        ASSERT_EQ(ac.clip_pos.size(), bc.clip_pos.size());
+        EXPECT_EQ(0, std::memcmp(ac.clip_pos.data(), bc.clip_pos.data(), 4 * ac.clip_pos.size()))
             << "round " << round;
     }
 }
@@ -359,18 +358,18 @@ TEST(SimdShade, ClipPositionsFromAnyFirstVertexOutside) {
             seg.prim = Prim::points;
             seg.fetch_count = seg.draw_count = n;
             ShadedBatch a, b;
+            ClipResults ac, bc;
             shade_segment(state, layout, seg, a);
-            post_shade(*plan, a);
-            b.clip_pos.assign(4 * size_t(n) + 64, -7.0f); // stale storage must be overwritten
-            b.clip_mask.assign(n + 16, 0xBEEF);
-            b.post_plan = plan.get();
-            fast.shade_segment(seg, b);
-            ASSERT_TRUE(b.post_shaded);
-            ASSERT_EQ(a.clip_or, uint32_t(CLIP_RIGHT));
-            ASSERT_EQ(b.clip_or, a.clip_or) << "vertex " << outside << " outside";
-            ASSERT_EQ(a.clip_mask, b.clip_mask) << "vertex " << outside << " outside";
-            ASSERT_EQ(a.clip_pos.size(), b.clip_pos.size());
-            ASSERT_EQ(0, std::memcmp(a.clip_pos.data(), b.clip_pos.data(), 4 * a.clip_pos.size()))
+            post_shade(*plan, a, ac);
+            bc.clip_pos.assign(4 * size_t(n) + 64, -7.0f); // stale storage must be overwritten
+            bc.clip_mask.assign(n + 16, 0xBEEF);
+            ASSERT_TRUE(fast.shade_segment(seg, b, *plan, bc));
+            ASSERT_EQ(ac.clip_or, uint32_t(CLIP_RIGHT));
+            ASSERT_EQ(bc.clip_or, ac.clip_or) << "vertex " << outside << " outside";
+            ASSERT_EQ(ac.clip_mask, bc.clip_mask) << "vertex " << outside << " outside";
+            ASSERT_EQ(ac.clip_pos.size(), bc.clip_pos.size());
+            ASSERT_EQ(0,
+                      std::memcmp(ac.clip_pos.data(), bc.clip_pos.data(), 4 * ac.clip_pos.size()))
                 << "vertex " << outside << " outside";
             ASSERT_EQ(a.vertices, b.vertices) << "vertex " << outside << " outside";
             ++checked;

@@ -2,8 +2,8 @@
 // segment at a time (a driver holds a MiddleEnd through <drawpipe/middle_end.hpp>).
 //
 // A middle end is stateless. prepare() receives a validated draw state and returns an
-// immutable per-draw object, MiddleEndDraw, whose shade() runs on many threads at once, each with scratch of
-// its own from make_scratch(). So one bound middle end serves every draw in flight.
+// immutable per-draw object, MiddleEndDraw, whose shade() runs on many threads at once, each with
+// scratch of its own from make_scratch(). So one bound middle end serves every draw in flight.
 #pragma once
 
 #include "drawpipe/extend/segment.hpp"
@@ -77,6 +77,18 @@ class MiddleEndDraw {
     // Fetches, shades and assembles one segment into `out` (cleared by the caller). Called
     // concurrently, each call with its own scratch (made by the same middle end) and `out`.
     virtual void shade(const Segment& seg, MiddleEndScratch* scratch, ShadedBatch& out) const = 0;
+    // As shade(), asked also to run the draw module's per-vertex step `post` (clip test,
+    // divide, viewport) while the positions are at hand, its results into `clip`. Returns
+    // whether it did; if not, the draw module runs the step after. The draw module asks only
+    // for draws whose step may run per vertex, each vertex in viewport 0 (decided once per
+    // draw). The default shades and returns false; SimdShade::shade_segment does the step.
+    virtual bool shade_post(const Segment& seg, MiddleEndScratch* scratch, ShadedBatch& out,
+                            const PostShadeStep& post, ClipResults& clip) const {
+        (void)post;
+        (void)clip;
+        shade(seg, scratch, out);
+        return false;
+    }
 
   private:
     MiddleEndLimits limits_;

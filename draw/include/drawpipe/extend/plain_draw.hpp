@@ -25,6 +25,10 @@ class PlainDraw final : public MiddleEndDraw {
     void shade(const Segment& seg, MiddleEndScratch*, ShadedBatch& out) const override {
         shader_.shade_segment(seg, out);
     }
+    bool shade_post(const Segment& seg, MiddleEndScratch*, ShadedBatch& out,
+                    const PostShadeStep& post, ClipResults& clip) const override {
+        return shader_.shade_segment(seg, out, post, clip);
+    }
 
   private:
     PlainDraw(uint32_t max_vertices, SimdShade shader)

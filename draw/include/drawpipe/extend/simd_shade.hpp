@@ -39,13 +39,19 @@ class SimdShade {
                         uint32_t* out) const;
     // As shade_fetched(state, layout(), seg, instance, out).
     void shade_fetched(const Segment& seg, uint32_t instance, uint32_t* out) const;
-    // As shade_segment(state, layout(), seg, out). When the draw module has set
-    // out.post_plan, also the clip test and viewport transform (the positions written are
-    // then window coordinates): a middle end hands these records on unchanged.
+    // As shade_segment(state, layout(), seg, out).
     void shade_segment(const Segment& seg, ShadedBatch& out) const;
+    // The same and, in the same pass over each block, the draw module's per-vertex step
+    // `post` (MiddleEndDraw::shade_post): the positions written are then window coordinates,
+    // which a middle end hands on unchanged. Returns false, having only shaded, for a segment
+    // the fused pass does not take (more than one instance, or an empty one).
+    bool shade_segment(const Segment& seg, ShadedBatch& out, const PostShadeStep& post,
+                       ClipResults& clip) const;
 
   private:
-    void shade_post(const Segment& seg, ShadedBatch& out) const;
+    void emit_segment(const Segment& seg, uint32_t first_vertex, ShadedBatch& out) const;
+    void shade_post(const Segment& seg, ShadedBatch& out, const PostShadeStep& post,
+                    ClipResults& clip) const;
 
     struct Plan; // the draw's fetch plan, resolved once (draw/shade/fetch_plan.cpp)
     VertexLayout layout_;
