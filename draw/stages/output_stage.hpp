@@ -6,7 +6,6 @@
 
 #include "draw/pipeline/backend_calls.hpp"
 #include "draw/pipeline/prepared_draw.hpp"
-#include "draw/pipeline/submit.hpp"
 #include "draw/shade/check_batch.hpp"
 #include "draw/stages/stage_chain.hpp"
 #include "drawpipe/backend.hpp"
