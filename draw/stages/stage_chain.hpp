@@ -6,6 +6,7 @@
 
 #include "draw/pipeline/prepared_draw.hpp"
 #include "draw/stages/stages.hpp"
+#include "drawpipe/extend/prim_assembly.hpp"
 #include "drawpipe/prim.hpp"
 
 #include <optional>
