@@ -1,19 +1,11 @@
 #include "drawpipe/backends/raster.hpp"
 
+#include "backends/png.hpp"
 #include "drawpipe/decompose.hpp"
-#include "drawpipe/error.hpp"
 #include "drawpipe/limits.hpp"
 
-// stb's writer is compiled here, static, so it cannot clash with a driver's own copy.
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#define STB_IMAGE_WRITE_STATIC
-#include <stb_image_write.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <vector>
 
 namespace drawpipe {
@@ -442,26 +434,7 @@ void RasterBackend::write_png(const std::string& path) const {
     for (uint32_t y = 0; y < height_; ++y)
         std::copy_n(pixels_.data() + size_t(y) * width_, width_,
                     rows.data() + size_t(height_ - 1 - y) * width_);
-    // Encoded in memory, then written here: stb's own file writer does not report a failed
-    // write (a full disk), and a picture that was not written must not pass for one.
-    std::vector<unsigned char> png;
-    const auto append = [](void* to, void* data, int size) {
-        const auto* bytes = static_cast<const unsigned char*>(data);
-        static_cast<std::vector<unsigned char>*>(to)->insert(
-            static_cast<std::vector<unsigned char>*>(to)->end(), bytes, bytes + size);
-    };
-    if (!stbi_write_png_to_func(append, &png, int(width_), int(height_), 4, rows.data(),
-                                int(width_ * 4)))
-        throw Error(ErrorCode::invalid_value, "png: cannot encode '" + path + "'");
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) throw Error(ErrorCode::io_error, "png '" + path + "': " + std::strerror(errno));
-    errno = 0;
-    const bool wrote = std::fwrite(png.data(), 1, png.size(), f) == png.size();
-    const int write_error = errno;
-    const bool closed = std::fclose(f) == 0; // flushes: a full disk may show only here
-    if (!wrote || !closed)
-        throw Error(ErrorCode::io_error,
-                    "png '" + path + "': " + std::strerror(wrote ? errno : write_error));
+    write_rgba_png(path, width_, height_, rows);
 }
 
 } // namespace drawpipe

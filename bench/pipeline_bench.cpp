@@ -17,10 +17,11 @@
 #include "bench/matrix_scene.hpp"
 #include "bench/rounds.hpp"
 #include "draw/front_end/front_end.hpp"
-#include "draw/context/submit.hpp"
+#include "drawpipe/backend.hpp"
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/extend/fetch_shade.hpp"
+#include "drawpipe/extend/shaded.hpp"
 #include "drawpipe/extend/simd_shade.hpp"
 #include "workloads/workloads.hpp"
 
@@ -51,6 +52,14 @@ std::deque<Workload> g_workloads; // W1, W3, W7
 std::shared_ptr<const MiddleEnd> middle_end(bool simd) {
     if (simd) return std::make_shared<FetchShadeSimd>(kLimit);
     return std::make_shared<FetchShade>(kLimit);
+}
+
+// Hands one middle-end batch to a backend, range by range, stream 0 only (no stream output).
+void submit_batch(Backend& backend, const ShadedBatch& batch, const VertexLayout& layout) {
+    const VertexView view{batch.vertices.data(), batch.vertex_count, layout.stride()};
+    for (const PrimRange& r : batch.prims)
+        if (r.stream == 0) // the other vertex streams only feed stream output
+            backend.draw_elements(r.prim, r.flags, view, batch.elts_of(r));
 }
 
 // The stages called directly, with everything kept warm across draws: the baseline.

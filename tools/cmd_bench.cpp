@@ -408,8 +408,7 @@ void add_bench_command(CLI::App& app) {
            "spheres: sphere:N (about N triangles, vertex-cache order) or sphere:N:random "
            "(triangles shuffled)")
         ->required();
-    cmd->add_option("--strategy", args->strategies, std::string(kStrategyHelp) + ", or all")
-        ->expected(1, -1);
+    cmd->add_option("--strategy", args->strategies, strategy_help() + ", or all")->expected(1, -1);
     cmd->add_option("--max-vertices", args->limits,
                     std::string(kMaxVerticesHelp) +
                         "; one row per limit given (the front end alone: 0 is 4096, at most 65536; "

@@ -31,9 +31,7 @@ constexpr uint32_t kTorusRings = 384, kTorusSides = 128;
 
 struct DemoArgs {
     uint32_t size = 128;
-    uint32_t max_vertices = 0;
-    std::string middle_end = "fetch_shade";
-    std::string strategy = "distinct";
+    SplitArgs split;
     std::optional<std::string> png; // given: even empty, which is an error
     bool no_png = false;
     uint32_t threads = 0; // 0: $DRAWPIPE_THREADS or every hardware thread
@@ -79,11 +77,8 @@ void add_demo_command(CLI::App& app) {
                                    "picture a generated torus, each segment in its own colour "
                                    "(demo.png)");
     cmd->add_option("--size", args->size, "Grid vertices per side")->check(CLI::Range(2u, 2048u));
-    cmd->add_option("--max-vertices", args->max_vertices,
-                    std::string(kMaxVerticesHelp) +
-                        " (demo: a primitive type that needs more is skipped)");
-    cmd->add_option("--middle-end", args->middle_end, "Middle end by registered name");
-    cmd->add_option("--strategy", args->strategy, kStrategyHelp);
+    add_split_options(*cmd, args->split, MiddleEndOption::chosen,
+                      " (demo: a primitive type that needs more is skipped)");
     add_threads_option(*cmd, args->threads);
     add_output_option(*cmd, "--png", args->png,
                       "Where the picture goes, FILE ending in .png: a generated torus, lit, each "
@@ -94,7 +89,7 @@ void add_demo_command(CLI::App& app) {
             throw Error(ErrorCode::invalid_value, "--png: given with --no-png");
         const std::string png = args->no_png ? "" : args->png.value_or("demo.png");
         if (!args->no_png) check_output_path(png, "--png", ".png");
-        const Strategy strategy = parse_strategy_option(args->strategy);
+        const Strategy strategy = parse_strategy_option(args->split.strategy);
         const uint32_t n = args->size;
         // One float4 position per grid vertex.
         std::vector<float> positions;
@@ -111,29 +106,30 @@ void add_demo_command(CLI::App& app) {
         const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, threads);
         ContextOptions co;
         co.threads = threads;
-        co.draw = {strategy, args->max_vertices};
+        co.draw = {strategy, args->split.max_vertices};
         Context ctx(co);
-        ctx.bind_middle_end(args->middle_end);
+        ctx.bind_middle_end(args->split.middle_end);
         ctx.set_vertex_buffers({&vb, 1});
         ctx.set_vertex_attribs(attribs);
         // A forced limit above the middle end's is an error naming both numbers, before the
         // table starts (one below a primitive type's minimum skips that type below).
-        if (args->max_vertices != 0) {
+        if (args->split.max_vertices != 0) {
             DrawInfo one;
             one.prim = Prim::points;
             one.count = 1;
             check_draw({one, {{&vb, 1}, attribs}, nullptr, nullptr},
-                       *MiddleEndRegistry::global().find(args->middle_end),
-                       {strategy, args->max_vertices});
+                       *MiddleEndRegistry::global().find(args->split.middle_end),
+                       {strategy, args->split.max_vertices});
         }
         std::printf("drawpipe demo: %ux%u grid, middle end %s, strategy %s, %u threads\n", n, n,
-                    args->middle_end.c_str(), strategy.name().c_str(), ctx.threads());
+                    args->split.middle_end.c_str(), strategy.name().c_str(), ctx.threads());
         std::printf("%-26s %10s %9s %14s %8s %8s %10s\n", "primitive", "indices", "segments",
                     "fetched/index", "points", "lines", "triangles");
         for (int p = 0; p < int(Prim::patches); ++p) { // patches need tessellation shaders
             const Prim prim = Prim(p);
             // A forced limit too small for this primitive type skips it, with the reason.
-            if (args->max_vertices != 0 && args->max_vertices < min_segment_vertices(prim)) {
+            if (args->split.max_vertices != 0 &&
+                args->split.max_vertices < min_segment_vertices(prim)) {
                 std::printf("%-26s skipped: a segment needs at least %u vertices\n",
                             std::string(prim_name(prim)).c_str(), min_segment_vertices(prim));
                 continue;
@@ -164,18 +160,19 @@ void add_demo_command(CLI::App& app) {
         if (png.empty()) return;
         // The picture: a generated torus through the whole pipeline with the same middle end,
         // strategy, limit and threads, lit, each segment in its own colour.
-        if (args->max_vertices != 0 && args->max_vertices < min_segment_vertices(Prim::triangles)) {
+        if (args->split.max_vertices != 0 &&
+            args->split.max_vertices < min_segment_vertices(Prim::triangles)) {
             std::printf("no picture: the torus's triangles need at least %u vertices per segment "
                         "(--max-vertices %u)\n",
-                        min_segment_vertices(Prim::triangles), args->max_vertices);
+                        min_segment_vertices(Prim::triangles), args->split.max_vertices);
             return;
         }
         const workloads::Workload torus = torus_mesh(kTorusRings, kTorusSides);
         MeshView view;
         view.elevation = 35;
         view.colours = MeshColours::segment;
-        view.middle_end = args->middle_end;
-        view.options = {strategy, args->max_vertices};
+        view.middle_end = args->split.middle_end;
+        view.options = {strategy, args->split.max_vertices};
         view.threads = threads;
         const MeshPicture picture = render_mesh(torus, view);
         // The caption says what the picture is, so that it explains itself wherever it goes.
@@ -183,7 +180,7 @@ void add_demo_command(CLI::App& app) {
             std::to_string(picture.colours) + (picture.colours == 1 ? " segment" : " segments");
         Legend caption;
         caption.caption = true;
-        caption.lines = {"drawpipe demo: " + segments + " (" + args->middle_end + ", " +
+        caption.lines = {"drawpipe demo: " + segments + " (" + args->split.middle_end + ", " +
                          strategy.name() + ") of a torus, a colour each"};
         write_png_with_legend(picture.image, caption, png, "--png");
         std::printf("wrote %s: a generated torus (%u triangles) through the whole pipeline, "

@@ -24,8 +24,7 @@ namespace {
 struct Gen7Args {
     std::string file;
     std::string gs;
-    std::string strategy = "distinct";
-    uint32_t max_vertices = 0;
+    SplitArgs split; // its middle_end unused: the middle end is gen7's
     bool no_stream_output = false;
 };
 
@@ -92,8 +91,7 @@ void add_gen7_command(CLI::App& app) {
         "gen7-header", "Show the gen7 GS control-data header and URB writes per input primitive");
     cmd->add_option("draw", args->file, "Draw description file (.txt, '-' for stdin)")->required();
     cmd->add_option("--gs", args->gs, "Library geometry shader (overrides the description's gs)");
-    cmd->add_option("--max-vertices", args->max_vertices, kMaxVerticesHelp);
-    cmd->add_option("--strategy", args->strategy, kStrategyHelp);
+    add_split_options(*cmd, args->split, MiddleEndOption::fixed);
     cmd->add_flag("--no-stream-output", args->no_stream_output,
                   "Compile without transform feedback: drop vertices of streams > 0");
     cmd->callback([args] {
@@ -103,7 +101,7 @@ void add_gen7_command(CLI::App& app) {
         if (desc.gs.empty())
             throw Error(ErrorCode::invalid_value, "--gs: gen7-header needs a geometry shader");
         const GeometryShader& gs = find_gs(desc.gs);
-        const Strategy strategy = parse_strategy_option(args->strategy);
+        const Strategy strategy = parse_strategy_option(args->split.strategy);
         const auto bound = bind_draw(desc);
         bool printed_program = false;
         auto show_thread = [&](const gen7::ThreadReport& r) {
@@ -114,7 +112,8 @@ void add_gen7_command(CLI::App& app) {
         const gen7::Gen7MiddleEnd middle(4096, !args->no_stream_output, show_thread);
         CountingBackend sink;
         const DrawState state{bound->info, bound->input(), nullptr, &gs};
-        const DrawStats stats = draw_serial(state, middle, sink, {strategy, args->max_vertices});
+        const DrawStats stats =
+            draw_serial(state, middle, sink, {strategy, args->split.max_vertices});
         const auto names = middle.counters();
         for (size_t i = 0; i < names.size(); ++i)
             std::printf("# %s %llu\n", std::string(names[i]).c_str(),

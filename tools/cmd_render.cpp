@@ -31,9 +31,7 @@ namespace {
 
 struct RenderArgs {
     std::string file;
-    std::string middle_end = "fetch_shade";
-    std::string strategy = "distinct";
-    uint32_t max_vertices = 0;
+    SplitArgs split;
     std::string gs;
     uint32_t threads = 0;
     std::optional<std::string> png; // given: even empty, which is an error
@@ -180,8 +178,8 @@ std::string check_render_args(const RenderArgs& a, InputKind kind) {
             throw Error(ErrorCode::invalid_value, "--flat: for a mesh file with --color-by");
         if (!a.gs.empty()) find_gs(a.gs);
     }
-    parse_strategy_option(a.strategy);
-    MiddleEndRegistry::global().find(a.middle_end);
+    parse_strategy_option(a.split.strategy);
+    MiddleEndRegistry::global().find(a.split.middle_end);
     // A picture, not silence: render.png unless --pixels alone was asked for.
     const std::string png = a.png ? *a.png : a.pixels ? "" : "render.png";
     if (a.png || !png.empty()) check_output_path(png, "--png", ".png");
@@ -200,8 +198,8 @@ void render_mesh_input(const RenderArgs& a, const std::string& png) {
     if (a.camera.size() == 3)
         view.azimuth = a.camera[0], view.elevation = a.camera[1], view.distance = a.camera[2];
     view.instances = a.instances ? a.instances : 1;
-    view.middle_end = a.middle_end;
-    view.options = {parse_strategy_option(a.strategy), a.max_vertices};
+    view.middle_end = a.split.middle_end;
+    view.options = {parse_strategy_option(a.split.strategy), a.split.max_vertices};
     view.threads = a.threads ? a.threads : default_thread_count();
     const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, view.threads);
     Progress progress(!a.no_progress);
@@ -233,18 +231,18 @@ void render(const RenderArgs& a) {
     DescRender how;
     how.width = a.width ? a.width : 64;
     how.height = a.height ? a.height : 64;
-    how.middle_end = a.middle_end;
-    how.max_vertices = a.max_vertices;
+    how.middle_end = a.split.middle_end;
+    how.max_vertices = a.split.max_vertices;
     how.threads = a.threads ? a.threads : default_thread_count();
     DrawDesc desc = parse_draw_text(read_text_file(a.file, "draw description"));
     if (!a.gs.empty()) desc.gs = a.gs;
     how.gs = desc.gs.empty() ? nullptr : &find_gs(desc.gs);
-    how.strategy = parse_strategy_option(a.strategy);
+    how.strategy = parse_strategy_option(a.split.strategy);
     const tbb::global_control allow(tbb::global_control::max_allowed_parallelism, how.threads);
     Progress progress(!a.no_progress);
     if (progress.shown()) {
         how.middle = std::make_shared<ProgressMiddleEnd>(
-            MiddleEndRegistry::global().find(a.middle_end), progress);
+            MiddleEndRegistry::global().find(a.split.middle_end), progress);
         progress.phase("drawing " + a.file,
                        uint64_t(desc.count) * std::max<uint32_t>(desc.instances, 1));
     }
@@ -308,9 +306,7 @@ void add_render_command(CLI::App& app) {
                     "A mesh's camera: AZIMUTH ELEVATION (degrees) DISTANCE (0: frame the mesh; "
                     "default 30 20 0)")
         ->expected(3);
-    cmd->add_option("--middle-end", args->middle_end, "Middle end by registered name");
-    cmd->add_option("--max-vertices", args->max_vertices, kMaxVerticesHelp);
-    cmd->add_option("--strategy", args->strategy, kStrategyHelp);
+    add_split_options(*cmd, args->split);
     cmd->add_option("--gs", args->gs, "Bind a library geometry shader (a description only)");
     add_threads_option(*cmd, args->threads);
     cmd->add_flag("--no-progress", args->no_progress,

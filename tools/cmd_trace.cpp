@@ -30,9 +30,7 @@ namespace {
 
 struct TraceArgs {
     std::string file;
-    std::string middle_end = "fetch_shade";
-    std::string strategy = "distinct";
-    uint32_t max_vertices = 0;
+    SplitArgs split;
     bool segments = false;
     std::string gs;                      // overrides the description's `gs`
     bool stats = false;                  // middle-end counters to stderr
@@ -243,9 +241,7 @@ void add_trace_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand("trace", "Print the canonical trace of a draw description");
     cmd->footer(library_help());
     cmd->add_option("draw", args->file, "Draw description file (.txt, '-' for stdin)")->required();
-    cmd->add_option("--middle-end", args->middle_end, "Middle end by registered name");
-    cmd->add_option("--max-vertices", args->max_vertices, kMaxVerticesHelp);
-    cmd->add_option("--strategy", args->strategy, kStrategyHelp);
+    add_split_options(*cmd, args->split);
     cmd->add_flag("--segments", args->segments,
                   "Print each segment with its flags and sizes instead");
     cmd->add_option("--gs", args->gs,
@@ -287,13 +283,13 @@ void add_trace_command(CLI::App& app) {
         if (!args->gs.empty()) desc.gs = args->gs;
         const GeometryShader* gs = desc.gs.empty() ? nullptr : &find_gs(desc.gs);
         const auto bound = bind_draw(desc);
-        const Strategy strategy = parse_strategy_option(args->strategy);
-        const auto middle = MiddleEndRegistry::global().find(args->middle_end);
+        const Strategy strategy = parse_strategy_option(args->split.strategy);
+        const auto middle = MiddleEndRegistry::global().find(args->split.middle_end);
         const VertexShader* vs = desc.vs.empty() ? nullptr : &find_vs(desc.vs);
         DrawState state{bound->info, bound->input(), vs, gs};
         DescTess tess;
         tess.bind(desc, state);
-        DrawOptions ro{strategy, args->max_vertices};
+        DrawOptions ro{strategy, args->split.max_vertices};
         if (args->segments) return print_all_segments(state, *middle, ro, *bound);
         // The draws and their limits are checked here, so that an error comes before the header.
         check_described_draws(*bound, state, *middle, ro);

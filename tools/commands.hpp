@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -25,16 +26,43 @@ inline constexpr const char* kMaxVerticesHelp =
     "Vertices per segment: 0 (the default) for the middle end's own limit; below what a "
     "primitive type needs, or above the middle end's limit, is an error naming both numbers";
 
-// What --strategy accepts, for help texts and errors.
-inline constexpr const char* kStrategyHelp =
-    "Splitting strategy: distinct (default), vsplit, direct-N (N a power of two, 2..2^24), "
-    "exact, none, reorder";
+// The names --strategy accepts, for help texts and errors.
+inline constexpr const char* kStrategyNames =
+    "distinct (default), vsplit, direct-N (N a power of two, 2..2^24), exact, none, reorder";
+
+// What --strategy means, the same in every command.
+inline std::string strategy_help() {
+    return std::string("Splitting strategy: ") + kStrategyNames;
+}
 
 // Strategy::parse, or Error(not_found) naming --strategy and the names it accepts.
 inline Strategy parse_strategy_option(const std::string& name) {
     if (const auto s = Strategy::parse(name)) return *s;
-    throw Error(ErrorCode::not_found, "--strategy: unknown strategy '" + name + "' (" +
-                                          std::string(kStrategyHelp + 20) + ")");
+    throw Error(ErrorCode::not_found,
+                "--strategy: unknown strategy '" + name + "' (" + kStrategyNames + ")");
+}
+
+// How a command that draws splits: the middle end, its vertices per segment and the
+// strategy, as --middle-end, --max-vertices and --strategy give them.
+struct SplitArgs {
+    std::string middle_end = "fetch_shade"; // a registered name
+    uint32_t max_vertices = 0;              // 0: the middle end's own limit
+    std::string strategy = "distinct";      // parse_strategy_option's input
+};
+
+// Whether a command lets --middle-end choose the middle end, or draws with its own.
+enum class MiddleEndOption { chosen, fixed };
+
+// Adds the split options to `cmd`, the same in every command: --middle-end (unless the
+// command's middle end is fixed), --max-vertices (its help followed by `max_vertices_note`)
+// and --strategy.
+inline void add_split_options(CLI::App& cmd, SplitArgs& args,
+                              MiddleEndOption middle_end = MiddleEndOption::chosen,
+                              const std::string& max_vertices_note = "") {
+    if (middle_end == MiddleEndOption::chosen)
+        cmd.add_option("--middle-end", args.middle_end, "Middle end by registered name");
+    cmd.add_option("--max-vertices", args.max_vertices, kMaxVerticesHelp + max_vertices_note);
+    cmd.add_option("--strategy", args.strategy, strategy_help());
 }
 
 // --threads, the same range and help in every command: 1..1024, checked before any work.

@@ -3,7 +3,7 @@
 #include "drawpipe/error.hpp"
 #include "tools/common/files.hpp"
 
-// Both compiled here, file-local: raster.cpp has its own copy of the PNG writer.
+// Both compiled here, file-local: backends/png.cpp has its own copy of the PNG writer.
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #include <stb_easy_font.h>

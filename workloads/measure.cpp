@@ -75,13 +75,7 @@ TimedDraw FrontEndTimer::time(const DrawInfo& draw, const MiddleEndLimits& limit
 }
 
 bool reorder_strategy_indices(const DrawInfo& draw, std::vector<uint32_t>& out) {
-#if DRAWPIPE_WITH_REORDER
     return reorder_for_vertex_cache(draw, out);
-#else
-    (void)draw;
-    out.clear();
-    return false;
-#endif
 }
 
 const uint32_t kReorderIndexRange = kReorderMaxRange;

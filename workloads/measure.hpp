@@ -53,9 +53,9 @@ class FrontEndTimer {
     std::unique_ptr<Impl> impl_;
 };
 
-// The indices the reorder strategy draws in place of `draw`'s, in vertex-cache order
-// (reorder_for_vertex_cache); false, `out` empty, where it draws as `exact` (or the build
-// has no reorder strategy).
+// The indices the reorder strategy draws in place of `draw`'s, in vertex-cache order: the
+// front end's own reorder_for_vertex_cache, for programs that include no private draw/
+// header; false, `out` empty, where it draws as `exact` (or the build has no reorder strategy).
 bool reorder_strategy_indices(const DrawInfo& draw, std::vector<uint32_t>& out);
 // The widest raw index range the reorder strategy reorders (kReorderMaxRange).
 extern const uint32_t kReorderIndexRange;

@@ -33,7 +33,7 @@ inline constexpr uint32_t kTokensPerThread = 4;
 // draw elements, times instances): about 20 us of shading, far above a pipeline step's cost.
 inline constexpr uint32_t kTokenWork = 4096;
 // Most draws that may begin in one token. 8192 small draws (96 indices, whole) on the
-// 16-core device machine, 16 threads: 2.7x with 16, 1.25x with 64 (64 tokens held a whole
+// pipeline with 16 threads: 2.7x with 16, 1.25x with 64 (64 tokens held a whole
 // queue of 4096, so the sink never ran beside the shading); 64 was 5-10 % better at 2-8.
 inline constexpr uint32_t kMaxDrawsPerToken = 16;
 // Most segments plus end-of-draw marks in one token.

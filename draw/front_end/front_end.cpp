@@ -23,22 +23,6 @@ namespace drawpipe {
 using detail::Run;
 using detail::Shape;
 
-namespace {
-
-// The reorder strategy's copy of the indices; false (draw as `exact`) when the package was
-// built without meshoptimizer, where Strategy::parse never yields `reorder` anyway.
-bool reorder_copy(const DrawInfo& draw, std::vector<uint32_t>& out) {
-#if DRAWPIPE_WITH_REORDER
-    return reorder_for_vertex_cache(draw, out);
-#else
-    (void)draw;
-    out.clear();
-    return false;
-#endif
-}
-
-} // namespace
-
 struct FrontEnd::Impl {
     DrawInfo draw;
     detail::SplitParams params{};
@@ -311,7 +295,7 @@ void FrontEnd::setup(const DrawInfo& input, const FrontEndOptions& input_options
         // Draw the reordered copy (kept in Impl, reused across draws) with exact de-duplication.
         // Not for a geometry shader: it sees primitive ids, so reordering changes its output.
         options.strategy = Strategy{Strategy::Kind::exact, 0};
-        if (!options.limits.assemble_as && reorder_copy(input, m.reordered)) {
+        if (!options.limits.assemble_as && reorder_for_vertex_cache(input, m.reordered)) {
             m.draw.index_type = IndexType::u32;
             m.draw.indices = m.reordered.data();
             m.draw.index_buffer_count = uint32_t(m.reordered.size());

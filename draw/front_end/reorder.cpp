@@ -3,12 +3,17 @@
 #include "draw/front_end/index_scan.hpp"
 #include "drawpipe/prim.hpp"
 
+#if DRAWPIPE_WITH_REORDER
 #include <meshoptimizer.h>
+#endif
 
 #include <algorithm>
 #include <limits>
 
 namespace drawpipe {
+
+#if DRAWPIPE_WITH_REORDER
+
 namespace {
 
 // The draw's `count` raw indices from src as u32, and their range; false if a restart index
@@ -52,5 +57,15 @@ bool reorder_for_vertex_cache(const DrawInfo& draw, std::vector<uint32_t>& out) 
     for (uint32_t& v : out) v += lo;
     return true;
 }
+
+#else // built without meshoptimizer: Strategy::parse never yields `reorder`
+
+bool reorder_for_vertex_cache(const DrawInfo& draw, std::vector<uint32_t>& out) {
+    (void)draw;
+    out.clear();
+    return false;
+}
+
+#endif
 
 } // namespace drawpipe

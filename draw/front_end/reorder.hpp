@@ -18,7 +18,8 @@ inline constexpr uint32_t kReorderMaxRange = 1u << 26;
 // vertex-cache order. Returns false and leaves `out` empty when the strategy falls back to
 // plain `exact`: not an indexed triangle list, a restart index present among the indices,
 // or a raw index range wider than kReorderMaxRange (or than 4 x count + 65536). Allocates
-// (out, and meshoptimizer's scratch) per call; `draw` must already be valid.
+// (out, and meshoptimizer's scratch) per call; `draw` must already be valid. In a package
+// built without meshoptimizer it always returns false (and `reorder` is no strategy there).
 bool reorder_for_vertex_cache(const DrawInfo& draw, std::vector<uint32_t>& out);
 
 } // namespace drawpipe

@@ -10,6 +10,7 @@
 #include "draw/front_end/index_scan.hpp"
 #include "draw/front_end/splitter.hpp"
 #include "draw/front_end/triangle_loops.hpp"
+#include "drawpipe/extend/prim_assembly.hpp"
 
 #include <algorithm>
 #include <cstddef>

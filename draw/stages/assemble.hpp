@@ -5,6 +5,7 @@
 #pragma once
 
 #include "drawpipe/backend.hpp"
+#include "drawpipe/extend/prim_assembly.hpp"
 #include "drawpipe/extend/stage.hpp"
 #include "drawpipe/prim.hpp"
 

@@ -1,6 +1,7 @@
 #include "draw/stages/stages.hpp"
 
 #include "draw/stages/simd_cull.hpp"
+#include "drawpipe/extend/prim_assembly.hpp"
 #include "drawpipe/prim.hpp"
 
 namespace drawpipe {

@@ -6,6 +6,7 @@
 
 #include "draw/shade/raster_plan.hpp"
 #include "draw/stages/stages.hpp"
+#include "drawpipe/extend/prim_assembly.hpp"
 #include "drawpipe/prim.hpp"
 
 #include <optional>

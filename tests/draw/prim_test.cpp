@@ -1,3 +1,4 @@
+#include "drawpipe/extend/prim_assembly.hpp"
 #include "drawpipe/prim.hpp"
 
 #include <gtest/gtest.h>

@@ -5,6 +5,7 @@
 // thread count; and a stippled line list needs bounded memory however many dashes it makes.
 #include "drawpipe/backends/counting.hpp"
 #include "drawpipe/context.hpp"
+#include "drawpipe/extend/prim_assembly.hpp"
 #include "drawpipe/extend/simd_shade.hpp"
 #include "drawpipe/extend/stage.hpp"
 #include "drawpipe/middle_ends.hpp"
