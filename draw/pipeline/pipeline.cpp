@@ -266,7 +266,7 @@ struct DrawPipeline::Impl {
                 it.primitives = {};
                 it.clip_delta = 0;
                 shade_chunk(it, cell, [&it](const ShadedBatch& b) {
-                    for (uint32_t c = 0; c < kMaxCounters; ++c) it.counters[c] += b.counters[c];
+                    add_counters(it.counters, b.counters);
                     it.clip_delta += b.clip_delta;
                     for (const PrimRange& r : b.prims)
                         it.primitives.generated[r.stream] +=
@@ -283,7 +283,7 @@ struct DrawPipeline::Impl {
     }
 
     void sink_batch(ShadedBatch& batch) {
-        for (uint32_t c = 0; c < kMaxCounters; ++c) counter_total[c] += batch.counters[c];
+        add_counters(counter_total, batch.counters);
         sink->batch(batch, primitive_total);
         clip_delta_total += batch.clip_delta;
     }
@@ -297,7 +297,7 @@ struct DrawPipeline::Impl {
             if (it.is_chunk) {
                 for (uint32_t p = 0; p < it.piece_count; ++p) sink_batch(it.pieces[p].batch);
                 if (it.draw->parallel_backend) {
-                    for (uint32_t c = 0; c < kMaxCounters; ++c) counter_total[c] += it.counters[c];
+                    add_counters(counter_total, it.counters);
                     primitive_total += it.primitives;
                     clip_delta_total += it.clip_delta;
                 }
