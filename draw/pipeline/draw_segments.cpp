@@ -1,5 +1,6 @@
 #include "drawpipe/extend/draw_segments.hpp"
 
+#include "draw/front_end/chunks.hpp"
 #include "draw/front_end/front_end.hpp"
 #include "draw/front_end/range_draw.hpp"
 #include "draw/pipeline/prepared_draw.hpp"

@@ -1,5 +1,6 @@
 #include "draw/pipeline/pipeline.hpp"
 
+#include "draw/front_end/chunks.hpp"
 #include "draw/pipeline/statistics.hpp"
 #include "draw/pipeline/tsan_order.hpp"
 #include "draw/stages/output_stage.hpp"
@@ -38,7 +39,7 @@ struct Item {
     SegmentStorage storage;
     Segment seg;
     ShadedBatch batch;
-    // A chunk (has_segment too): the shade stage splits it (FrontEnd::begin_chunk) into
+    // A chunk (has_segment too): the shade stage splits it (begin_chunk) into
     // piece_count pieces, so the front end of a large draw runs on every thread.
     bool is_chunk = false;
     // A small draw whole (has_segment too): split into pieces where it is shaded, so that
@@ -97,7 +98,7 @@ struct DrawPipeline::Impl {
     FrontEndStats front_total;
     OrderEdge source_edge;
     bool in_arena = false; // produce() runs inside the arena: the restart scan may fork
-    // The open draw when it is cut into chunks (FrontEnd::chunk_count > 1): the source hands
+    // The open draw when it is cut into chunks (chunk_count > 1): the source hands
     // out (pass, chunk) descriptions, O(1) each, in draw order.
     bool chunked = false;
     uint32_t chunks = 0, passes = 0, next_chunk = 0, next_pass = 0;
@@ -120,12 +121,12 @@ struct DrawPipeline::Impl {
 
     void open_draw(const PreparedDraw& draw) {
         const DrawInfo& d = draw.state.draw;
-        chunks = draw.cached ? 1 : FrontEnd::chunk_count(d, draw.split);
+        chunks = draw.cached ? 1 : chunk_count(d, draw.split);
         chunked = chunks > 1;
         begins_pending = true;
         draw_open = true;
         if (chunked) {
-            passes = FrontEnd::chunk_passes(d, draw.split);
+            passes = chunk_passes(d, draw.split);
             next_chunk = next_pass = 0;
             open_restarts = nullptr;
             // Inline, one thread splits the chunks in order and carries the open run from
@@ -134,7 +135,7 @@ struct DrawPipeline::Impl {
                 // Found here, once per draw, before any of its chunks is handed out: O(chunks)
                 // serial work after a scan that forks across the arena.
                 RestartChunks& table = restart_tables[cursor];
-                FrontEnd::find_restart_chunks(d, draw.split, chunks, table, in_arena);
+                find_restart_chunks(d, draw.split, chunks, table, in_arena);
                 open_restarts = &table;
             }
             open_small = open_whole = false;
@@ -240,7 +241,7 @@ struct DrawPipeline::Impl {
     static void shade_chunk(Item& it, ScratchCell& cell, Each each = nullptr) {
         const PreparedDraw& draw = *it.draw;
         FrontEnd& front = cell.front;
-        front.begin_chunk(draw.state.draw, draw.split, it.restarts, it.pass, it.chunk);
+        begin_chunk(front, draw.state.draw, draw.split, it.restarts, it.pass, it.chunk);
         shade_pieces(
             it, cell, [&](SegmentStorage& st, Segment& seg) { return front.next(st, seg); }, each);
         it.front = front.stats();
