@@ -1,6 +1,7 @@
 #include "drawpipe/extend/draw_segments.hpp"
 
 #include "draw/context/prepared_draw.hpp"
+#include "draw/front_end/chunks.hpp"
 #include "draw/front_end/front_end.hpp"
 #include "draw/front_end/range_draw.hpp"
 #include "drawpipe/prim.hpp"

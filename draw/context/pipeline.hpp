@@ -2,9 +2,9 @@
 // filters.
 //
 //   source  serial in order: the front end cuts small draws into segments and packs them into
-//           tokens; a draw of several chunks (FrontEnd::chunk_count) is handed out one chunk
-//           description per token, O(1) each, after its restart scan
-//           (FrontEnd::find_restart_chunks)
+//           tokens (TokenSource); a draw of several chunks (draw/front_end/chunks.hpp) is
+//           handed out one chunk description per token, O(1) each, after its restart scan
+//           (find_restart_chunks)
 //   shade   parallel:        a chunk's token is split here by the thread's own FrontEnd, each
 //           segment into its own batch; the middle end fetches and shades each segment
 //   sink    serial in order: stream output captures the batches, then the backend receives

@@ -38,7 +38,7 @@ DrawStats run_serial(const PreparedDraw& draw, const MiddleEnd& middle, Backend&
     sink.begin(draw);
     source.drain(storage, seg, [&](const Segment& s) {
         shade_step(draw, s, scratch.get(), batch);
-        for (uint32_t i = 0; i < kMaxCounters; ++i) stats.counters[i] += batch.shaded.counters[i];
+        add_counters(stats.counters, batch.shaded.counters);
         sink.batch(batch, stats.primitives);
         clip_delta += batch.clip_delta;
     });

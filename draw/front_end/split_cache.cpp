@@ -1,5 +1,6 @@
 #include "drawpipe/split_cache.hpp"
 
+#include "draw/front_end/chunks.hpp"
 #include "draw/front_end/index_scan.hpp"
 #include "draw/front_end/split_replay.hpp"
 #include "drawpipe/error.hpp"
@@ -65,7 +66,7 @@ std::shared_ptr<SplitEntry> record_split(const DrawInfo& draw, const FrontEndOpt
     front.begin(one, fo);
 
     auto entry = std::make_shared<SplitEntry>();
-    entry->chunks = FrontEnd::chunk_count(one, fo);
+    entry->chunks = chunk_count(one, fo);
     entry->chunk_positions = chunk_size(fo);
     struct Offsets {
         size_t fetch, draw;

@@ -2,6 +2,7 @@
 // (drawpipe/split_cache.hpp).
 #pragma once
 
+#include "draw/front_end/chunks.hpp"
 #include "draw/front_end/front_end.hpp"
 #include "draw/front_end/instance_order.hpp"
 #include "drawpipe/split_cache.hpp"
@@ -19,7 +20,7 @@ struct SplitEntry {
     std::vector<uint32_t> fetch;
     std::vector<uint16_t> draw;
     std::optional<IndexRange> range; // raw index bounds (restart excluded), for base vertex checks
-    // FrontEnd::chunk_count and the chunk size: sequence numbers are chunk-major past 1 chunk.
+    // chunk_count and the chunk size: sequence numbers are chunk-major past 1 chunk.
     uint32_t chunks = 1, chunk_positions = kChunkPositions;
     uint64_t ia_vertices = 0, ia_primitives = 0; // of the one instance (FrontEndStats)
     size_t bytes = 0;

@@ -75,6 +75,13 @@ struct PipelineStatistics {
     bool operator==(const PipelineStatistics&) const = default;
 };
 
+// Adds the middle end's per-segment counters `from` into `to`, counter by counter: how a
+// batch's counters reach its draw's and a draw's reach the flush's.
+inline void add_counters(std::array<uint64_t, kMaxCounters>& to,
+                         const std::array<uint64_t, kMaxCounters>& from) {
+    for (uint32_t i = 0; i < kMaxCounters; ++i) to[i] += from[i];
+}
+
 struct DrawStats {
     FrontEndStats front;
     // The middle end's per-segment counters (MiddleEnd::counters() names them), summed.
@@ -87,7 +94,7 @@ struct DrawStats {
         front += o.front;
         primitives += o.primitives;
         statistics += o.statistics;
-        for (uint32_t i = 0; i < kMaxCounters; ++i) counters[i] += o.counters[i];
+        add_counters(counters, o.counters);
         return *this;
     }
 };

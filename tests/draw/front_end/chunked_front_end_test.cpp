@@ -1,9 +1,10 @@
-// The chunked front end (draw/front_end/front_end.hpp, kChunkPositions, lowered here through
+// The chunked front end (draw/front_end/chunks.hpp, kChunkPositions, lowered here through
 // the chunk size option so that small draws make many chunks): draws of several chunks, split by
 // one front end in order or chunk by chunk on any thread, give the same segments; split flags and
 // primitive ids stay right across chunk cuts; the split cache replays exactly those segments; the
 // trace equals the GL oracle's; and the pipeline at 1, 2, 3 and 8 threads hands the backend the
 // bytes draw_serial does.
+#include "draw/front_end/chunks.hpp"
 #include "draw/front_end/front_end.hpp"
 #include "draw/front_end/split_replay.hpp"
 #include "draw/context/validate.hpp"
@@ -113,13 +114,13 @@ std::vector<Rec> split_serial(const DrawInfo& info, const FrontEndOptions& o, bo
 
 // Chunk by chunk, last chunk first, each through a front end that split other draws before.
 std::vector<Rec> split_by_chunks(const DrawInfo& info, const FrontEndOptions& o) {
-    const uint32_t chunks = FrontEnd::chunk_count(info, o);
-    const uint32_t passes = FrontEnd::chunk_passes(info, o);
+    const uint32_t chunks = chunk_count(info, o);
+    const uint32_t passes = chunk_passes(info, o);
     RestartChunks table, serial_table;
     const bool restart = info.primitive_restart && info.index_type != IndexType::none;
     if (restart) {
-        FrontEnd::find_restart_chunks(info, o, chunks, table, true);
-        FrontEnd::find_restart_chunks(info, o, chunks, serial_table, false);
+        find_restart_chunks(info, o, chunks, table, true);
+        find_restart_chunks(info, o, chunks, serial_table, false);
         EXPECT_EQ(table.run_begin, serial_table.run_begin);
         EXPECT_EQ(table.prim_base, serial_table.prim_base);
         EXPECT_EQ(table.next_restart, serial_table.next_restart);
@@ -129,8 +130,8 @@ std::vector<Rec> split_by_chunks(const DrawInfo& info, const FrontEndOptions& o)
     SegmentStorage st;
     Segment seg;
     for (size_t u = per.size(); u-- > 0;) {
-        fe.begin_chunk(info, o, restart ? &table : nullptr, uint32_t(u / chunks),
-                       uint32_t(u % chunks));
+        begin_chunk(fe, info, o, restart ? &table : nullptr, uint32_t(u / chunks),
+                    uint32_t(u % chunks));
         while (fe.next(st, seg)) per[u].push_back(record(seg));
     }
     std::vector<Rec> out;
@@ -141,15 +142,15 @@ std::vector<Rec> split_by_chunks(const DrawInfo& info, const FrontEndOptions& o)
 // Chunk by chunk in order through one front end and no restart table, as the pipeline splits
 // on one thread: each chunk carries the run left open by the one before it.
 std::vector<Rec> split_chunks_in_order(const DrawInfo& info, const FrontEndOptions& o) {
-    const uint32_t chunks = FrontEnd::chunk_count(info, o);
-    const uint32_t passes = FrontEnd::chunk_passes(info, o);
+    const uint32_t chunks = chunk_count(info, o);
+    const uint32_t passes = chunk_passes(info, o);
     FrontEnd fe;
     SegmentStorage st;
     Segment seg;
     std::vector<Rec> out;
     for (uint32_t pass = 0; pass < passes; ++pass)
         for (uint32_t c = 0; c < chunks; ++c) {
-            fe.begin_chunk(info, o, nullptr, pass, c);
+            begin_chunk(fe, info, o, nullptr, pass, c);
             while (fe.next(st, seg)) out.push_back(record(seg));
         }
     return out;
@@ -258,7 +259,7 @@ TEST_P(ChunkedSplit, ChunksAgreeAndKeepFlagsAndPrimitiveIds) {
                                  std::to_string(limit));
                     const std::vector<Rec> serial = split_serial(info, o, false);
                     ASSERT_EQ(split_serial(info, o, true), serial);
-                    const uint32_t chunks = FrontEnd::chunk_count(info, o);
+                    const uint32_t chunks = chunk_count(info, o);
                     if (type != IndexType::none) {
                         ASSERT_GT(chunks, 1u);
                     }
