@@ -1,6 +1,6 @@
 // Every bad input gets a clear error with a code and a message naming the field.
-#include "draw/front_end/front_end.hpp"
 #include "draw/context/validate.hpp"
+#include "draw/front_end/front_end.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/extend/vertex_fetch.hpp"
 #include "support/expect_error.hpp"

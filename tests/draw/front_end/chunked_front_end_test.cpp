@@ -4,10 +4,10 @@
 // primitive ids stay right across chunk cuts; the split cache replays exactly those segments; the
 // trace equals the GL oracle's; and the pipeline at 1, 2, 3 and 8 threads hands the backend the
 // bytes draw_serial does.
+#include "draw/context/validate.hpp"
 #include "draw/front_end/chunks.hpp"
 #include "draw/front_end/front_end.hpp"
 #include "draw/front_end/split_replay.hpp"
-#include "draw/context/validate.hpp"
 #include "drawpipe/context.hpp"
 #include "drawpipe/extend/fetch_shade.hpp"
 #include "drawpipe/extend/serial.hpp"

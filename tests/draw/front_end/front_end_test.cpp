@@ -1,6 +1,6 @@
 // Segment structure: flags, sizes, de-duplication, draw elements resolving to indices.
-#include "draw/front_end/front_end.hpp"
 #include "draw/context/validate.hpp"
+#include "draw/front_end/front_end.hpp"
 #include "drawpipe/prim.hpp"
 #include "support/random_draw.hpp"
 #include "tools/common/draw_text.hpp"
