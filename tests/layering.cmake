@@ -1,7 +1,7 @@
 # The layering rules of docs/architecture.md, checked on the source tree:
 #   draw/ includes nothing outside draw/; public headers include no private ones;
 #   draw/'s layer folders include only their own and the folders below them, in the order
-#   a draw flows (kDrawLayers below); a file at draw/'s top includes no layer folder;
+#   a draw flows (kDrawLayers below), and every draw/ folder is in that order;
 #   no middle end includes another; examples and the C interface include only installed
 #   <drawpipe/...> headers; tools/ includes no private draw/ header, only <drawpipe/...>,
 #   and nothing from bench/; workloads/ nothing from bench/ or tools/; a driver header
@@ -36,18 +36,9 @@ endforeach()
 # draw/'s layers, bottom first: a folder may include its own headers and those of the folders
 # before it, never one after it, so a draw's walk through them goes one way.
 set(kDrawLayers base front_end shade tess stream_output stages context)
-set(_below "")
-foreach(layer ${kDrawLayers})
-  set(_above "")
-  set(_seen OFF)
-  foreach(other ${kDrawLayers})
-    if(_seen)
-      list(APPEND _above ${other})
-    endif()
-    if(other STREQUAL layer)
-      set(_seen ON)
-    endif()
-  endforeach()
+set(_above ${kDrawLayers})
+foreach(layer IN LISTS kDrawLayers)
+  list(POP_FRONT _above) # the layers after this one
   if(_above)
     list(JOIN _above "|" _up)
     file(GLOB_RECURSE _files ${S}/draw/${layer}/*.hpp ${S}/draw/${layer}/*.cpp)

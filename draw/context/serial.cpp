@@ -19,11 +19,6 @@ DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& 
 
 namespace {
 
-PreparedDraw prepare_serial(const DrawState& state, const MiddleEnd& middle, Backend& backend,
-                            const DrawOptions& options, const OutputOptions& output) {
-    return prepare_draw(state, middle, options, output, &backend);
-}
-
 DrawStats run_serial(const PreparedDraw& draw, const MiddleEnd& middle, Backend& backend,
                      const OutputOptions& output) {
     SegmentSource source;
@@ -53,7 +48,7 @@ DrawStats run_serial(const PreparedDraw& draw, const MiddleEnd& middle, Backend&
 
 DrawStats draw_serial(const DrawState& state, const MiddleEnd& middle, Backend& backend,
                       const DrawOptions& options, const OutputOptions& output) {
-    return run_serial(prepare_serial(state, middle, backend, options, output), middle, backend,
+    return run_serial(prepare_draw(state, middle, options, output, &backend), middle, backend,
                       output);
 }
 
@@ -74,7 +69,7 @@ DrawStats draw_serial(const DrawState& state, std::span<const DrawInfo> draws,
         one.draw = draws[i];
         one.draw.draw_id = uint32_t(i);
         try {
-            prepared.push_back(prepare_serial(one, middle, backend, options, output));
+            prepared.push_back(prepare_draw(one, middle, options, output, &backend));
         } catch (const Error& e) {
             throw Error(e.code(), "draw " + std::to_string(i) + ": " + e.what());
         }
