@@ -7,7 +7,7 @@
 # modes' results side by side.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-mode=${1:?usage: judge-piglit.sh off|front|shade [LIST]}
+mode=${1:?usage: judge-piglit.sh off|front|shade|whole [LIST]}
 list=${2:-$HERE/piglit-tests.txt}
 jobs=${PIGLIT_JOBS:-2}
 work=$(mktemp -d)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Stands in for mesa_trace or mesa_render inside tests/mesa's comparisons, on the built Mesa:
-    record_gl.py [ARGS...]   (JUDGE_PROGRAM: the program, DRAWPIPE_JUDGE_MODE: off|front|shade,
+    record_gl.py [ARGS...]   (JUDGE_PROGRAM: the program, DRAWPIPE_JUDGE_MODE: off|front|shade|whole,
                               JUDGE_RECORD: a folder)
 runs JUDGE_PROGRAM through run.sh in the mode, passes its output on to the comparison untouched, and
 records, per draw description, what Mesa gave (its text, and the transform-feedback bytes it

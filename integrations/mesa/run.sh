@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs a program on the Mesa built by build.sh, never on the system's:
-#   integrations/mesa/run.sh MODE PROGRAM [ARGS...]      MODE: off | front | shade (DRAWPIPE_MESA)
+#   integrations/mesa/run.sh MODE PROGRAM [ARGS...]      MODE: off | front | shade | whole (DRAWPIPE_MESA)
 # EGL programs (headless) find the build through glvnd's vendor file, GLX programs through
 # __GLX_VENDOR_LIBRARY_NAME; both load its swrast_dri.so. Afterwards it checks, from the
 # dynamic loader's own record, that the build's driver was the one loaded, and fails (exit
@@ -11,8 +11,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 OUT=${DRAWPIPE_MESA_BUILD:-$ROOT/build/mesa}
 BUILD="$OUT/build"
-if [ $# -lt 2 ] || ! [[ "$1" =~ ^(off|front|shade)$ ]]; then
-    echo "usage: $0 off|front|shade PROGRAM [ARGS...]" >&2
+if [ $# -lt 2 ] || ! [[ "$1" =~ ^(off|front|shade|whole)$ ]]; then
+    echo "usage: $0 off|front|shade|whole PROGRAM [ARGS...]" >&2
     exit 64
 fi
 if [ ! -f "$BUILD/src/gallium/targets/dri/swrast_dri.so" ]; then

@@ -12,12 +12,12 @@ list=$(mktemp)
 trap 'rm -f "$list" "$list".*' EXIT
 grep -E 'primitive-restart|base_vertex|provoking|draw_instanced' "$HERE/piglit-tests.txt" |
     head -24 >"$list"
-for mode in off front shade; do
+for mode in off front shade whole; do
     "$HERE/run.sh" "$mode" "$bench" --smoke | sed "s/^/$mode: /"
     "$HERE/judge-piglit.sh" "$mode" "$list" >"$list.$mode"
     echo "$mode: piglit $(cut -f2 "$list.$mode" | sort | uniq -c | tr -s ' \n' ' ')"
 done
-for mode in front shade; do
+for mode in front shade whole; do
     if ! diff "$list.off" "$list.$mode"; then
         echo "smoke: piglit results differ between off and $mode" >&2
         exit 1

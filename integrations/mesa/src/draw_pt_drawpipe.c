@@ -15,6 +15,9 @@
  *
  * DRAWPIPE_MESA=shade also runs the vertex shader of a draw's segments on drawpipe's
  * threads when the llvm middle end can be split in two for the state (shade_draw below).
+ * DRAWPIPE_MESA=whole also converts, there, the vertices of each segment that needs no
+ * pipeline stage into the render's layout, so that this thread only copies them into
+ * llvmpipe's vbuf; under rasterizer discard nothing reaches the vbuf at all (whole_plan).
  */
 
 #include "draw/draw_pt_drawpipe.h"
@@ -22,6 +25,7 @@
 #include "draw/draw_context.h"
 #include "draw/draw_private.h"
 #include "draw/draw_pt.h"
+#include "draw/draw_vertex.h"
 #include "drawpipe_split.h"
 #include "drawpipe_threads.h"
 #include "util/u_debug.h"
@@ -63,6 +67,23 @@ static const char *const shade_place_names[SHADE_PLACE_COUNT] = {
    "shaded on the draw's own thread: a small draw (as in front)",
 };
 
+/* DRAWPIPE_MESA=whole: how the finishing half ended a segment shaded apart. */
+enum whole_end {
+   WHOLE_DISCARDED, /* rasterizer discard: after stream output and statistics, nothing */
+   WHOLE_CONVERTED, /* its vertices converted on drawpipe's threads, copied into the vbuf */
+   WHOLE_CLIPPED,   /* Mesa's pipeline stages on the draw's thread: a vertex needs clipping */
+   WHOLE_HERE,      /* finished as Mesa does on the draw's thread: the state's stages, or a
+                     * layout the adapter does not convert */
+   WHOLE_END_COUNT
+};
+
+static const char *const whole_end_names[WHOLE_END_COUNT] = {
+   "rasterizer discard: nothing handed to the vbuf",
+   "converted on drawpipe's threads, copied into the vbuf",
+   "a vertex needs clipping: Mesa's pipeline stages on the draw's thread",
+   "finished on the draw's thread (the state's pipeline stages, or a layout not converted)",
+};
+
 /* Indexed by enum draw_llvm_shade_refusal (mesa-22.3.patch): why a draw's state keeps its
  * vertex shader on the draw's own thread. */
 static const char *const shade_refusal_names[DRAW_LLVM_REFUSE_COUNT] = {
@@ -79,6 +100,7 @@ static const char *const shade_refusal_names[DRAW_LLVM_REFUSE_COUNT] = {
 static bool stat_enabled;
 static atomic_ulong stat_taken, stat_segments, stat_fallback[FALLBACK_COUNT];
 static atomic_ulong stat_shade_place[SHADE_PLACE_COUNT], stat_shade_refused[DRAW_LLVM_REFUSE_COUNT];
+static atomic_ulong stat_whole_end[WHOLE_END_COUNT];
 static char stat_last_refusal[256];
 
 struct drawpipe_front {
@@ -91,6 +113,8 @@ struct drawpipe_front {
    /* DRAWPIPE_MESA_MAX_VERTICES: another segment limit, to measure (0: the default). */
    unsigned max_vertices_cap;
    struct dp_split *split;
+   /* DRAWPIPE_MESA=whole: the finishing half's plan for the draw being run. */
+   struct draw_llvm_whole_plan whole_plan;
    /* DRAWPIPE_MESA=shade: three windows of segments, their lists copied (one filled from the
     * split, one shaded, one finished: shade_draw), each with its own task group. */
    struct shade_window *window[SHADE_WINDOWS];
@@ -113,8 +137,7 @@ draw_pt_drawpipe_mode(void)
       } else if (v && !strcmp(v, "shade")) {
          mode = DRAWPIPE_MESA_SHADE;
       } else if (v && !strcmp(v, "whole")) {
-         fprintf(stderr, "drawpipe: DRAWPIPE_MESA=whole is not built yet; using shade\n");
-         mode = DRAWPIPE_MESA_SHADE;
+         mode = DRAWPIPE_MESA_WHOLE;
       } else if (v && *v && strcmp(v, "off")) {
          fprintf(stderr, "drawpipe: DRAWPIPE_MESA=%s is not off, front, shade or whole; "
                  "using off\n", v);
@@ -131,7 +154,7 @@ print_stats(void)
    for (unsigned r = 0; r < FALLBACK_COUNT; r++)
       fprintf(stderr, "drawpipe: front end: %lu draws fell back to vsplit: %s\n",
               (unsigned long)stat_fallback[r], fallback_names[r]);
-   if (draw_pt_drawpipe_mode() == DRAWPIPE_MESA_SHADE) {
+   if (draw_pt_drawpipe_mode() >= DRAWPIPE_MESA_SHADE) {
       fprintf(stderr, "drawpipe: shade: %u threads\n", dp_thread_count());
       for (unsigned p = 0; p < SHADE_PLACE_COUNT; p++)
          fprintf(stderr, "drawpipe: shade: %lu draws %s\n",
@@ -139,6 +162,11 @@ print_stats(void)
       for (unsigned r = 1; r < DRAW_LLVM_REFUSE_COUNT; r++)
          fprintf(stderr, "drawpipe: shade: %lu draws shaded on the draw's own thread: %s\n",
                  (unsigned long)stat_shade_refused[r], shade_refusal_names[r]);
+   }
+   if (draw_pt_drawpipe_mode() == DRAWPIPE_MESA_WHOLE) {
+      for (unsigned e = 0; e < WHOLE_END_COUNT; e++)
+         fprintf(stderr, "drawpipe: whole: %lu segments shaded apart: %s\n",
+                 (unsigned long)stat_whole_end[e], whole_end_names[e]);
    }
    if (stat_fallback[FALLBACK_REFUSED])
       fprintf(stderr, "drawpipe: last refusal: %s\n", stat_last_refusal);
@@ -223,10 +251,15 @@ struct shade_job {
    unsigned flags;
    struct vertex_header *verts;
    boolean clipped;
+   /* DRAWPIPE_MESA=whole: verts in the render's layout, when converted. */
+   bool converted;
+   float *hw;
+   unsigned hw_cap;
 };
 
 struct shade_window {
    struct draw_pt_middle_end *middle;
+   const struct draw_llvm_whole_plan *whole; /* DRAWPIPE_MESA=whole, else NULL */
    struct dp_split *split;
    unsigned count;
    bool last;    /* the split has no segment after this window's */
@@ -246,15 +279,6 @@ run_segment(struct draw_pt_middle_end *middle, const struct dp_segment *seg, uns
                   flags);
 }
 
-static void
-shade_one(void *ctx, unsigned i)
-{
-   struct shade_window *w = ctx;
-   struct shade_job *j = &w->jobs[i];
-   j->verts = draw_llvm_middle_end_shade(w->middle, j->listed_fetch ? j->fetch_elts : NULL,
-                                         j->fetch_start, j->fetch_count, &j->clipped);
-}
-
 static bool
 grow(void **p, unsigned *cap, unsigned count, size_t size)
 {
@@ -267,6 +291,25 @@ grow(void **p, unsigned *cap, unsigned count, size_t size)
    *cap = count;
    return true;
 }
+
+static void
+shade_one(void *ctx, unsigned i)
+{
+   struct shade_window *w = ctx;
+   struct shade_job *j = &w->jobs[i];
+   j->verts = draw_llvm_middle_end_shade(w->middle, j->listed_fetch ? j->fetch_elts : NULL,
+                                         j->fetch_start, j->fetch_count, &j->clipped);
+   /* whole: the emit's conversion here too, for a segment that will not meet the pipeline
+    * (one that fails to get memory is converted on the finishing side, as in shade). */
+   const struct draw_llvm_whole_plan *plan = w->whole;
+   j->converted = false;
+   if (j->verts && plan && plan->vinfo && !j->clipped &&
+       grow((void **)&j->hw, &j->hw_cap, j->fetch_count * plan->vinfo->size, sizeof(float))) {
+      draw_pt_emit_convert(plan->vinfo, j->verts, plan->vertex_size, j->fetch_count, j->hw);
+      j->converted = true;
+   }
+}
+
 
 /* Copies a segment's lists (drawpipe's are valid until the next segment) into a job. */
 static bool
@@ -305,7 +348,14 @@ shade_finish(struct shade_window *w)
       }
       draw_llvm_middle_end_finish(w->middle, j->verts, j->clipped, j->fetch_count,
                                   j->listed_draw ? j->draw_elts : NULL, j->draw_count,
-                                  j->flags);
+                                  j->flags, w->whole, j->converted ? j->hw : NULL);
+      if (stat_enabled && w->whole) {
+         const enum whole_end e = w->whole->discard ? WHOLE_DISCARDED
+                                : j->converted      ? WHOLE_CONVERTED
+                                : j->clipped        ? WHOLE_CLIPPED
+                                                    : WHOLE_HERE;
+         atomic_fetch_add(&stat_whole_end[e], 1);
+      }
       j->verts = NULL;
    }
    w->count = 0;
@@ -374,9 +424,11 @@ shade_draw(struct drawpipe_front *fe)
    unsigned segments = 0, next = 1;
    struct shade_window *shading = fe->window[0], *finishing = NULL;
    struct dp_tasks *shading_tasks = fe->tasks[0], *finishing_tasks = NULL;
+   const bool whole = draw_pt_drawpipe_mode() == DRAWPIPE_MESA_WHOLE;
    for (unsigned i = 0; i < SHADE_WINDOWS; i++) {
       fe->window[i]->middle = fe->middle;
       fe->window[i]->split = fe->split;
+      fe->window[i]->whole = whole ? &fe->whole_plan : NULL;
    }
    shade_fill(shading);
    if (shading->last && shading->count == 1) {
@@ -430,6 +482,7 @@ shade_window_destroy(struct shade_window *w)
    for (unsigned i = 0; i < SHADE_WINDOW; i++) {
       free(w->jobs[i].fetch_elts);
       free(w->jobs[i].draw_elts);
+      free(w->jobs[i].hw);
    }
    FREE(w);
 }
@@ -478,8 +531,32 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
    /* A draw of no more indices than a segment's vertices is a segment or two: the middle
     * end's own run, here, costs less than copying its lists for a hand-over. */
    const bool small = count <= fe->max_vertices;
+   const bool whole = refusal_to_shade == DRAW_LLVM_SHADES_APART &&
+                      draw_pt_drawpipe_mode() == DRAWPIPE_MESA_WHOLE;
+   if (whole)
+      draw_llvm_middle_end_whole_plan(middle, &fe->whole_plan);
    if (refusal_to_shade == DRAW_LLVM_SHADES_APART && !small) {
       segments = shade_draw(fe);
+   } else if (whole) {
+      /* whole's small draw: shaded and finished here, segment by segment, as in front but
+       * with the whole plan (nothing to the vbuf under rasterizer discard). */
+      if (stat_enabled)
+         atomic_fetch_add(&stat_shade_place[SHADE_SMALL], 1);
+      struct dp_segment seg;
+      while (dp_split_next(fe->split, &seg)) {
+         const unsigned flags = segment_flags(&seg);
+         boolean clipped;
+         struct vertex_header *verts = draw_llvm_middle_end_shade(
+            middle, seg.fetch_elts, seg.fetch_start, seg.fetch_count, &clipped);
+         if (!verts)
+            run_segment(middle, &seg, flags); /* out of memory: the middle end's own run */
+         else
+            draw_llvm_middle_end_finish(middle, verts, clipped, seg.fetch_count,
+                                        seg.fetch_elts ? seg.draw_elts : NULL,
+                                        seg.fetch_elts ? seg.draw_count : seg.fetch_count,
+                                        flags, &fe->whole_plan, NULL);
+         segments++;
+      }
    } else {
       if (stat_enabled && refusal_to_shade == DRAW_LLVM_SHADES_APART)
          atomic_fetch_add(&stat_shade_place[SHADE_SMALL], 1);
@@ -539,7 +616,7 @@ draw_pt_drawpipe(struct draw_context *draw)
    fe->split = dp_split_create();
    fe->vsplit = draw_pt_vsplit(draw);
    bool shade_ok = true;
-   if (draw_pt_drawpipe_mode() == DRAWPIPE_MESA_SHADE) {
+   if (draw_pt_drawpipe_mode() >= DRAWPIPE_MESA_SHADE) {
       fe->fill_tasks = dp_tasks_create();
       shade_ok = fe->fill_tasks != NULL;
       for (unsigned i = 0; i < SHADE_WINDOWS; i++) {
