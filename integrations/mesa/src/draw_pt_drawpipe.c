@@ -58,6 +58,7 @@ enum shade_place {
    SHADE_APART,       /* on drawpipe's threads */
    SHADE_ONE_SEGMENT, /* here: a draw of one segment, not worth the hand-over */
    SHADE_SMALL,       /* here, as in front: no more indices than a segment's vertices */
+   SHADE_ONE_THREAD,  /* here, as in front: drawpipe has one thread (LP_NUM_THREADS) */
    SHADE_PLACE_COUNT
 };
 
@@ -65,6 +66,7 @@ static const char *const shade_place_names[SHADE_PLACE_COUNT] = {
    "shaded on drawpipe's threads",
    "shaded on the draw's own thread: one segment",
    "shaded on the draw's own thread: a small draw (as in front)",
+   "shaded on the draw's own thread: one thread (LP_NUM_THREADS)",
 };
 
 /* DRAWPIPE_MESA=whole: how the finishing half ended a segment shaded apart. */
@@ -120,6 +122,7 @@ struct drawpipe_front {
    struct shade_window *window[SHADE_WINDOWS];
    struct dp_tasks *tasks[SHADE_WINDOWS];
    struct dp_tasks *fill_tasks;
+   unsigned threads; /* drawpipe's (dp_thread_count) */
    /* vsplit, for the draws drawpipe refuses; prepared only when one comes. */
    struct draw_pt_front_end *vsplit;
    bool vsplit_prepared;
@@ -533,15 +536,18 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
    const bool small = count <= fe->max_vertices;
    const bool whole = refusal_to_shade == DRAW_LLVM_SHADES_APART &&
                       draw_pt_drawpipe_mode() == DRAWPIPE_MESA_WHOLE;
+   const enum shade_place here = small ? SHADE_SMALL : SHADE_ONE_THREAD;
    if (whole)
       draw_llvm_middle_end_whole_plan(middle, &fe->whole_plan);
-   if (refusal_to_shade == DRAW_LLVM_SHADES_APART && !small) {
+   /* With one thread the windows would only add copies of each segment's lists, and their
+    * vertices would be finished long after they were written (out of the caches). */
+   if (refusal_to_shade == DRAW_LLVM_SHADES_APART && !small && fe->threads > 1) {
       segments = shade_draw(fe);
    } else if (whole) {
-      /* whole's small draw: shaded and finished here, segment by segment, as in front but
-       * with the whole plan (nothing to the vbuf under rasterizer discard). */
+      /* whole's small draw, or one thread: shaded and finished here, segment by segment, as
+       * in front but with the whole plan (nothing to the vbuf under rasterizer discard). */
       if (stat_enabled)
-         atomic_fetch_add(&stat_shade_place[SHADE_SMALL], 1);
+         atomic_fetch_add(&stat_shade_place[here], 1);
       struct dp_segment seg;
       while (dp_split_next(fe->split, &seg)) {
          const unsigned flags = segment_flags(&seg);
@@ -559,7 +565,7 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
       }
    } else {
       if (stat_enabled && refusal_to_shade == DRAW_LLVM_SHADES_APART)
-         atomic_fetch_add(&stat_shade_place[SHADE_SMALL], 1);
+         atomic_fetch_add(&stat_shade_place[here], 1);
       else if (stat_enabled && fe->window[0])
          atomic_fetch_add(&stat_shade_refused[refusal_to_shade], 1);
       struct dp_segment seg;
@@ -618,6 +624,7 @@ draw_pt_drawpipe(struct draw_context *draw)
    bool shade_ok = true;
    if (draw_pt_drawpipe_mode() >= DRAWPIPE_MESA_SHADE) {
       fe->fill_tasks = dp_tasks_create();
+      fe->threads = dp_thread_count();
       shade_ok = fe->fill_tasks != NULL;
       for (unsigned i = 0; i < SHADE_WINDOWS; i++) {
          fe->window[i] = CALLOC_STRUCT(shade_window);
