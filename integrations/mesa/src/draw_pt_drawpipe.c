@@ -123,6 +123,9 @@ struct drawpipe_front {
    struct dp_tasks *tasks[SHADE_WINDOWS];
    struct dp_tasks *fill_tasks;
    unsigned threads; /* drawpipe's (dp_thread_count) */
+   /* DRAWPIPE_MESA_CONVERT=0: whole converts on the finishing side, as shade (a measuring
+    * knob: docs/mesa.md). */
+   bool convert_apart;
    /* vsplit, for the draws drawpipe refuses; prepared only when one comes. */
    struct draw_pt_front_end *vsplit;
    bool vsplit_prepared;
@@ -537,8 +540,11 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
    const bool whole = refusal_to_shade == DRAW_LLVM_SHADES_APART &&
                       draw_pt_drawpipe_mode() == DRAWPIPE_MESA_WHOLE;
    const enum shade_place here = small ? SHADE_SMALL : SHADE_ONE_THREAD;
-   if (whole)
+   if (whole) {
       draw_llvm_middle_end_whole_plan(middle, &fe->whole_plan);
+      if (!fe->convert_apart)
+         fe->whole_plan.vinfo = NULL;
+   }
    /* With one thread the windows would only add copies of each segment's lists, and their
     * vertices would be finished long after they were written (out of the caches). */
    if (refusal_to_shade == DRAW_LLVM_SHADES_APART && !small && fe->threads > 1) {
@@ -619,6 +625,7 @@ draw_pt_drawpipe(struct draw_context *draw)
    fe->base.destroy = drawpipe_destroy;
    fe->draw = draw;
    fe->max_vertices_cap = debug_get_num_option("DRAWPIPE_MESA_MAX_VERTICES", 0);
+   fe->convert_apart = debug_get_bool_option("DRAWPIPE_MESA_CONVERT", true);
    fe->split = dp_split_create();
    fe->vsplit = draw_pt_vsplit(draw);
    bool shade_ok = true;
