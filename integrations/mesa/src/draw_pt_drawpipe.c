@@ -316,7 +316,6 @@ shade_one(void *ctx, unsigned i)
    }
 }
 
-
 /* Copies a segment's lists (drawpipe's are valid until the next segment) into a job. */
 static bool
 shade_keep(struct shade_job *j, const struct dp_segment *seg, unsigned flags)
