@@ -123,6 +123,9 @@ struct drawpipe_front {
    struct dp_tasks *tasks[SHADE_WINDOWS];
    struct dp_tasks *fill_tasks;
    unsigned threads; /* drawpipe's (dp_thread_count) */
+   /* whole's segments shaded on this thread: their vertex memory, kept (vertex_memory). */
+   struct vertex_header *vert_mem;
+   size_t vert_mem_size;
    /* DRAWPIPE_MESA_CONVERT=0: whole converts on the finishing side, as shade (a measuring
     * knob: docs/mesa.md). */
    bool convert_apart;
@@ -257,6 +260,10 @@ struct shade_job {
    unsigned flags;
    struct vertex_header *verts;
    boolean clipped;
+   /* The job's own vertex memory, kept from segment to segment (verts is it, unless growing
+    * it failed and the middle end allocated). */
+   struct vertex_header *vert_mem;
+   size_t vert_mem_size;
    /* DRAWPIPE_MESA=whole: verts in the render's layout, when converted. */
    bool converted;
    float *hw;
@@ -285,6 +292,24 @@ run_segment(struct draw_pt_middle_end *middle, const struct dp_segment *seg, uns
                   flags);
 }
 
+/* Memory for a segment's shaded vertices, kept from segment to segment (a malloc and a
+ * free per segment, on different threads, cost more than the list copies); NULL when it
+ * cannot grow: the middle end then allocates. */
+static struct vertex_header *
+vertex_memory(struct draw_pt_middle_end *middle, struct vertex_header **mem, size_t *size,
+              unsigned fetch_count)
+{
+   const size_t need = draw_llvm_middle_end_shade_bytes(middle, fetch_count);
+   if (*size < need) {
+      void *m = realloc(*mem, need);
+      if (!m)
+         return NULL;
+      *mem = m;
+      *size = need;
+   }
+   return *mem;
+}
+
 static bool
 grow(void **p, unsigned *cap, unsigned count, size_t size)
 {
@@ -303,8 +328,9 @@ shade_one(void *ctx, unsigned i)
 {
    struct shade_window *w = ctx;
    struct shade_job *j = &w->jobs[i];
-   j->verts = draw_llvm_middle_end_shade(w->middle, j->listed_fetch ? j->fetch_elts : NULL,
-                                         j->fetch_start, j->fetch_count, &j->clipped);
+   j->verts = draw_llvm_middle_end_shade(
+      w->middle, j->listed_fetch ? j->fetch_elts : NULL, j->fetch_start, j->fetch_count,
+      &j->clipped, vertex_memory(w->middle, &j->vert_mem, &j->vert_mem_size, j->fetch_count));
    /* whole: the emit's conversion here too, for a segment that will not meet the pipeline
     * (one that fails to get memory is converted on the finishing side, as in shade). */
    const struct draw_llvm_whole_plan *plan = w->whole;
@@ -353,7 +379,8 @@ shade_finish(struct shade_window *w)
       }
       draw_llvm_middle_end_finish(w->middle, j->verts, j->clipped, j->fetch_count,
                                   j->listed_draw ? j->draw_elts : NULL, j->draw_count,
-                                  j->flags, w->whole, j->converted ? j->hw : NULL);
+                                  j->flags, w->whole, j->converted ? j->hw : NULL,
+                                  j->verts == j->vert_mem);
       if (stat_enabled && w->whole) {
          const enum whole_end e = w->whole->discard ? WHOLE_DISCARDED
                                 : j->converted      ? WHOLE_CONVERTED
@@ -488,6 +515,7 @@ shade_window_destroy(struct shade_window *w)
       free(w->jobs[i].fetch_elts);
       free(w->jobs[i].draw_elts);
       free(w->jobs[i].hw);
+      free(w->jobs[i].vert_mem);
    }
    FREE(w);
 }
@@ -558,14 +586,15 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
          const unsigned flags = segment_flags(&seg);
          boolean clipped;
          struct vertex_header *verts = draw_llvm_middle_end_shade(
-            middle, seg.fetch_elts, seg.fetch_start, seg.fetch_count, &clipped);
+            middle, seg.fetch_elts, seg.fetch_start, seg.fetch_count, &clipped,
+            vertex_memory(middle, &fe->vert_mem, &fe->vert_mem_size, seg.fetch_count));
          if (!verts)
             run_segment(middle, &seg, flags); /* out of memory: the middle end's own run */
          else
             draw_llvm_middle_end_finish(middle, verts, clipped, seg.fetch_count,
                                         seg.fetch_elts ? seg.draw_elts : NULL,
                                         seg.fetch_elts ? seg.draw_count : seg.fetch_count,
-                                        flags, &fe->whole_plan, NULL);
+                                        flags, &fe->whole_plan, NULL, verts == fe->vert_mem);
          segments++;
       }
    } else {
@@ -609,6 +638,7 @@ drawpipe_destroy(struct draw_pt_front_end *frontend)
       shade_window_destroy(fe->window[i]);
    }
    fe->vsplit->destroy(fe->vsplit);
+   free(fe->vert_mem);
    FREE(fe);
 }
 
