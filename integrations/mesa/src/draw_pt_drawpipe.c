@@ -449,18 +449,18 @@ shade_fill_task(void *ctx, unsigned i)
 /* Three windows in flight: while this thread finishes one in draw order, drawpipe's threads
  * shade the next and fill the one after from the split, so that neither the split nor the
  * shading waits for what must stay in order. The first window is filled here: a draw of one
- * segment (most small draws) is shaded right here, with no hand-over. */
+ * segment (most small draws) is shaded right here, with no hand-over. whole: the draw's
+ * plan (DRAWPIPE_MESA=whole), else NULL. */
 static unsigned
-shade_draw(struct drawpipe_front *fe)
+shade_draw(struct drawpipe_front *fe, const struct draw_llvm_whole_plan *whole)
 {
    unsigned segments = 0, next = 1;
    struct shade_window *shading = fe->window[0], *finishing = NULL;
    struct dp_tasks *shading_tasks = fe->tasks[0], *finishing_tasks = NULL;
-   const bool whole = draw_pt_drawpipe_mode() == DRAWPIPE_MESA_WHOLE;
    for (unsigned i = 0; i < SHADE_WINDOWS; i++) {
       fe->window[i]->middle = fe->middle;
       fe->window[i]->split = fe->split;
-      fe->window[i]->whole = whole ? &fe->whole_plan : NULL;
+      fe->window[i]->whole = whole;
    }
    shade_fill(shading);
    if (shading->last && shading->count == 1) {
@@ -575,7 +575,7 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
    /* With one thread the windows would only add copies of each segment's lists, and their
     * vertices would be finished long after they were written (out of the caches). */
    if (refusal_to_shade == DRAW_LLVM_SHADES_APART && !small && fe->threads > 1) {
-      segments = shade_draw(fe);
+      segments = shade_draw(fe, whole ? &fe->whole_plan : NULL);
    } else if (whole) {
       /* whole's small draw, or one thread: shaded and finished here, segment by segment, as
        * in front but with the whole plan (nothing to the vbuf under rasterizer discard). */
