@@ -12,12 +12,6 @@
 
 namespace drawpipe {
 
-// A primitive list the pipeline stages made from a batch (DrawBatch::staged).
-struct StagedRange {
-    Prim prim = Prim::triangles;
-    uint32_t first = 0, count = 0; // into DrawBatch::staged_elts
-};
-
 struct DrawBatch {
     ShadedBatch shaded; // the middle end's output; the stages append the vertices they make
     // With a RasterState bound, the per-vertex step's results (post_shade, or the middle end's

@@ -13,23 +13,6 @@
 
 namespace drawpipe {
 
-// Clip-mask bits, set when a vertex is outside a plane: the view volume's -w planes for x,
-// y, z, then its +w planes (so one vector compare per side gives three bits), then user plane
-// / clip distance i at bit 6 + i.
-enum ClipBits : uint32_t {
-    CLIP_LEFT = 1u << 0,   // x >= -w
-    CLIP_BOTTOM = 1u << 1, // y >= -w
-    CLIP_NEAR = 1u << 2,   // z >= -w
-    CLIP_RIGHT = 1u << 3,  // x <= w
-    CLIP_TOP = 1u << 4,    // y <= w
-    CLIP_FAR = 1u << 5,    // z <= w
-    CLIP_USER0 = 1u << 6,
-    // Not a plane: a coordinate of the clip-space position is NaN or infinite. The clip
-    // stage drops the primitive before clipping it, so no such position reaches a backend.
-    CLIP_NONFINITE = 1u << 15,
-};
-inline constexpr uint32_t kViewPlanes = 6;
-
 // Which z the view volume bounds: GL's -w <= z <= w, clip control's 0 <= z <= w, or none
 // (depth clamp).
 enum class ZClip : uint8_t { full, half, none };

@@ -18,6 +18,8 @@
  * DRAWPIPE_MESA=whole also converts, there, the vertices of each segment that needs no
  * pipeline stage into the render's layout, so that this thread only copies them into
  * llvmpipe's vbuf; under rasterizer discard nothing reaches the vbuf at all (whole_plan).
+ * A segment with a vertex to clip is clipped and culled there by drawpipe's own stages
+ * (drawpipe_stages.h) where the state maps onto them (whole_stages).
  */
 
 #include "draw/draw_pt_drawpipe.h"
@@ -26,12 +28,15 @@
 #include "draw/draw_private.h"
 #include "draw/draw_pt.h"
 #include "draw/draw_vertex.h"
+#include "draw/draw_prim_assembler.h"
 #include "drawpipe_split.h"
+#include "drawpipe_stages.h"
 #include "drawpipe_threads.h"
 #include "util/u_debug.h"
 #include "util/u_memory.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +78,7 @@ static const char *const shade_place_names[SHADE_PLACE_COUNT] = {
 enum whole_end {
    WHOLE_DISCARDED, /* rasterizer discard: after stream output and statistics, nothing */
    WHOLE_CONVERTED, /* its vertices converted on drawpipe's threads, copied into the vbuf */
+   WHOLE_STAGED,    /* clipped by drawpipe's stages on drawpipe's threads, copied into the vbuf */
    WHOLE_CLIPPED,   /* Mesa's pipeline stages on the draw's thread: a vertex needs clipping */
    WHOLE_HERE,      /* finished as Mesa does on the draw's thread: the state's stages, or a
                      * layout the adapter does not convert */
@@ -82,8 +88,36 @@ enum whole_end {
 static const char *const whole_end_names[WHOLE_END_COUNT] = {
    "rasterizer discard: nothing handed to the vbuf",
    "converted on drawpipe's threads, copied into the vbuf",
+   "a vertex needs clipping: drawpipe's stages on drawpipe's threads, copied into the vbuf",
    "a vertex needs clipping: Mesa's pipeline stages on the draw's thread",
    "finished on the draw's thread (the state's pipeline stages, or a layout not converted)",
+};
+
+/* DRAWPIPE_MESA=whole: why a draw shaded apart, whose segments may need clipping, leaves
+ * them to Mesa's clipper (whole_stages). */
+enum stages_refusal {
+   STAGES_TAKEN,
+   STAGES_PIPELINE,   /* the state has Mesa's stages, or a layout not converted */
+   STAGES_USER_CLIP,  /* user clip planes or clip distances */
+   STAGES_CULL_DIST,  /* cull distances */
+   STAGES_WINDOW,     /* a window-space position: no x and y clipping */
+   STAGES_GUARD_BAND, /* points under llvmpipe's guard band */
+   STAGES_ASSEMBLER,  /* the primitive assembler runs (primitive ids, adjacency) */
+   STAGES_OUTPUTS,    /* an output without perspective, or a layout drawpipe refuses */
+   STAGES_OFF,        /* DRAWPIPE_MESA_STAGES=0 */
+   STAGES_REFUSAL_COUNT
+};
+
+static const char *const stages_refusal_names[STAGES_REFUSAL_COUNT] = {
+   "clipped by drawpipe's stages",
+   "Mesa's clipper: the state has Mesa's pipeline stages, or a layout not converted",
+   "Mesa's clipper: user clip planes or clip distances",
+   "Mesa's clipper: cull distances",
+   "Mesa's clipper: a window-space position",
+   "Mesa's clipper: points under llvmpipe's guard band",
+   "Mesa's clipper: the primitive assembler runs (primitive ids, adjacency)",
+   "Mesa's clipper: an output without perspective, or outputs drawpipe refuses",
+   "Mesa's clipper: DRAWPIPE_MESA_STAGES=0",
 };
 
 /* Indexed by enum draw_llvm_shade_refusal (mesa-22.3.patch): why a draw's state keeps its
@@ -103,6 +137,7 @@ static bool stat_enabled;
 static atomic_ulong stat_taken, stat_segments, stat_fallback[FALLBACK_COUNT];
 static atomic_ulong stat_shade_place[SHADE_PLACE_COUNT], stat_shade_refused[DRAW_LLVM_REFUSE_COUNT];
 static atomic_ulong stat_whole_end[WHOLE_END_COUNT];
+static atomic_ulong stat_stages[STAGES_REFUSAL_COUNT];
 static char stat_last_refusal[256];
 
 struct drawpipe_front {
@@ -129,6 +164,11 @@ struct drawpipe_front {
    /* DRAWPIPE_MESA_CONVERT=0: whole converts on the finishing side, as shade (a measuring
     * knob: docs/mesa.md). */
    bool convert_apart;
+   /* DRAWPIPE_MESA_STAGES=0: whole leaves every clipped segment to Mesa's clipper (a
+    * measuring knob). */
+   bool stages_apart;
+   /* whole: drawpipe's stages for the draw being shaded apart, or NULL (whole_stages). */
+   struct dp_stages *stages;
    /* vsplit, for the draws drawpipe refuses; prepared only when one comes. */
    struct draw_pt_front_end *vsplit;
    bool vsplit_prepared;
@@ -176,6 +216,9 @@ print_stats(void)
       for (unsigned e = 0; e < WHOLE_END_COUNT; e++)
          fprintf(stderr, "drawpipe: whole: %lu segments shaded apart: %s\n",
                  (unsigned long)stat_whole_end[e], whole_end_names[e]);
+      for (unsigned r = 0; r < STAGES_REFUSAL_COUNT; r++)
+         fprintf(stderr, "drawpipe: whole: %lu draws shaded apart that may clip: %s\n",
+                 (unsigned long)stat_stages[r], stages_refusal_names[r]);
    }
    if (stat_fallback[FALLBACK_REFUSED])
       fprintf(stderr, "drawpipe: last refusal: %s\n", stat_last_refusal);
@@ -268,11 +311,17 @@ struct shade_job {
    bool converted;
    float *hw;
    unsigned hw_cap;
+   /* whole: a clipped segment through drawpipe's stages (staged_ok: `out` describes it). */
+   struct dp_staged *staged;
+   bool staged_ok;
+   struct draw_pt_staged out;
 };
 
 struct shade_window {
    struct draw_pt_middle_end *middle;
    const struct draw_llvm_whole_plan *whole; /* DRAWPIPE_MESA=whole, else NULL */
+   const struct dp_stages *stages;           /* whole: clipped segments, else NULL */
+   enum pipe_prim_type prim;
    struct dp_split *split;
    unsigned count;
    bool last;    /* the split has no segment after this window's */
@@ -340,6 +389,26 @@ shade_one(void *ctx, unsigned i)
       draw_pt_emit_convert(plan->vinfo, j->verts, plan->vertex_size, j->fetch_count, j->hw);
       j->converted = true;
    }
+   /* whole: a segment with a vertex to clip, through drawpipe's stages (one they cannot
+    * take, or memory running out, goes through Mesa's pipeline on the finishing side). */
+   j->staged_ok = false;
+   if (j->verts && w->stages && j->clipped) {
+      if (!j->staged)
+         j->staged = dp_staged_create();
+      if (j->staged &&
+          dp_stages_run(w->stages, j->verts, j->fetch_count, w->prim, j->flags,
+                        j->listed_draw ? j->draw_elts : NULL, j->draw_count, j->staged)) {
+         const unsigned n = dp_staged_range_count(j->staged);
+         j->out.hw_verts = dp_staged_vertices(j->staged, &j->out.vertex_count);
+         j->out.nr_ranges = n;
+         for (unsigned r = 0; r < n && r < DRAW_PT_STAGED_RANGES; r++) {
+            unsigned prim;
+            j->out.range[r].elts = dp_staged_range(j->staged, r, &prim, &j->out.range[r].count);
+            j->out.range[r].prim = (enum pipe_prim_type)prim;
+         }
+         j->staged_ok = n <= DRAW_PT_STAGED_RANGES;
+      }
+   }
 }
 
 /* Copies a segment's lists (drawpipe's are valid until the next segment) into a job. */
@@ -380,10 +449,11 @@ shade_finish(struct shade_window *w)
       draw_llvm_middle_end_finish(w->middle, j->verts, j->clipped, j->fetch_count,
                                   j->listed_draw ? j->draw_elts : NULL, j->draw_count,
                                   j->flags, w->whole, j->converted ? j->hw : NULL,
-                                  j->verts == j->vert_mem);
+                                  j->verts == j->vert_mem, j->staged_ok ? &j->out : NULL);
       if (stat_enabled && w->whole) {
          const enum whole_end e = w->whole->discard ? WHOLE_DISCARDED
                                 : j->converted      ? WHOLE_CONVERTED
+                                : j->staged_ok      ? WHOLE_STAGED
                                 : j->clipped        ? WHOLE_CLIPPED
                                                     : WHOLE_HERE;
          atomic_fetch_add(&stat_whole_end[e], 1);
@@ -461,6 +531,8 @@ shade_draw(struct drawpipe_front *fe, const struct draw_llvm_whole_plan *whole)
       fe->window[i]->middle = fe->middle;
       fe->window[i]->split = fe->split;
       fe->window[i]->whole = whole;
+      fe->window[i]->stages = fe->stages;
+      fe->window[i]->prim = fe->prim;
    }
    shade_fill(shading);
    if (shading->last && shading->count == 1) {
@@ -516,8 +588,88 @@ shade_window_destroy(struct shade_window *w)
       free(w->jobs[i].draw_elts);
       free(w->jobs[i].hw);
       free(w->jobs[i].vert_mem);
+      dp_staged_destroy(w->jobs[i].staged);
    }
    FREE(w);
+}
+
+/* DRAWPIPE_MESA=whole: drawpipe's stages for a draw shaded apart (fe->stages), where its state
+ * maps onto them: no stage but the clipper and the cull stage in Mesa's pipeline for it (no
+ * PT_PIPELINE, and llvmpipe leaves offset and two-sided colour to itself then), view-volume
+ * clipping only, every output either flat or perspective-interpolated, no primitive assembler.
+ * Mesa's viewport transform is handed over as it is, so new vertices land where Mesa's clipper
+ * puts them. */
+static enum stages_refusal
+whole_stages(struct drawpipe_front *fe)
+{
+   struct draw_context *draw = fe->draw;
+   const struct pipe_rasterizer_state *rast = draw->rasterizer;
+   const struct vertex_info *vinfo = fe->whole_plan.vinfo;
+   if (!fe->stages_apart)
+      return STAGES_OFF;
+   if (!vinfo)
+      return STAGES_PIPELINE;
+   if (draw->clip_user)
+      return STAGES_USER_CLIP;
+   if (draw_current_shader_num_written_culldistances(draw))
+      return STAGES_CULL_DIST;
+   if (!draw->clip_xy)
+      return STAGES_WINDOW;
+   if (fe->prim == PIPE_PRIM_POINTS && draw->guard_band_points_xy)
+      return STAGES_GUARD_BAND;
+   const struct draw_prim_info prim = {.prim = fe->prim};
+   const struct draw_vertex_info verts = {0};
+   if (draw_prim_assembler_is_required(draw, &prim, &verts))
+      return STAGES_ASSEMBLER;
+
+   const unsigned n = draw_current_shader_outputs(draw);
+   if (n > PIPE_MAX_SHADER_OUTPUTS ||
+       fe->whole_plan.vertex_size != offsetof(struct vertex_header, data) + 16 * n)
+      return STAGES_OUTPUTS;
+   boolean flat[PIPE_MAX_SHADER_OUTPUTS];
+   bool flat_out[PIPE_MAX_SHADER_OUTPUTS];
+   if (!draw_clip_flat_outputs(draw, flat, n))
+      return STAGES_OUTPUTS;
+   for (unsigned i = 0; i < n; i++)
+      flat_out[i] = flat[i];
+   unsigned attrib_output[PIPE_MAX_SHADER_OUTPUTS];
+   if (vinfo->num_attribs > PIPE_MAX_SHADER_OUTPUTS)
+      return STAGES_OUTPUTS;
+   for (unsigned a = 0; a < vinfo->num_attribs; a++) {
+      const unsigned src = vinfo->attrib[a].src_index;
+      attrib_output[a] = src == DRAW_ATTR_NONEXIST ? ~0u : src;
+   }
+   /* The clip mask's bits as the stages read them: Mesa's bitfield, checked once. */
+   struct vertex_header probe;
+   memset(&probe, 0, sizeof probe);
+   probe.clipmask = 0x2a;
+   uint32_t first_dword;
+   memcpy(&first_dword, &probe, sizeof first_dword);
+   if ((first_dword & ((1u << DRAW_TOTAL_CLIP_PLANES) - 1)) != 0x2a)
+      return STAGES_OUTPUTS;
+
+   const struct dp_stages_state state = {
+      .vertex_size = fe->whole_plan.vertex_size,
+      .clip_pos_offset = offsetof(struct vertex_header, clip_pos),
+      .data_offset = offsetof(struct vertex_header, data),
+      .clipmask_bits = DRAW_TOTAL_CLIP_PLANES,
+      .num_outputs = n,
+      .position_output = draw_current_shader_position_output(draw),
+      .flat_output = flat_out,
+      .provoking_first = rast->flatshade_first,
+      .cull_face = rast->cull_face,
+      .front_ccw = rast->front_ccw,
+      .clip_z = draw->clip_z,
+      .clip_halfz = rast->clip_halfz,
+      .scale = {draw->viewports[0].scale[0], draw->viewports[0].scale[1],
+                draw->viewports[0].scale[2]},
+      .translate = {draw->viewports[0].translate[0], draw->viewports[0].translate[1],
+                    draw->viewports[0].translate[2]},
+      .num_attribs = vinfo->num_attribs,
+      .attrib_output = attrib_output,
+   };
+   fe->stages = dp_stages_create(&state, NULL, 0);
+   return fe->stages ? STAGES_TAKEN : STAGES_OUTPUTS;
 }
 
 static void
@@ -575,7 +727,14 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
    /* With one thread the windows would only add copies of each segment's lists, and their
     * vertices would be finished long after they were written (out of the caches). */
    if (refusal_to_shade == DRAW_LLVM_SHADES_APART && !small && fe->threads > 1) {
+      if (whole && (fe->opt & PT_CLIPTEST) && !fe->whole_plan.discard) {
+         const enum stages_refusal r = whole_stages(fe);
+         if (stat_enabled)
+            atomic_fetch_add(&stat_stages[r], 1);
+      }
       segments = shade_draw(fe, whole ? &fe->whole_plan : NULL);
+      dp_stages_destroy(fe->stages);
+      fe->stages = NULL;
    } else if (whole) {
       /* whole's small draw, or one thread: shaded and finished here, segment by segment, as
        * in front but with the whole plan (nothing to the vbuf under rasterizer discard). */
@@ -594,7 +753,8 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
             draw_llvm_middle_end_finish(middle, verts, clipped, seg.fetch_count,
                                         seg.fetch_elts ? seg.draw_elts : NULL,
                                         seg.fetch_elts ? seg.draw_count : seg.fetch_count,
-                                        flags, &fe->whole_plan, NULL, verts == fe->vert_mem);
+                                        flags, &fe->whole_plan, NULL, verts == fe->vert_mem,
+                                        NULL);
          segments++;
       }
    } else {
@@ -655,6 +815,7 @@ draw_pt_drawpipe(struct draw_context *draw)
    fe->draw = draw;
    fe->max_vertices_cap = debug_get_num_option("DRAWPIPE_MESA_MAX_VERTICES", 0);
    fe->convert_apart = debug_get_bool_option("DRAWPIPE_MESA_CONVERT", true);
+   fe->stages_apart = debug_get_bool_option("DRAWPIPE_MESA_STAGES", true);
    fe->split = dp_split_create();
    fe->vsplit = draw_pt_vsplit(draw);
    bool shade_ok = true;

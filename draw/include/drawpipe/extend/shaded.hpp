@@ -24,6 +24,23 @@ class PostShadeStep {
     ~PostShadeStep() = default;
 };
 
+// Clip-mask bits, set when a vertex is outside a plane: the view volume's -w planes for x,
+// y, z, then its +w planes (so one vector compare per side gives three bits), then user plane
+// / clip distance i at bit 6 + i.
+enum ClipBits : uint32_t {
+    CLIP_LEFT = 1u << 0,   // x >= -w
+    CLIP_BOTTOM = 1u << 1, // y >= -w
+    CLIP_NEAR = 1u << 2,   // z >= -w
+    CLIP_RIGHT = 1u << 3,  // x <= w
+    CLIP_TOP = 1u << 4,    // y <= w
+    CLIP_FAR = 1u << 5,    // z <= w
+    CLIP_USER0 = 1u << 6,
+    // Not a plane: a coordinate of the clip-space position is NaN or infinite. The clip
+    // stage drops the primitive before clipping it, so no such position reaches a backend.
+    CLIP_NONFINITE = 1u << 15,
+};
+inline constexpr uint32_t kViewPlanes = 6;
+
 // What that step leaves beside a batch's records (which then hold window coordinates): the
 // OR of every vertex's clip mask and, when it is not 0, each vertex's mask and its clip-space
 // position, for the clip stage.
@@ -41,6 +58,13 @@ struct PrimRange {
     uint32_t first;
     uint32_t count;
     uint8_t stream = 0; // the geometry shader's vertex stream; only 0 reaches the backend
+};
+
+// A primitive list the pipeline stages made from a batch: `count` elements from `first` of
+// the list they wrote (no split flags: the stages have used them).
+struct StagedRange {
+    Prim prim = Prim::triangles;
+    uint32_t first = 0, count = 0;
 };
 
 // Vertices and elements are Boost vectors so that producers which write every dword they

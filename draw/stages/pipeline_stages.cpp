@@ -1,0 +1,61 @@
+#include "drawpipe/extend/pipeline_stages.hpp"
+
+#include "draw/shade/draw_batch.hpp"
+#include "draw/shade/raster_plan.hpp"
+#include "draw/stages/stage_chain.hpp"
+#include "drawpipe/error.hpp"
+
+#include <span>
+#include <utility>
+
+namespace drawpipe {
+
+PipelineStages::PipelineStages(const RasterState& state, const VertexLayout& layout,
+                               Provoking provoking) {
+    if (state.line_stipple)
+        throw Error(ErrorCode::invalid_value,
+                    "line_stipple: its pattern runs from batch to batch in draw order, which "
+                    "PipelineStages does not keep");
+    plan_ = std::make_unique<RasterPlan>(*plan_raster(state, layout, false));
+    draw_.provoking = provoking;
+}
+
+PipelineStages::~PipelineStages() = default;
+
+void PipelineStages::set_viewport_transform(uint32_t index, const std::array<float, 3>& scale,
+                                            const std::array<float, 3>& translate) {
+    if (index >= kMaxViewports)
+        throw Error(ErrorCode::invalid_value, "set_viewport_transform: index " +
+                                                  std::to_string(index) + " is not 0-" +
+                                                  std::to_string(kMaxViewports - 1));
+    plan_->viewports[index] = {scale, translate};
+    // Indices past the state's count take viewport 0's transform (RasterState::viewport_at).
+    if (index == 0) {
+        plan_->scale = scale, plan_->translate = translate;
+        for (uint32_t i = plan_->state.viewport_count; i < kMaxViewports; ++i)
+            plan_->viewports[i] = plan_->viewports[0];
+    }
+}
+
+void PipelineStages::run(ShadedBatch& batch, ClipResults& clip, StagedLists& out) const {
+    // The chain records into a DrawBatch (the draw module's carrier); the driver's batch and
+    // clip results are moved into one and back, so nothing is copied.
+    thread_local StageChain chain(nullptr);
+    thread_local DrawBatch carrier;
+    carrier.clear();
+    std::swap(carrier.shaded, batch);
+    std::swap(carrier.clip, clip);
+    chain.begin(draw_, *plan_, {});
+    for (const PrimRange& r : carrier.shaded.prims)
+        if (r.stream == 0) chain.batch(carrier, r);
+    chain.flush();
+    out.clip_delta = chain.take_clip_delta();
+    chain.end();
+    out.vertex_count = carrier.staged ? carrier.staged_vertex_count : 0;
+    out.ranges.swap(carrier.staged_ranges);
+    out.elts.swap(carrier.staged_elts);
+    std::swap(carrier.shaded, batch);
+    std::swap(carrier.clip, clip);
+}
+
+} // namespace drawpipe

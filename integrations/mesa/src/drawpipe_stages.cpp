@@ -1,0 +1,202 @@
+// drawpipe's pipeline stages behind drawpipe_stages.h: Mesa's shaded vertices become drawpipe
+// records (the window position Mesa's viewport wrote, every other output a varying), its clip
+// masks drawpipe's, PipelineStages clips and culls them, and the result is written in the
+// render's layout with u16 elements.
+#include "drawpipe_stages.h"
+
+#include <drawpipe/error.hpp>
+#include <drawpipe/extend/pipeline_stages.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <vector>
+
+using namespace drawpipe;
+
+struct dp_stages {
+    std::unique_ptr<PipelineStages> stages;
+    VertexLayout layout;
+    unsigned vertex_size = 0, clip_pos_offset = 0, data_offset = 0;
+    uint32_t clipmask_mask = 0;
+    unsigned num_outputs = 0, position_output = 0;
+    // Record dword of each of Mesa's outputs (the position's slot, or its varying's).
+    std::vector<uint32_t> output_slot;
+    // Per attribute of the render's layout: the record dword it copies, or ~0u for zeros.
+    std::vector<uint32_t> attrib_slot;
+    uint16_t clip_bits[64] = {}; // Mesa's six plane bits -> drawpipe's ClipBits
+};
+
+struct dp_staged {
+    ShadedBatch batch;
+    ClipResults clip;
+    StagedLists lists;
+    std::vector<float> vertices; // the render's layout
+    std::vector<uint16_t> elts;
+    std::vector<unsigned> first, count, prim;
+};
+
+namespace {
+
+// Mesa's clip-mask bit i (draw_llvm.c generate_clipmask: x > w, x + w < 0, y > w, y + w < 0,
+// near, far) as drawpipe's plane bit. drawpipe's clipper takes planes in Mesa's order.
+constexpr uint16_t kMesaPlane[6] = {CLIP_RIGHT, CLIP_LEFT, CLIP_TOP, CLIP_BOTTOM, CLIP_NEAR,
+                                    CLIP_FAR};
+
+} // namespace
+
+extern "C" struct dp_stages *dp_stages_create(const struct dp_stages_state *s, char *why,
+                                              unsigned why_size) {
+    auto refuse = [&](const char *what) -> dp_stages * {
+        if (why && why_size) std::snprintf(why, why_size, "%s", what);
+        return nullptr;
+    };
+    if (s->num_outputs == 0 || s->position_output >= s->num_outputs)
+        return refuse("no position output");
+    if (s->num_outputs - 1 > kMaxVaryings) return refuse("more outputs than drawpipe's varyings");
+    try {
+        auto st = std::make_unique<dp_stages>();
+        st->vertex_size = s->vertex_size;
+        st->clip_pos_offset = s->clip_pos_offset;
+        st->data_offset = s->data_offset;
+        st->clipmask_mask = (1u << s->clipmask_bits) - 1;
+        st->num_outputs = s->num_outputs;
+        st->position_output = s->position_output;
+        st->output_slot.resize(s->num_outputs);
+        for (unsigned o = 0; o < s->num_outputs; ++o) {
+            if (o == s->position_output) {
+                st->output_slot[o] = SLOT_POSITION;
+                continue;
+            }
+            Varying v;
+            v.interp = s->flat_output[o] ? Interp::flat : Interp::smooth;
+            st->output_slot[o] = st->layout.varying_slot(st->layout.outputs.add_varying(v));
+        }
+        for (unsigned a = 0; a < s->num_attribs; ++a) {
+            const unsigned o = s->attrib_output[a];
+            if (o != ~0u && o >= s->num_outputs) return refuse("an attribute of no output");
+            st->attrib_slot.push_back(o == ~0u ? ~0u : st->output_slot[o]);
+        }
+        for (uint32_t m = 0; m < 64; ++m)
+            for (uint32_t b = 0; b < 6; ++b)
+                if (m & (1u << b)) st->clip_bits[m] |= kMesaPlane[b];
+        RasterState r;
+        // The viewport's corners matter only to the transform, which Mesa's replaces below;
+        // the state still wants a valid one.
+        r.viewport = {0, 0, 1, 1, 0, 1};
+        // Mesa's cull stage: det < 0 is counter-clockwise in its window space, drawpipe's
+        // window_det is positive for counter-clockwise; so Mesa's front_ccw is drawpipe's cw.
+        r.front_face = s->front_ccw ? FrontFace::cw : FrontFace::ccw;
+        static const CullFace cull[4] = {CullFace::none, CullFace::front, CullFace::back,
+                                         CullFace::front_and_back};
+        r.cull = cull[s->cull_face & 3];
+        r.depth_clamp = !s->clip_z;
+        r.clip_depth = s->clip_halfz ? ClipDepth::zero_to_one : ClipDepth::negative_one_to_one;
+        r.wide_line_threshold = 10000.0f; // llvmpipe draws every line width itself
+        st->stages = std::make_unique<PipelineStages>(
+            r, st->layout, s->provoking_first ? Provoking::first : Provoking::last);
+        st->stages->set_viewport_transform(0, {s->scale[0], s->scale[1], s->scale[2]},
+                                           {s->translate[0], s->translate[1], s->translate[2]});
+        return st.release();
+    } catch (const std::exception &e) {
+        return refuse(e.what());
+    }
+}
+
+extern "C" void dp_stages_destroy(struct dp_stages *stages) {
+    delete stages;
+}
+
+extern "C" struct dp_staged *dp_staged_create(void) {
+    try {
+        return new dp_staged;
+    } catch (const std::exception &) {
+        return nullptr;
+    }
+}
+
+extern "C" void dp_staged_destroy(struct dp_staged *staged) {
+    delete staged;
+}
+
+extern "C" bool dp_stages_run(const struct dp_stages *st, const void *verts, unsigned count,
+                              unsigned prim, unsigned flags, const uint16_t *elts,
+                              unsigned draw_count, struct dp_staged *out) {
+    try {
+        const uint32_t stride = st->layout.stride();
+        ShadedBatch &b = out->batch;
+        b.clear();
+        ClipResults &clip = out->clip;
+        clip.clip_or = 0;
+        clip.clip_mask.resize(count);
+        clip.clip_pos.resize(size_t(count) * 4);
+        uint32_t *rec = b.append_vertices(count, stride); // headers zero
+        const auto *src = static_cast<const unsigned char *>(verts);
+        for (unsigned v = 0; v < count; ++v, src += st->vertex_size, rec += stride) {
+            uint32_t bits;
+            std::memcpy(&bits, src, 4);
+            float pos[4];
+            std::memcpy(pos, src + st->clip_pos_offset, 16);
+            uint32_t m = st->clip_bits[bits & st->clipmask_mask & 63];
+            if (!(std::isfinite(pos[0]) && std::isfinite(pos[1]) && std::isfinite(pos[2]) &&
+                  std::isfinite(pos[3])))
+                m |= CLIP_NONFINITE;
+            clip.clip_mask[v] = uint16_t(m);
+            clip.clip_or |= m;
+            std::memcpy(&clip.clip_pos[4 * size_t(v)], pos, 16);
+            const unsigned char *data = src + st->data_offset;
+            for (unsigned o = 0; o < st->num_outputs; ++o)
+                std::memcpy(rec + st->output_slot[o], data + 16 * size_t(o), 16);
+        }
+        // DRAW_LINE_LOOP_AS_STRIP: a line loop's piece, drawn as the strip it is.
+        const Prim p = (flags & 4) ? Prim::line_strip : Prim(prim);
+        uint32_t *e = b.append_unset_elts(draw_count);
+        for (unsigned i = 0; i < draw_count; ++i) e[i] = elts ? elts[i] : i;
+        b.prims.push_back({p, uint8_t(flags & 3), 0, draw_count});
+
+        st->stages->run(b, clip, out->lists);
+        const StagedLists &l = out->lists;
+        if (l.vertex_count > 65535) return false; // a vbuf takes u16 elements
+        const size_t n_attr = st->attrib_slot.size();
+        out->vertices.resize(size_t(l.vertex_count) * 4 * n_attr);
+        float *to = out->vertices.data();
+        const uint32_t *r = b.vertices.data();
+        for (unsigned v = 0; v < l.vertex_count; ++v, r += stride)
+            for (size_t a = 0; a < n_attr; ++a, to += 4) {
+                const uint32_t slot = st->attrib_slot[a];
+                if (slot == ~0u)
+                    std::memset(to, 0, 16);
+                else
+                    std::memcpy(to, r + slot, 16);
+            }
+        out->elts.assign(l.elts.begin(), l.elts.end());
+        out->first.clear(), out->count.clear(), out->prim.clear();
+        for (const StagedRange &sr : l.ranges) {
+            out->first.push_back(sr.first);
+            out->count.push_back(sr.count);
+            out->prim.push_back(unsigned(sr.prim));
+        }
+        return true;
+    } catch (const std::exception &) {
+        return false;
+    }
+}
+
+extern "C" const float *dp_staged_vertices(const struct dp_staged *staged,
+                                           unsigned *vertex_count) {
+    *vertex_count = staged->lists.vertex_count;
+    return staged->vertices.data();
+}
+
+extern "C" unsigned dp_staged_range_count(const struct dp_staged *staged) {
+    return unsigned(staged->first.size());
+}
+
+extern "C" const uint16_t *dp_staged_range(const struct dp_staged *staged, unsigned i,
+                                           unsigned *prim, unsigned *count) {
+    *prim = staged->prim[i];
+    *count = staged->count[i];
+    return staged->elts.data() + staged->first[i];
+}

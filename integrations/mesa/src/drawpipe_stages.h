@@ -1,0 +1,64 @@
+/* drawpipe's pipeline stages over the vertices Mesa's vertex stage shaded (DRAWPIPE_MESA=whole):
+ * a segment with a vertex to clip is clipped (and culled) by drawpipe/extend/pipeline_stages.hpp
+ * on drawpipe's threads, and its result converted there into the render's vertex layout, so
+ * that the draw's own thread only hands it to the vbuf. For the states the adapter maps (see
+ * draw_pt_drawpipe.c, whole_stages); the rest stays with Mesa's pipeline. */
+#ifndef DRAWPIPE_STAGES_H
+#define DRAWPIPE_STAGES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How Mesa lays out a shaded vertex (struct vertex_header): the clip mask in the low
+ * `clipmask_bits` bits of the first dword (Mesa's plane bits: x <= w, x >= -w, y <= w,
+ * y >= -w, near, far), the clip-space position at byte clip_pos_offset, then `num_outputs`
+ * vec4 outputs from byte data_offset, `vertex_size` bytes per vertex. */
+struct dp_stages_state {
+   unsigned vertex_size, clip_pos_offset, data_offset, clipmask_bits;
+   unsigned num_outputs, position_output;
+   const bool *flat_output; /* per output: takes the provoking vertex's value */
+   bool provoking_first;
+   unsigned cull_face; /* PIPE_FACE_*: 0 none, 1 front, 2 back, 3 both */
+   bool front_ccw;     /* pipe_rasterizer_state::front_ccw */
+   bool clip_z, clip_halfz;
+   float scale[3], translate[3]; /* draw->viewports[0] */
+   /* The render's layout: per attribute the output it copies (4 floats), or ~0u for zeros. */
+   unsigned num_attribs;
+   const unsigned *attrib_output;
+};
+
+struct dp_stages;
+/* NULL when drawpipe refuses the state (the reason, when `why` is given, into it). */
+struct dp_stages *dp_stages_create(const struct dp_stages_state *state, char *why,
+                                   unsigned why_size);
+void dp_stages_destroy(struct dp_stages *stages);
+
+/* One segment's output: vertices in the render's layout, and primitive lists over them. */
+struct dp_staged;
+struct dp_staged *dp_staged_create(void);
+void dp_staged_destroy(struct dp_staged *staged);
+
+/* Clips `count` vertices of `verts` drawn as `prim` (PIPE_PRIM_*, as drawpipe numbers them)
+ * by `elts` (NULL: in order), `draw_count` of them, with DRAW_SPLIT_* `flags`, into `out`.
+ * Any thread, many at once. False when the result cannot be handed to a vbuf in one piece
+ * (more than 65535 vertices) or memory ran out: the caller runs Mesa's pipeline instead. */
+bool dp_stages_run(const struct dp_stages *stages, const void *verts, unsigned count,
+                   unsigned prim, unsigned flags, const uint16_t *elts, unsigned draw_count,
+                   struct dp_staged *out);
+
+/* The result: vertex_count vertices of the render's layout, and range i's primitive and
+ * elements. */
+const float *dp_staged_vertices(const struct dp_staged *staged, unsigned *vertex_count);
+unsigned dp_staged_range_count(const struct dp_staged *staged);
+const uint16_t *dp_staged_range(const struct dp_staged *staged, unsigned i, unsigned *prim,
+                                unsigned *count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
