@@ -2,7 +2,11 @@
 // llvmpipe, or the Mesa of integrations/mesa in one DRAWPIPE_MESA mode), rasterizer discard
 // on, so the time is fetch, vertex shading and the draw module's splitting, not pixels.
 //
-//   gl_draw_bench [--workloads W1,...,W7,MESH.obj,...] [--small N] [--ms T] [--smoke]
+//   gl_draw_bench [--workloads W1,...,W7,MESH.obj,...] [--small N] [--ms T] [--render] [--smoke]
+//
+// --render turns rasterizer discard off (the target stays one pixel): the time then also has
+// the pipeline stages (clipping), the hand-off to the rasterizer and llvmpipe's triangle setup,
+// with next to no pixels.
 //
 // Every workload is a static buffer drawn with glDrawElements (or glDrawArrays) and
 // glFinish, repeated for about T ms (default 300); `small` is N draws (default 8192) of one
@@ -50,12 +54,13 @@ struct Options {
                                        "/usr/share/glmark2/models/cat.3ds"};
     uint32_t small = 8192;
     double ms = 300;
+    bool render = false;
 };
 
 [[noreturn]] void usage(const std::string& why) {
     std::fprintf(stderr,
                  "gl_draw_bench: %s\nusage: gl_draw_bench [--workloads A,B,...] [--small N] "
-                 "[--ms T] [--smoke]\n",
+                 "[--ms T] [--render] [--smoke]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -201,6 +206,8 @@ int run(int argc, char** argv) {
             o.small = uint32_t(std::strtoul(value(), nullptr, 10));
         else if (a == "--ms")
             o.ms = std::atof(value());
+        else if (a == "--render")
+            o.render = true;
         else if (a == "--smoke") {
             o.workloads = {"W1"};
             o.small = 64;
@@ -221,6 +228,7 @@ int run(int argc, char** argv) {
                          0,    0, -1,   -0.2f, 0, 0,    -0.2f, 1};
     use_matrix_program(m);
     const DiscardTarget target;
+    if (o.render) glDisable(GL_RASTERIZER_DISCARD);
     for (const std::string& id : o.workloads) {
         const Workload w = load_input(id);
         const std::string name = w.positions.empty() ? w.id : id.substr(id.rfind('/') + 1);
