@@ -16,14 +16,23 @@ struct ClipStage::ClipVertex {
     bool edge;              // the edge from this vertex to the next is drawn (polygon mode)
 };
 
+ClipStage::ClipStage(const RasterPlan& plan) : plan_(plan) {
+    const uint32_t stride = plan.layout.stride();
+    index_shift_ = uint32_t(__builtin_ctz(stride));
+    const uint32_t odd = stride >> index_shift_;
+    // Newton's iteration doubles the correct low bits: odd * odd = 1 mod 8 gives 3, then 6,
+    // 12, 24, 48.
+    uint32_t inverse = odd;
+    for (int i = 0; i < 4; ++i) inverse *= 2 - odd * inverse;
+    index_inverse_ = inverse;
+}
+
 uint32_t ClipStage::mask_of(const uint32_t* v) const {
-    const size_t i = size_t(v - batch_->shaded.vertices.data()) / plan_.layout.stride();
-    return batch_->clip.clip_mask[i];
+    return batch_->clip.clip_mask[index_of(v)];
 }
 
 const float* ClipStage::clip_pos_of(const uint32_t* v) const {
-    const size_t i = size_t(v - batch_->shaded.vertices.data()) / plan_.layout.stride();
-    return &batch_->clip.clip_pos[4 * i];
+    return &batch_->clip.clip_pos[4 * size_t(index_of(v))];
 }
 
 uint32_t* ClipStage::window(uint32_t* r) const {
@@ -36,9 +45,7 @@ uint32_t* ClipStage::window(uint32_t* r) const {
     return r;
 }
 
-StagePrim ClipStage::place_in_viewport(const StagePrim& prim, uint32_t corners,
-                                       uint32_t provoking) {
-    if (!plan_.viewport_per_primitive) return prim;
+StagePrim ClipStage::place_apart(const StagePrim& prim, uint32_t corners, uint32_t provoking) {
     viewport_ = plan_.viewport_of(prim.v[provoking]);
     xform_ = &plan_.viewports[viewport_];
     StagePrim placed = prim;

@@ -28,8 +28,14 @@ constexpr float kScale[3] = {50, 50, 0.5f}, kTranslate[3] = {50, 50, 0.5f};
 
 MesaVertex vertex(float x, float y, float z, float w, float colour, uint32_t mask) {
     MesaVertex v{mask, {x, y, z, w}, {}};
-    v.outputs = {x / w * kScale[0] + kTranslate[0], y / w * kScale[1] + kTranslate[1],
-                 z / w * kScale[2] + kTranslate[2], 1 / w, colour, colour, colour, 1};
+    v.outputs = {x / w * kScale[0] + kTranslate[0],
+                 y / w * kScale[1] + kTranslate[1],
+                 z / w * kScale[2] + kTranslate[2],
+                 1 / w,
+                 colour,
+                 colour,
+                 colour,
+                 1};
     return v;
 }
 
@@ -111,13 +117,13 @@ TEST(MesaStages, EachOfMesasPlaneBitsClipsAgainstItsPlane) {
     ASSERT_NE(st, nullptr);
     struct Case {
         float out[4];
-        int axis;   // the window coordinate the plane bounds
+        int axis;    // the window coordinate the plane bounds
         float bound; // in window space
         bool upper;  // the plane bounds it from above
     };
-    const Case cases[6] = {{{2, 0, 0, 1}, 0, 100, true},  {{-2, 0, 0, 1}, 0, 0, false},
-                           {{0, 2, 0, 1}, 1, 100, true},  {{0, -2, 0, 1}, 1, 0, false},
-                           {{0, 0, -2, 1}, 2, 0, false},  {{0, 0, 2, 1}, 2, 1, true}};
+    const Case cases[6] = {{{2, 0, 0, 1}, 0, 100, true}, {{-2, 0, 0, 1}, 0, 0, false},
+                           {{0, 2, 0, 1}, 1, 100, true}, {{0, -2, 0, 1}, 1, 0, false},
+                           {{0, 0, -2, 1}, 2, 0, false}, {{0, 0, 2, 1}, 2, 1, true}};
     for (uint32_t bit = 0; bit < 6; ++bit) {
         const Case& c = cases[bit];
         const std::vector<MesaVertex> vs = {
@@ -201,4 +207,31 @@ TEST(MesaStages, RefusesWhatItCannotTake) {
     st.num_outputs = 2;
     st.position_output = 2;
     EXPECT_EQ(dp_stages_create(&st, why, sizeof why), nullptr);
+}
+
+// Only the vertices the kept primitives use are handed on: a triangle outside x <= w goes, and
+// its own vertices with it; the triangle inside keeps its three.
+TEST(MesaStages, OnlyTheVerticesOfKeptPrimitivesAreHandedOn) {
+    dp_stages* st = create({});
+    const std::vector<MesaVertex> vs = {vertex(-0.5f, -0.5f, 0, 1, 0.25f, 0),
+                                        vertex(0.5f, -0.5f, 0, 1, 0.5f, 0),
+                                        vertex(0, 0.5f, 0, 1, 1, 0),
+                                        vertex(2, 0, 0, 1, 0, 1),
+                                        vertex(3, 0, 0, 1, 0, 1),
+                                        vertex(2, 1, 0, 1, 0, 1)};
+    const std::vector<unsigned char> packed = pack(vs);
+    const uint16_t elts[6] = {3, 4, 5, 0, 1, 2};
+    dp_staged* out = dp_staged_create();
+    ASSERT_TRUE(dp_stages_run(st, packed.data(), 6, 4, 3, elts, 6, out));
+    unsigned n = 0;
+    const float* v = dp_staged_vertices(out, &n);
+    EXPECT_EQ(n, 3u);
+    ASSERT_EQ(dp_staged_range_count(out), 1u);
+    unsigned prim = 0, count = 0;
+    const uint16_t* e = dp_staged_range(out, 0, &prim, &count);
+    ASSERT_EQ(count, 3u);
+    // In first use: the inside triangle's vertices 0, 1, 2 with their colours.
+    for (unsigned k = 0; k < 3; ++k) EXPECT_EQ(v[12 * e[k] + 4], vs[k].outputs[4]);
+    dp_staged_destroy(out);
+    dp_stages_destroy(st);
 }

@@ -34,7 +34,9 @@ struct dp_staged {
     ClipResults clip;
     StagedLists lists;
     std::vector<float> vertices; // the render's layout
+    unsigned vertex_count = 0;
     std::vector<uint16_t> elts;
+    std::vector<uint16_t> place; // a record's place among the vertices handed on, or kUnused
     std::vector<unsigned> first, count, prim;
 };
 
@@ -130,40 +132,79 @@ extern "C" bool dp_stages_run(const struct dp_stages *st, const void *verts, uns
         b.clear();
         ClipResults &clip = out->clip;
         clip.clip_or = 0;
-        clip.clip_mask.resize(count);
-        clip.clip_pos.resize(size_t(count) * 4);
-        uint32_t *rec = b.append_vertices(count, stride); // headers zero
-        const auto *src = static_cast<const unsigned char *>(verts);
-        for (unsigned v = 0; v < count; ++v, src += st->vertex_size, rec += stride) {
+        clip.clip_mask.resize(count, boost::container::default_init);
+        clip.clip_pos.resize(size_t(count) * 4, boost::container::default_init);
+        const auto *base = static_cast<const unsigned char *>(verts);
+        const unsigned char *src = base;
+        for (unsigned v = 0; v < count; ++v, src += st->vertex_size) {
             uint32_t bits;
             std::memcpy(&bits, src, 4);
-            float pos[4];
+            float *pos = &clip.clip_pos[4 * size_t(v)];
             std::memcpy(pos, src + st->clip_pos_offset, 16);
             uint32_t m = st->clip_bits[bits & st->clipmask_mask & 63];
             if (!(std::isfinite(pos[0]) && std::isfinite(pos[1]) && std::isfinite(pos[2]) &&
                   std::isfinite(pos[3])))
                 m |= CLIP_NONFINITE;
             clip.clip_mask[v] = uint16_t(m);
-            clip.clip_or |= m;
-            std::memcpy(&clip.clip_pos[4 * size_t(v)], pos, 16);
+        }
+        // DRAW_LINE_LOOP_AS_STRIP: a line loop's piece, drawn as the strip it is.
+        const Prim p = (flags & 4) ? Prim::line_strip : Prim(prim);
+        // A triangle list's triangles whose three vertices are outside one plane are dropped
+        // here, as the clip stage drops them first, and only the vertices of the others
+        // become records: a clipped segment is often mostly outside.
+        std::vector<uint16_t> &in_use = out->place;
+        in_use.assign(count, p == Prim::triangles ? 0 : 1);
+        uint32_t *e = b.append_unset_elts(draw_count);
+        unsigned kept = 0;
+        if (p == Prim::triangles) {
+            for (unsigned i = 0; i + 2 < draw_count; i += 3) {
+                const unsigned a = elts ? elts[i] : i, c = elts ? elts[i + 1] : i + 1,
+                               d = elts ? elts[i + 2] : i + 2;
+                if (clip.clip_mask[a] & clip.clip_mask[c] & clip.clip_mask[d]) continue;
+                in_use[a] = in_use[c] = in_use[d] = 1;
+                e[kept++] = a, e[kept++] = c, e[kept++] = d;
+            }
+            b.elts.resize(kept);
+        } else {
+            for (unsigned i = 0; i < draw_count; ++i) e[i] = elts ? elts[i] : i;
+            kept = draw_count;
+        }
+        // Records for the vertices used; the others' are never read.
+        uint32_t *rec = b.append_unset_vertices(count, stride);
+        src = base;
+        for (unsigned v = 0; v < count; ++v, src += st->vertex_size, rec += stride) {
+            if (!in_use[v]) continue;
+            clip.clip_or |= clip.clip_mask[v];
+            std::memset(rec, 0, 4 * SLOT_POSITION); // the header: no ids
             const unsigned char *data = src + st->data_offset;
             for (unsigned o = 0; o < st->num_outputs; ++o)
                 std::memcpy(rec + st->output_slot[o], data + 16 * size_t(o), 16);
         }
-        // DRAW_LINE_LOOP_AS_STRIP: a line loop's piece, drawn as the strip it is.
-        const Prim p = (flags & 4) ? Prim::line_strip : Prim(prim);
-        uint32_t *e = b.append_unset_elts(draw_count);
-        for (unsigned i = 0; i < draw_count; ++i) e[i] = elts ? elts[i] : i;
-        b.prims.push_back({p, uint8_t(flags & 3), 0, draw_count});
+        b.prims.push_back({p, uint8_t(flags & 3), 0, kept});
 
         st->stages->run(b, clip, out->lists);
         const StagedLists &l = out->lists;
-        if (l.vertex_count > 65535) return false; // a vbuf takes u16 elements
+        // Only the records the lists use are handed on, in first use, as Mesa's vbuf stage
+        // emits them: a clipped segment often drops most of its vertices.
+        constexpr uint16_t kUnused = 0xFFFF;
+        out->place.assign(l.vertex_count, kUnused);
+        out->elts.resize(l.elts.size());
+        unsigned used = 0;
+        for (size_t i = 0; i < l.elts.size(); ++i) {
+            uint16_t &p = out->place[l.elts[i]];
+            if (p == kUnused) {
+                if (used == kUnused) return false; // a vbuf takes u16 elements
+                p = uint16_t(used++);
+            }
+            out->elts[i] = p;
+        }
+        out->vertex_count = used;
         const size_t n_attr = st->attrib_slot.size();
-        out->vertices.resize(size_t(l.vertex_count) * 4 * n_attr);
-        float *to = out->vertices.data();
+        out->vertices.resize(size_t(used) * 4 * n_attr);
         const uint32_t *r = b.vertices.data();
-        for (unsigned v = 0; v < l.vertex_count; ++v, r += stride)
+        for (unsigned v = 0; v < l.vertex_count; ++v, r += stride) {
+            if (out->place[v] == kUnused) continue;
+            float *to = out->vertices.data() + size_t(out->place[v]) * 4 * n_attr;
             for (size_t a = 0; a < n_attr; ++a, to += 4) {
                 const uint32_t slot = st->attrib_slot[a];
                 if (slot == ~0u)
@@ -171,7 +212,7 @@ extern "C" bool dp_stages_run(const struct dp_stages *st, const void *verts, uns
                 else
                     std::memcpy(to, r + slot, 16);
             }
-        out->elts.assign(l.elts.begin(), l.elts.end());
+        }
         out->first.clear(), out->count.clear(), out->prim.clear();
         for (const StagedRange &sr : l.ranges) {
             out->first.push_back(sr.first);
@@ -186,7 +227,7 @@ extern "C" bool dp_stages_run(const struct dp_stages *st, const void *verts, uns
 
 extern "C" const float *dp_staged_vertices(const struct dp_staged *staged,
                                            unsigned *vertex_count) {
-    *vertex_count = staged->lists.vertex_count;
+    *vertex_count = staged->vertex_count;
     return staged->vertices.data();
 }
 

@@ -45,7 +45,7 @@ void dp_staged_destroy(struct dp_staged *staged);
 /* Clips `count` vertices of `verts` drawn as `prim` (PIPE_PRIM_*, as drawpipe numbers them)
  * by `elts` (NULL: in order), `draw_count` of them, with DRAW_SPLIT_* `flags`, into `out`.
  * Any thread, many at once. False when the result cannot be handed to a vbuf in one piece
- * (more than 65535 vertices) or memory ran out: the caller runs Mesa's pipeline instead. */
+ * (its primitives use more than 65535 vertices) or memory ran out: the caller runs Mesa's pipeline instead. */
 bool dp_stages_run(const struct dp_stages *stages, const void *verts, unsigned count,
                    unsigned prim, unsigned flags, const uint16_t *elts, unsigned draw_count,
                    struct dp_staged *out);
