@@ -24,6 +24,9 @@ struct MesaVertex {
 
 // Two outputs: 0 the window position (as Mesa's viewport wrote it), 1 a colour.
 constexpr unsigned kOutputs = 2;
+// The llvm middle end sizes a vertex by the larger of the shader's inputs and outputs: here
+// one slot more than the outputs, never read.
+constexpr unsigned kVertexSize = kData + 16 * (kOutputs + 1);
 constexpr float kScale[3] = {50, 50, 0.5f}, kTranslate[3] = {50, 50, 0.5f};
 
 MesaVertex vertex(float x, float y, float z, float w, float colour, uint32_t mask) {
@@ -40,8 +43,8 @@ MesaVertex vertex(float x, float y, float z, float w, float colour, uint32_t mas
 }
 
 std::vector<unsigned char> pack(const std::vector<MesaVertex>& vs) {
-    const unsigned size = kData + 16 * kOutputs;
-    std::vector<unsigned char> out(vs.size() * size);
+    const unsigned size = kVertexSize;
+    std::vector<unsigned char> out(vs.size() * size, 0xAB);
     for (size_t i = 0; i < vs.size(); ++i) {
         unsigned char* p = out.data() + i * size;
         std::memcpy(p, &vs[i].mask, 4);
@@ -62,7 +65,7 @@ dp_stages* create(const MesaState& s) {
     static bool flat[kOutputs];
     flat[0] = false, flat[1] = s.flat_colour;
     dp_stages_state st{};
-    st.vertex_size = kData + 16 * kOutputs;
+    st.vertex_size = kVertexSize;
     st.clip_pos_offset = kClipPos;
     st.data_offset = kData;
     st.clipmask_bits = kMaskBits;

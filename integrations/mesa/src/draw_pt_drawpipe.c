@@ -103,7 +103,8 @@ enum stages_refusal {
    STAGES_WINDOW,     /* a window-space position: no x and y clipping */
    STAGES_GUARD_BAND, /* points under llvmpipe's guard band */
    STAGES_ASSEMBLER,  /* the primitive assembler runs (primitive ids, adjacency) */
-   STAGES_OUTPUTS,    /* an output without perspective, or a layout drawpipe refuses */
+   STAGES_LINEAR,     /* an output interpolated without perspective */
+   STAGES_OUTPUTS,    /* a layout drawpipe refuses (too many outputs, say) */
    STAGES_OFF,        /* DRAWPIPE_MESA_STAGES=0 */
    STAGES_REFUSAL_COUNT
 };
@@ -116,7 +117,8 @@ static const char *const stages_refusal_names[STAGES_REFUSAL_COUNT] = {
    "Mesa's clipper: a window-space position",
    "Mesa's clipper: points under llvmpipe's guard band",
    "Mesa's clipper: the primitive assembler runs (primitive ids, adjacency)",
-   "Mesa's clipper: an output without perspective, or outputs drawpipe refuses",
+   "Mesa's clipper: an output interpolated without perspective",
+   "Mesa's clipper: outputs drawpipe refuses (too many, or an unexpected layout)",
    "Mesa's clipper: DRAWPIPE_MESA_STAGES=0",
 };
 
@@ -622,14 +624,16 @@ whole_stages(struct drawpipe_front *fe)
    if (draw_prim_assembler_is_required(draw, &prim, &verts))
       return STAGES_ASSEMBLER;
 
+   /* The llvm middle end sizes a vertex for the larger of the shader's inputs and outputs
+    * (llvm_middle_end_prepare): the outputs come first, any slots after them are unused. */
    const unsigned n = draw_current_shader_outputs(draw);
    if (n > PIPE_MAX_SHADER_OUTPUTS ||
-       fe->whole_plan.vertex_size != offsetof(struct vertex_header, data) + 16 * n)
+       fe->whole_plan.vertex_size < offsetof(struct vertex_header, data) + 16 * n)
       return STAGES_OUTPUTS;
    boolean flat[PIPE_MAX_SHADER_OUTPUTS];
    bool flat_out[PIPE_MAX_SHADER_OUTPUTS];
    if (!draw_clip_flat_outputs(draw, flat, n))
-      return STAGES_OUTPUTS;
+      return STAGES_LINEAR;
    for (unsigned i = 0; i < n; i++)
       flat_out[i] = flat[i];
    unsigned attrib_output[PIPE_MAX_SHADER_OUTPUTS];
