@@ -10,6 +10,7 @@
 #include "drawpipe/extend/stage.hpp"
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/prim.hpp"
+#include "support/pass_on.hpp"
 #include "support/tess_util.hpp"
 
 #include <gtest/gtest.h>
@@ -24,19 +25,11 @@
 #include <vector>
 
 using namespace drawpipe;
+using drawpipe::test::PassOn;
 
 namespace {
 
 constexpr uint32_t kRestart = 0xFFFFFFFFu;
-
-// A driver stage that hands everything on unchanged: its presence keeps the chain in the
-// ordered sink, the path the order-free one is checked against.
-class PassOn final : public Stage {
-  public:
-    void point(const StagePrim& p) override { next()->point(p); }
-    void line(const StagePrim& p) override { next()->line(p); }
-    void triangle(const StagePrim& p) override { next()->triangle(p); }
-};
 
 // Every decomposed primitive the backend receives, as the bytes of its vertex records, in
 // order; and, separately, the calls themselves.

@@ -11,6 +11,7 @@
 #include "drawpipe/extend/stage.hpp"
 #include "drawpipe/middle_ends.hpp"
 #include "drawpipe/prim.hpp"
+#include "support/pass_on.hpp"
 
 #include <gtest/gtest.h>
 
@@ -20,19 +21,11 @@
 #include <vector>
 
 using namespace drawpipe;
+using drawpipe::test::PassOn;
 
 namespace {
 
 constexpr uint32_t kRestart = 0xFFFFFFFFu;
-
-// Hands everything on: with it the Context runs the stages over every batch, as a driver calls
-// PipelineStages for every batch it gives it.
-class PassOn final : public Stage {
-  public:
-    void point(const StagePrim& p) override { next()->point(p); }
-    void line(const StagePrim& p) override { next()->line(p); }
-    void triangle(const StagePrim& p) override { next()->triangle(p); }
-};
 
 // A decomposed primitive: its vertices' position and varyings (the header is the middle
 // end's bookkeeping, not the stages' output).
