@@ -32,11 +32,7 @@ void stage_batch(const PreparedDraw& draw, DrawBatch& batch) {
     }
     chain.begin(draw.state.draw, *draw.raster,
                 set ? std::span<Stage* const>(copies.stages) : std::span<Stage* const>());
-    for (const PrimRange& r : batch.shaded.prims)
-        if (r.stream == 0) chain.batch(batch, r);
-    chain.flush();
-    batch.clip_delta = chain.take_clip_delta();
-    batch.staged = true; // even when every primitive was culled: nothing is drawn
+    chain.stage(batch);
 }
 
 } // namespace drawpipe

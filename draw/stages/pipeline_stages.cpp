@@ -46,12 +46,10 @@ void PipelineStages::run(ShadedBatch& batch, ClipResults& clip, StagedLists& out
     std::swap(carrier.shaded, batch);
     std::swap(carrier.clip, clip);
     chain.begin(draw_, *plan_, {});
-    for (const PrimRange& r : carrier.shaded.prims)
-        if (r.stream == 0) chain.batch(carrier, r);
-    chain.flush();
-    out.clip_delta = chain.take_clip_delta();
+    chain.stage(carrier);
     chain.end();
-    out.vertex_count = carrier.staged ? carrier.staged_vertex_count : 0;
+    out.clip_delta = carrier.clip_delta;
+    out.vertex_count = carrier.staged_vertex_count; // 0 when nothing was kept
     out.ranges.swap(carrier.staged_ranges);
     out.elts.swap(carrier.staged_elts);
     std::swap(carrier.shaded, batch);

@@ -90,4 +90,12 @@ void StageChain::batch(DrawBatch& batch, const PrimRange& range, QuadStripOrder 
     clip_delta_ += clip_->take_delta();
 }
 
+void StageChain::stage(DrawBatch& batch) {
+    for (const PrimRange& r : batch.shaded.prims)
+        if (r.stream == 0) this->batch(batch, r);
+    flush();
+    batch.clip_delta = take_clip_delta();
+    batch.staged = true; // even when every primitive was culled: nothing is drawn
+}
+
 } // namespace drawpipe

@@ -25,6 +25,10 @@ class StageChain {
     bool needed(const DrawBatch& batch) const { return per_primitive_ || batch.clip.clip_or != 0; }
     void batch(DrawBatch& batch, const PrimRange& range,
                QuadStripOrder order = QuadStripOrder::pipeline);
+    // Every stream-0 range of `batch` through the chain, then the flush: what the backend is to
+    // receive is left in the batch (DrawBatch::staged, clip_delta). For a chain built with
+    // null calls.
+    void stage(DrawBatch& batch);
     void flush() { first_->flush(); }
     // Primitives the clip stage made minus those it dropped since the last call.
     int64_t take_clip_delta() {
