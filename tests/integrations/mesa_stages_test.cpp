@@ -2,7 +2,9 @@
 // in Mesa's vertex_header layout come out clipped in the render's layout. Each of Mesa's six
 // plane bits clips against its own plane; the render's attributes take the outputs they name
 // (zeros for none); flat outputs keep the provoking vertex's value; Mesa's front_ccw culls the
-// faces Mesa's cull stage does; a state drawpipe cannot take is refused.
+// faces Mesa's cull stage does; polygon modes draw the edges Mesa's edge-flag bit and its
+// unfilled stage draw, in Mesa's order; two-sided colour takes Mesa's colour pairs; a state
+// drawpipe cannot take is refused.
 #include "integrations/mesa/src/drawpipe_stages.h"
 
 #include <gtest/gtest.h>
@@ -15,6 +17,8 @@ namespace {
 // Mesa's struct vertex_header on x86-64: a dword of bit fields (the clip mask in its low 14
 // bits), the clip-space position, then the outputs.
 constexpr unsigned kClipPos = 4, kData = 20, kMaskBits = 14;
+constexpr uint32_t kEdgeFlag = 1u << kMaskBits;             // the bit after the clip mask
+constexpr unsigned kPoints = 0, kLines = 1, kTriangles = 4; // PIPE_PRIM_*
 
 struct MesaVertex {
     uint32_t mask;
@@ -57,6 +61,7 @@ std::vector<unsigned char> pack(const std::vector<MesaVertex>& vs) {
 struct MesaState {
     bool flat_colour = false, provoking_first = false, front_ccw = true;
     unsigned cull = 0;
+    unsigned fill_front = 0, fill_back = 0; // PIPE_POLYGON_MODE_FILL, LINE, POINT
     // The render's layout: the position, the colour, then an attribute of zeros.
     std::vector<unsigned> attribs = {0, 1, ~0u};
 };
@@ -77,6 +82,9 @@ dp_stages* create(const MesaState& s) {
     st.front_ccw = s.front_ccw;
     st.clip_z = true;
     st.clip_halfz = false;
+    st.fill_front = s.fill_front;
+    st.fill_back = s.fill_back;
+    st.edgeflag_bit = kMaskBits;
     std::memcpy(st.scale, kScale, sizeof kScale);
     std::memcpy(st.translate, kTranslate, sizeof kTranslate);
     st.num_attribs = unsigned(s.attribs.size());
@@ -84,30 +92,50 @@ dp_stages* create(const MesaState& s) {
     return dp_stages_create(&st, nullptr, 0);
 }
 
-// One triangle (PIPE_PRIM_TRIANGLES = 4) through the stages: the render-layout vertices of its
-// triangles, 3 x 12 floats each.
-std::vector<std::vector<float>> run(dp_stages* st, const std::vector<MesaVertex>& vs) {
-    const std::vector<unsigned char> packed = pack(vs);
+// What the stages handed on: each primitive's kind and its vertices in the render's layout
+// (`floats` per vertex), in draw order.
+struct HandedPrim {
+    unsigned prim;
+    std::vector<float> verts;
+};
+
+std::vector<HandedPrim> run_prims(dp_stages* st, const std::vector<unsigned char>& packed,
+                                  unsigned vertex_count, const std::vector<uint16_t>& elts,
+                                  unsigned floats = 12) {
     dp_staged* out = dp_staged_create();
-    const uint16_t elts[3] = {0, 1, 2};
-    EXPECT_TRUE(dp_stages_run(st, packed.data(), unsigned(vs.size()), 4, 3, elts, 3, out));
+    EXPECT_TRUE(dp_stages_run(st, packed.data(), vertex_count, kTriangles, 3, elts.data(),
+                              unsigned(elts.size()), out));
     unsigned n = 0;
     const float* verts = dp_staged_vertices(out, &n);
-    std::vector<std::vector<float>> tris;
-    for (unsigned r = 0; r < dp_staged_range_count(out); ++r) {
-        unsigned prim = 0, count = 0;
-        const uint16_t* e = dp_staged_range(out, r, &prim, &count);
-        EXPECT_EQ(prim, 4u);
-        for (unsigned i = 0; i + 2 < count; i += 3) {
-            std::vector<float> t;
-            for (unsigned k = 0; k < 3; ++k) {
-                EXPECT_LT(e[i + k], n);
-                t.insert(t.end(), verts + 12 * e[i + k], verts + 12 * e[i + k] + 12);
+    const uint16_t* e = nullptr;
+    const unsigned *first = nullptr, *count = nullptr, *prim = nullptr;
+    const unsigned ranges = dp_staged_ranges(out, &e, &first, &count, &prim);
+    std::vector<HandedPrim> prims;
+    for (unsigned r = 0; r < ranges; ++r) {
+        const unsigned per = prim[r] == kTriangles ? 3 : prim[r] == kLines ? 2 : 1;
+        EXPECT_EQ(count[r] % per, 0u);
+        for (unsigned i = 0; i + per <= count[r]; i += per) {
+            HandedPrim h{prim[r], {}};
+            for (unsigned k = 0; k < per; ++k) {
+                const unsigned v = e[first[r] + i + k];
+                EXPECT_LT(v, n);
+                h.verts.insert(h.verts.end(), verts + floats * v, verts + floats * v + floats);
             }
-            tris.push_back(t);
+            prims.push_back(h);
         }
     }
     dp_staged_destroy(out);
+    return prims;
+}
+
+// One triangle through the stages: the render-layout vertices of its triangles, 3 x 12 floats
+// each.
+std::vector<std::vector<float>> run(dp_stages* st, const std::vector<MesaVertex>& vs) {
+    std::vector<std::vector<float>> tris;
+    for (const HandedPrim& h : run_prims(st, pack(vs), unsigned(vs.size()), {0, 1, 2})) {
+        EXPECT_EQ(h.prim, kTriangles);
+        tris.push_back(h.verts);
+    }
     return tris;
 }
 
@@ -229,12 +257,158 @@ TEST(MesaStages, OnlyTheVerticesOfKeptPrimitivesAreHandedOn) {
     unsigned n = 0;
     const float* v = dp_staged_vertices(out, &n);
     EXPECT_EQ(n, 3u);
-    ASSERT_EQ(dp_staged_range_count(out), 1u);
-    unsigned prim = 0, count = 0;
-    const uint16_t* e = dp_staged_range(out, 0, &prim, &count);
-    ASSERT_EQ(count, 3u);
+    const uint16_t* e = nullptr;
+    const unsigned *first = nullptr, *count = nullptr, *prim = nullptr;
+    ASSERT_EQ(dp_staged_ranges(out, &e, &first, &count, &prim), 1u);
+    ASSERT_EQ(count[0], 3u);
+    EXPECT_EQ(prim[0], kTriangles);
     // In first use: the inside triangle's vertices 0, 1, 2 with their colours.
-    for (unsigned k = 0; k < 3; ++k) EXPECT_EQ(v[12 * e[k] + 4], vs[k].outputs[4]);
+    for (unsigned k = 0; k < 3; ++k) EXPECT_EQ(v[12 * e[first[0] + k] + 4], vs[k].outputs[4]);
     dp_staged_destroy(out);
     dp_stages_destroy(st);
+}
+
+// Polygon mode line: a triangle's edges v2-v0, v0-v1, v1-v2 (Mesa's unfilled stage's order),
+// each drawn only when the vertex it starts from has Mesa's edge-flag bit set. Point mode: the
+// vertices whose edge flag is set.
+TEST(MesaStages, UnfilledDrawsTheEdgesMesasEdgeFlagBitsKeep) {
+    // Inside, clockwise to Mesa (det > 0): front unless front_ccw; colours 0.25, 0.5, 1.
+    std::vector<MesaVertex> vs = {vertex(-0.5f, -0.5f, 0, 1, 0.25f, kEdgeFlag),
+                                  vertex(0.5f, -0.5f, 0, 1, 0.5f, kEdgeFlag),
+                                  vertex(0, 0.5f, 0, 1, 1, kEdgeFlag)};
+    auto colours = [](const HandedPrim& h) {
+        std::vector<float> c;
+        for (size_t k = 0; k < h.verts.size(); k += 12) c.push_back(h.verts[k + 4]);
+        return c;
+    };
+    for (const unsigned off : {~0u, 0u, 1u, 2u}) { // the vertex whose edge flag is clear
+        for (unsigned k = 0; k < 3; ++k) vs[k].mask = k == off ? 0 : kEdgeFlag;
+        MesaState s;
+        s.front_ccw = false; // the triangle is front
+        s.fill_front = 1;    // line
+        s.fill_back = 0;
+        dp_stages* st = create(s);
+        ASSERT_NE(st, nullptr);
+        const auto prims = run_prims(st, pack(vs), 3, {0, 1, 2});
+        std::vector<std::vector<float>> want;
+        const float c[3] = {0.25f, 0.5f, 1};
+        for (const unsigned from : {2u, 0u, 1u})
+            if (from != off) want.push_back({c[from], c[(from + 1) % 3]});
+        ASSERT_EQ(prims.size(), want.size()) << "edge flag off on " << off;
+        for (size_t i = 0; i < prims.size(); ++i) {
+            EXPECT_EQ(prims[i].prim, kLines);
+            EXPECT_EQ(colours(prims[i]), want[i]) << "line " << i << ", flag off on " << off;
+        }
+        dp_stages_destroy(st);
+
+        s.fill_front = 2; // point
+        st = create(s);
+        std::vector<std::vector<float>> points;
+        for (unsigned k = 0; k < 3; ++k)
+            if (k != off) points.push_back({c[k]});
+        const auto pts = run_prims(st, pack(vs), 3, {0, 1, 2});
+        ASSERT_EQ(pts.size(), points.size());
+        for (size_t i = 0; i < pts.size(); ++i) {
+            EXPECT_EQ(pts[i].prim, kPoints);
+            EXPECT_EQ(colours(pts[i]), points[i]);
+        }
+        dp_stages_destroy(st);
+    }
+}
+
+// Front faces in line mode and back faces in point mode: one draw's lines and points come back
+// as ranges in draw order, all drawn from one set of vertices.
+TEST(MesaStages, MixedPolygonModesKeepDrawOrderAcrossRanges) {
+    std::vector<MesaVertex> vs;
+    std::vector<uint16_t> elts;
+    // Alternate clockwise (front: front_ccw false) and counter-clockwise triangles.
+    for (unsigned t = 0; t < 4; ++t) {
+        const float x = -0.9f + 0.4f * float(t), colour = float(t + 1);
+        const uint16_t b = uint16_t(vs.size());
+        vs.push_back(vertex(x, -0.5f, 0, 1, colour, kEdgeFlag));
+        vs.push_back(vertex(x + 0.3f, -0.5f, 0, 1, colour, kEdgeFlag));
+        vs.push_back(vertex(x, 0.5f, 0, 1, colour, kEdgeFlag));
+        if (t % 2)
+            elts.insert(elts.end(), {b, uint16_t(b + 2), uint16_t(b + 1)});
+        else
+            elts.insert(elts.end(), {b, uint16_t(b + 1), uint16_t(b + 2)});
+    }
+    MesaState s;
+    s.front_ccw = false;
+    s.fill_front = 1;
+    s.fill_back = 2;
+    dp_stages* st = create(s);
+    const auto prims = run_prims(st, pack(vs), unsigned(vs.size()), elts);
+    // Three lines of triangle 0, three points of 1, three lines of 2, three points of 3.
+    ASSERT_EQ(prims.size(), 12u);
+    for (size_t i = 0; i < prims.size(); ++i) {
+        const unsigned t = unsigned(i / 3);
+        EXPECT_EQ(prims[i].prim, t % 2 ? kPoints : kLines) << i;
+        EXPECT_EQ(prims[i].verts[4], float(t + 1)) << i;
+    }
+    dp_stages_destroy(st);
+}
+
+// Two-sided colour with Mesa's output numbering: outputs 0 front colour, 1 the position, 2 the
+// back colour (drawpipe's varyings skip the position). A back face takes the back colour, a
+// front face keeps the front one; the render's layout is the position and the colour.
+TEST(MesaStages, TwoSidedColourTakesMesasBackColourOutput) {
+    constexpr unsigned outputs = 3, size = kData + 16 * outputs;
+    auto packed = [&](bool clockwise) {
+        const float xy[3][2] = {{-0.5f, -0.5f}, {0.5f, -0.5f}, {0, 0.5f}};
+        std::vector<unsigned char> out(3 * size, 0);
+        for (unsigned i = 0; i < 3; ++i) {
+            const unsigned k = clockwise ? i : (3 - i) % 3;
+            const float clip[4] = {xy[k][0], xy[k][1], 0, 1};
+            const float front[4] = {0.25f, 0.25f, 0.25f, 1}, back[4] = {0.75f, 0.75f, 0.75f, 1};
+            const float win[4] = {xy[k][0] * kScale[0] + kTranslate[0],
+                                  xy[k][1] * kScale[1] + kTranslate[1], kTranslate[2], 1};
+            unsigned char* p = out.data() + i * size;
+            std::memcpy(p, &kEdgeFlag, 4);
+            std::memcpy(p + kClipPos, clip, 16);
+            std::memcpy(p + kData, front, 16);
+            std::memcpy(p + kData + 16, win, 16);
+            std::memcpy(p + kData + 32, back, 16);
+        }
+        return out;
+    };
+    static const bool flat[outputs] = {false, false, false};
+    const unsigned attribs[2] = {1, 0};
+    dp_stages_state st{};
+    st.vertex_size = size;
+    st.clip_pos_offset = kClipPos;
+    st.data_offset = kData;
+    st.clipmask_bits = kMaskBits;
+    st.num_outputs = outputs;
+    st.position_output = 1;
+    st.flat_output = flat;
+    st.front_ccw = false; // clockwise to Mesa is front
+    st.clip_z = true;
+    st.fill_front = 1; // line: Mesa runs two-sided colour only with its pipeline
+    st.fill_back = 1;
+    st.edgeflag_bit = kMaskBits;
+    st.light_twoside = true;
+    st.twoside_front[0] = 0, st.twoside_back[0] = 2;
+    st.twoside_front[1] = -1, st.twoside_back[1] = -1;
+    std::memcpy(st.scale, kScale, sizeof kScale);
+    std::memcpy(st.translate, kTranslate, sizeof kTranslate);
+    st.num_attribs = 2;
+    st.attrib_output = attribs;
+    dp_stages* stages = dp_stages_create(&st, nullptr, 0);
+    ASSERT_NE(stages, nullptr);
+    for (const bool clockwise : {true, false}) {
+        const auto prims = run_prims(stages, packed(clockwise), 3, {0, 1, 2}, 8);
+        ASSERT_EQ(prims.size(), 3u);
+        for (const HandedPrim& h : prims) {
+            EXPECT_EQ(h.prim, kLines);
+            for (size_t k = 0; k < h.verts.size(); k += 8)
+                EXPECT_EQ(h.verts[k + 4], clockwise ? 0.25f : 0.75f) << clockwise;
+        }
+    }
+    dp_stages_destroy(stages);
+    // A pair naming the position is refused.
+    st.twoside_back[0] = 1;
+    char why[128] = "";
+    EXPECT_EQ(dp_stages_create(&st, why, sizeof why), nullptr);
+    EXPECT_STRNE(why, "");
 }

@@ -29,12 +29,15 @@
 #include "draw/draw_pt.h"
 #include "draw/draw_vertex.h"
 #include "draw/draw_prim_assembler.h"
+#include "draw/draw_vs.h"
 #include "drawpipe_split.h"
 #include "drawpipe_stages.h"
 #include "drawpipe_threads.h"
+#include "util/bitscan.h"
 #include "util/u_debug.h"
 #include "util/u_memory.h"
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -78,7 +81,7 @@ static const char *const shade_place_names[SHADE_PLACE_COUNT] = {
 enum whole_end {
    WHOLE_DISCARDED, /* rasterizer discard: after stream output and statistics, nothing */
    WHOLE_CONVERTED, /* its vertices converted on drawpipe's threads, copied into the vbuf */
-   WHOLE_STAGED,    /* clipped by drawpipe's stages on drawpipe's threads, copied into the vbuf */
+   WHOLE_STAGED,    /* drawpipe's stages on drawpipe's threads, copied into the vbuf */
    WHOLE_CLIPPED,   /* Mesa's pipeline stages on the draw's thread: a vertex needs clipping */
    WHOLE_HERE,      /* finished as Mesa does on the draw's thread: the state's stages, or a
                      * layout the adapter does not convert */
@@ -88,16 +91,21 @@ enum whole_end {
 static const char *const whole_end_names[WHOLE_END_COUNT] = {
    "rasterizer discard: nothing handed to the vbuf",
    "converted on drawpipe's threads, copied into the vbuf",
-   "a vertex needs clipping: drawpipe's stages on drawpipe's threads, copied into the vbuf",
+   "drawpipe's stages (a vertex to clip, or the state's stages) on drawpipe's threads, copied "
+   "into the vbuf",
    "a vertex needs clipping: Mesa's pipeline stages on the draw's thread",
    "finished on the draw's thread (the state's pipeline stages, or a layout not converted)",
 };
 
-/* DRAWPIPE_MESA=whole: why a draw shaded apart, whose segments may need clipping, leaves
- * them to Mesa's clipper (whole_stages). */
+/* DRAWPIPE_MESA=whole: why a draw shaded apart, whose segments may need clipping or whose
+ * state has pipeline stages, leaves them to Mesa's pipeline (whole_stages). */
 enum stages_refusal {
-   STAGES_TAKEN,
-   STAGES_PIPELINE,   /* the state has Mesa's stages, or a layout not converted */
+   STAGES_TAKEN,          /* segments with a vertex to clip */
+   STAGES_TAKEN_PIPELINE, /* every segment: the state's stages (unfilled, two-sided colour) */
+   STAGES_LAYOUT,     /* the render's layout is not converted */
+   STAGES_OFFSET,     /* polygon offset */
+   STAGES_MESA_ONLY,  /* line or polygon stipple, smooth points or lines, wide ones */
+   STAGES_FACE,       /* the unfilled stage injects the front face (extra outputs) */
    STAGES_USER_CLIP,  /* user clip planes or clip distances */
    STAGES_CULL_DIST,  /* cull distances */
    STAGES_WINDOW,     /* a window-space position: no x and y clipping */
@@ -110,16 +118,20 @@ enum stages_refusal {
 };
 
 static const char *const stages_refusal_names[STAGES_REFUSAL_COUNT] = {
-   "clipped by drawpipe's stages",
-   "Mesa's clipper: the state has Mesa's pipeline stages, or a layout not converted",
-   "Mesa's clipper: user clip planes or clip distances",
-   "Mesa's clipper: cull distances",
-   "Mesa's clipper: a window-space position",
-   "Mesa's clipper: points under llvmpipe's guard band",
-   "Mesa's clipper: the primitive assembler runs (primitive ids, adjacency)",
-   "Mesa's clipper: an output interpolated without perspective",
-   "Mesa's clipper: outputs drawpipe refuses (too many, or an unexpected layout)",
-   "Mesa's clipper: DRAWPIPE_MESA_STAGES=0",
+   "drawpipe's stages (the segments with a vertex to clip)",
+   "drawpipe's stages (every segment: polygon mode line or point, two-sided colour)",
+   "Mesa's pipeline: the render's layout is not converted",
+   "Mesa's pipeline: polygon offset (Mesa's depth formula)",
+   "Mesa's pipeline: line or polygon stipple, smooth points or lines, or wide ones",
+   "Mesa's pipeline: its unfilled stage gives the fragment shader the front face",
+   "Mesa's pipeline: user clip planes or clip distances",
+   "Mesa's pipeline: cull distances",
+   "Mesa's pipeline: a window-space position",
+   "Mesa's pipeline: points under llvmpipe's guard band",
+   "Mesa's pipeline: the primitive assembler runs (primitive ids, adjacency)",
+   "Mesa's pipeline: an output interpolated without perspective",
+   "Mesa's pipeline: outputs drawpipe refuses (too many, or an unexpected layout)",
+   "Mesa's pipeline: DRAWPIPE_MESA_STAGES=0",
 };
 
 /* Indexed by enum draw_llvm_shade_refusal (mesa-22.3.patch): why a draw's state keeps its
@@ -166,11 +178,13 @@ struct drawpipe_front {
    /* DRAWPIPE_MESA_CONVERT=0: whole converts on the finishing side, as shade (a measuring
     * knob: docs/mesa.md). */
    bool convert_apart;
-   /* DRAWPIPE_MESA_STAGES=0: whole leaves every clipped segment to Mesa's clipper (a
-    * measuring knob). */
+   /* DRAWPIPE_MESA_STAGES=0: whole leaves every segment that needs pipeline stages to Mesa's
+    * pipeline (a measuring knob). */
    bool stages_apart;
-   /* whole: drawpipe's stages for the draw being shaded apart, or NULL (whole_stages). */
+   /* whole: drawpipe's stages for the draw being shaded apart, or NULL (whole_stages); for
+    * every segment when the state has pipeline stages, else for those with a vertex to clip. */
    struct dp_stages *stages;
+   bool stage_every;
    /* vsplit, for the draws drawpipe refuses; prepared only when one comes. */
    struct draw_pt_front_end *vsplit;
    bool vsplit_prepared;
@@ -219,7 +233,8 @@ print_stats(void)
          fprintf(stderr, "drawpipe: whole: %lu segments shaded apart: %s\n",
                  (unsigned long)stat_whole_end[e], whole_end_names[e]);
       for (unsigned r = 0; r < STAGES_REFUSAL_COUNT; r++)
-         fprintf(stderr, "drawpipe: whole: %lu draws shaded apart that may clip: %s\n",
+         fprintf(stderr, "drawpipe: whole: %lu draws shaded apart that may clip or have "
+                 "stages: %s\n",
                  (unsigned long)stat_stages[r], stages_refusal_names[r]);
    }
    if (stat_fallback[FALLBACK_REFUSED])
@@ -323,6 +338,7 @@ struct shade_window {
    struct draw_pt_middle_end *middle;
    const struct draw_llvm_whole_plan *whole; /* DRAWPIPE_MESA=whole, else NULL */
    const struct dp_stages *stages;           /* whole: clipped segments, else NULL */
+   bool stage_every;                         /* stages: every segment, clipped or not */
    enum pipe_prim_type prim;
    struct dp_split *split;
    unsigned count;
@@ -386,29 +402,25 @@ shade_one(void *ctx, unsigned i)
     * (one that fails to get memory is converted on the finishing side, as in shade). */
    const struct draw_llvm_whole_plan *plan = w->whole;
    j->converted = false;
-   if (j->verts && plan && plan->vinfo && !j->clipped &&
+   if (j->verts && plan && plan->vinfo && !plan->pipeline && !j->clipped &&
        grow((void **)&j->hw, &j->hw_cap, j->fetch_count * plan->vinfo->size, sizeof(float))) {
       draw_pt_emit_convert(plan->vinfo, j->verts, plan->vertex_size, j->fetch_count, j->hw);
       j->converted = true;
    }
-   /* whole: a segment with a vertex to clip, through drawpipe's stages (one they cannot
-    * take, or memory running out, goes through Mesa's pipeline on the finishing side). */
+   /* whole: a segment with a vertex to clip, or any under a state with pipeline stages,
+    * through drawpipe's stages (one they cannot take, or memory running out, goes through
+    * Mesa's pipeline on the finishing side). */
    j->staged_ok = false;
-   if (j->verts && w->stages && j->clipped) {
+   if (j->verts && w->stages && (j->clipped || w->stage_every)) {
       if (!j->staged)
          j->staged = dp_staged_create();
       if (j->staged &&
           dp_stages_run(w->stages, j->verts, j->fetch_count, w->prim, j->flags,
                         j->listed_draw ? j->draw_elts : NULL, j->draw_count, j->staged)) {
-         const unsigned n = dp_staged_range_count(j->staged);
          j->out.hw_verts = dp_staged_vertices(j->staged, &j->out.vertex_count);
-         j->out.nr_ranges = n;
-         for (unsigned r = 0; r < n && r < DRAW_PT_STAGED_RANGES; r++) {
-            unsigned prim;
-            j->out.range[r].elts = dp_staged_range(j->staged, r, &prim, &j->out.range[r].count);
-            j->out.range[r].prim = (enum pipe_prim_type)prim;
-         }
-         j->staged_ok = n <= DRAW_PT_STAGED_RANGES;
+         j->out.nr_ranges = dp_staged_ranges(j->staged, &j->out.elts, &j->out.first,
+                                             &j->out.count, &j->out.prim);
+         j->staged_ok = true;
       }
    }
 }
@@ -534,6 +546,7 @@ shade_draw(struct drawpipe_front *fe, const struct draw_llvm_whole_plan *whole)
       fe->window[i]->split = fe->split;
       fe->window[i]->whole = whole;
       fe->window[i]->stages = fe->stages;
+      fe->window[i]->stage_every = fe->stage_every;
       fe->window[i]->prim = fe->prim;
    }
    shade_fill(shading);
@@ -607,10 +620,29 @@ whole_stages(struct drawpipe_front *fe)
    struct draw_context *draw = fe->draw;
    const struct pipe_rasterizer_state *rast = draw->rasterizer;
    const struct vertex_info *vinfo = fe->whole_plan.vinfo;
+   fe->stage_every = fe->whole_plan.pipeline;
    if (!fe->stages_apart)
       return STAGES_OFF;
    if (!vinfo)
-      return STAGES_PIPELINE;
+      return STAGES_LAYOUT;
+   /* The pipeline's stages drawpipe's mirror (draw_pipe_validate.c): clip, cull, two-sided
+    * colour, flat shading and unfilled. llvmpipe leaves offset and two-sided colour to the
+    * draw module only when it runs that pipeline anyway (llvmpipe_create_rasterizer_state). */
+   if (fe->whole_plan.pipeline) {
+      if (rast->offset_tri || rast->offset_line || rast->offset_point)
+         return STAGES_OFFSET;
+      /* Stipple needs the pattern's place carried in draw order; the smooth stages and
+       * polygon stipple change the fragment shader and the render's layout. */
+      if (rast->line_stipple_enable || rast->poly_stipple_enable ||
+          (!rast->multisample && (rast->line_smooth || rast->point_smooth)) ||
+          roundf(rast->line_width) > draw->pipeline.wide_line_threshold ||
+          rast->point_size > draw->pipeline.wide_point_threshold ||
+          (rast->point_quad_rasterization && draw->pipeline.wide_point_sprites) ||
+          (rast->sprite_coord_enable && draw->pipeline.point_sprite))
+         return STAGES_MESA_ONLY;
+   }
+   if (draw->extra_shader_outputs.num)
+      return STAGES_FACE;
    if (draw->clip_user)
       return STAGES_USER_CLIP;
    if (draw_current_shader_num_written_culldistances(draw))
@@ -643,7 +675,8 @@ whole_stages(struct drawpipe_front *fe)
       const unsigned src = vinfo->attrib[a].src_index;
       attrib_output[a] = src == DRAW_ATTR_NONEXIST ? ~0u : src;
    }
-   /* The clip mask's bits as the stages read them: Mesa's bitfield, checked once. */
+   /* The clip mask's and the edge flag's bits as the stages read them: Mesa's bitfield,
+    * checked once. */
    struct vertex_header probe;
    memset(&probe, 0, sizeof probe);
    probe.clipmask = 0x2a;
@@ -651,6 +684,25 @@ whole_stages(struct drawpipe_front *fe)
    memcpy(&first_dword, &probe, sizeof first_dword);
    if ((first_dword & ((1u << DRAW_TOTAL_CLIP_PLANES) - 1)) != 0x2a)
       return STAGES_OUTPUTS;
+   memset(&probe, 0, sizeof probe);
+   probe.edgeflag = 1;
+   memcpy(&first_dword, &probe, sizeof first_dword);
+   if (!first_dword || (first_dword & (first_dword - 1)))
+      return STAGES_OUTPUTS;
+   const unsigned edgeflag_bit = ffs(first_dword) - 1;
+
+   /* Two-sided colour's pairs, as Mesa's twoside stage finds them (twoside_first_tri). */
+   int twoside_front[2] = {-1, -1}, twoside_back[2] = {-1, -1};
+   const struct tgsi_shader_info *info = &draw->vs.vertex_shader->info;
+   for (unsigned i = 0; i < info->num_outputs && i < n; i++) {
+      const unsigned idx = info->output_semantic_index[i];
+      if (idx > 1)
+         continue;
+      if (info->output_semantic_name[i] == TGSI_SEMANTIC_COLOR)
+         twoside_front[idx] = i;
+      if (info->output_semantic_name[i] == TGSI_SEMANTIC_BCOLOR)
+         twoside_back[idx] = i;
+   }
 
    const struct dp_stages_state state = {
       .vertex_size = fe->whole_plan.vertex_size,
@@ -665,6 +717,12 @@ whole_stages(struct drawpipe_front *fe)
       .front_ccw = rast->front_ccw,
       .clip_z = draw->clip_z,
       .clip_halfz = rast->clip_halfz,
+      .fill_front = fe->whole_plan.pipeline ? rast->fill_front : PIPE_POLYGON_MODE_FILL,
+      .fill_back = fe->whole_plan.pipeline ? rast->fill_back : PIPE_POLYGON_MODE_FILL,
+      .edgeflag_bit = edgeflag_bit,
+      .light_twoside = fe->whole_plan.pipeline && rast->light_twoside,
+      .twoside_front = {twoside_front[0], twoside_front[1]},
+      .twoside_back = {twoside_back[0], twoside_back[1]},
       .scale = {draw->viewports[0].scale[0], draw->viewports[0].scale[1],
                 draw->viewports[0].scale[2]},
       .translate = {draw->viewports[0].translate[0], draw->viewports[0].translate[1],
@@ -673,7 +731,9 @@ whole_stages(struct drawpipe_front *fe)
       .attrib_output = attrib_output,
    };
    fe->stages = dp_stages_create(&state, NULL, 0);
-   return fe->stages ? STAGES_TAKEN : STAGES_OUTPUTS;
+   if (!fe->stages)
+      return STAGES_OUTPUTS;
+   return fe->stage_every ? STAGES_TAKEN_PIPELINE : STAGES_TAKEN;
 }
 
 static void
@@ -731,7 +791,7 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
    /* With one thread the windows would only add copies of each segment's lists, and their
     * vertices would be finished long after they were written (out of the caches). */
    if (refusal_to_shade == DRAW_LLVM_SHADES_APART && !small && fe->threads > 1) {
-      if (whole && (fe->opt & PT_CLIPTEST) && !fe->whole_plan.discard) {
+      if (whole && (fe->opt & (PT_CLIPTEST | PT_PIPELINE)) && !fe->whole_plan.discard) {
          const enum stages_refusal r = whole_stages(fe);
          if (stat_enabled)
             atomic_fetch_add(&stat_stages[r], 1);

@@ -22,6 +22,9 @@ struct dp_stages {
     unsigned vertex_size = 0, clip_pos_offset = 0, data_offset = 0;
     uint32_t clipmask_mask = 0;
     unsigned num_outputs = 0, position_output = 0;
+    // Unfilled: the record dword the edge flag goes to (1.0 or 0.0), from Mesa's header bit.
+    uint32_t edge_slot = 0, edgeflag_bit = 0;
+    bool edge_flags = false;
     // Record dword of each of Mesa's outputs (the position's slot, or its varying's).
     std::vector<uint32_t> output_slot;
     // Per attribute of the render's layout: the record dword it copies, or ~0u for zeros.
@@ -76,6 +79,41 @@ extern "C" struct dp_stages *dp_stages_create(const struct dp_stages_state *s, c
             v.interp = s->flat_output[o] ? Interp::flat : Interp::smooth;
             st->output_slot[o] = st->layout.varying_slot(st->layout.outputs.add_varying(v));
         }
+        if (s->fill_front > 2 || s->fill_back > 2) return refuse("an unknown polygon mode");
+        const bool unfilled = s->fill_front != 0 || s->fill_back != 0;
+        RasterState r;
+        if (unfilled) {
+            // Mesa keeps the edge flag in the vertex header; drawpipe reads it from a varying.
+            if (s->edgeflag_bit >= 32) return refuse("no edge flag bit");
+            if (s->num_outputs > kMaxVaryings) return refuse("no varying left for the edge flag");
+            // Read where primitives are assembled, before any stage: its interpolation never
+            // matters (a flat one would only add the flatshade stage).
+            const uint32_t i = st->layout.outputs.add_varying(Varying{});
+            st->edge_slot = st->layout.varying_slot(i);
+            st->edgeflag_bit = s->edgeflag_bit;
+            st->edge_flags = true;
+            r.edge_flag_varying = int32_t(i);
+        }
+        static const PolygonMode mode[3] = {PolygonMode::fill, PolygonMode::line,
+                                            PolygonMode::point};
+        r.front_mode = mode[s->fill_front];
+        r.back_mode = mode[s->fill_back];
+        if (s->light_twoside) {
+            r.two_side = true;
+            for (unsigned c = 0; c < 2; ++c) {
+                const int f = s->twoside_front[c], b = s->twoside_back[c];
+                if (f < 0 || b < 0) continue;
+                if (unsigned(f) >= s->num_outputs || unsigned(b) >= s->num_outputs ||
+                    unsigned(f) == s->position_output || unsigned(b) == s->position_output)
+                    return refuse("a two-sided colour pair of no output");
+                // drawpipe names varyings; the position is not one, so outputs after it
+                // are one lower.
+                auto varying = [&](int o) {
+                    return int32_t(unsigned(o) > s->position_output ? o - 1 : o);
+                };
+                r.two_side_colors[c] = {varying(f), varying(b)};
+            }
+        }
         for (unsigned a = 0; a < s->num_attribs; ++a) {
             const unsigned o = s->attrib_output[a];
             if (o != ~0u && o >= s->num_outputs) return refuse("an attribute of no output");
@@ -84,7 +122,6 @@ extern "C" struct dp_stages *dp_stages_create(const struct dp_stages_state *s, c
         for (uint32_t m = 0; m < 64; ++m)
             for (uint32_t b = 0; b < 6; ++b)
                 if (m & (1u << b)) st->clip_bits[m] |= kMesaPlane[b];
-        RasterState r;
         // The viewport's corners matter only to the transform, which Mesa's replaces below;
         // the state still wants a valid one.
         r.viewport = {0, 0, 1, 1, 0, 1};
@@ -176,6 +213,11 @@ extern "C" bool dp_stages_run(const struct dp_stages *st, const void *verts, uns
             if (!in_use[v]) continue;
             clip.clip_or |= clip.clip_mask[v];
             std::memset(rec, 0, 4 * SLOT_POSITION); // the header: no ids
+            if (st->edge_flags) {
+                uint32_t bits;
+                std::memcpy(&bits, src, 4);
+                rec[st->edge_slot] = float_dword((bits >> st->edgeflag_bit) & 1 ? 1.0f : 0.0f);
+            }
             const unsigned char *data = src + st->data_offset;
             for (unsigned o = 0; o < st->num_outputs; ++o)
                 std::memcpy(rec + st->output_slot[o], data + 16 * size_t(o), 16);
@@ -231,13 +273,12 @@ extern "C" const float *dp_staged_vertices(const struct dp_staged *staged,
     return staged->vertices.data();
 }
 
-extern "C" unsigned dp_staged_range_count(const struct dp_staged *staged) {
+extern "C" unsigned dp_staged_ranges(const struct dp_staged *staged, const uint16_t **elts,
+                                     const unsigned **first, const unsigned **count,
+                                     const unsigned **prim) {
+    *elts = staged->elts.data();
+    *first = staged->first.data();
+    *count = staged->count.data();
+    *prim = staged->prim.data();
     return unsigned(staged->first.size());
-}
-
-extern "C" const uint16_t *dp_staged_range(const struct dp_staged *staged, unsigned i,
-                                           unsigned *prim, unsigned *count) {
-    *prim = staged->prim[i];
-    *count = staged->count[i];
-    return staged->elts.data() + staged->first[i];
 }

@@ -25,6 +25,13 @@ struct dp_stages_state {
    unsigned cull_face; /* PIPE_FACE_*: 0 none, 1 front, 2 back, 3 both */
    bool front_ccw;     /* pipe_rasterizer_state::front_ccw */
    bool clip_z, clip_halfz;
+   /* PIPE_POLYGON_MODE_* per face (0 fill, 1 line, 2 point): Mesa's unfilled stage. */
+   unsigned fill_front, fill_back;
+   unsigned edgeflag_bit; /* the vertex's edge flag: this bit of the first dword */
+   /* Two-sided colour (light_twoside): back faces take output twoside_back[i] in place of
+    * twoside_front[i] (-1: that colour has no pair), as Mesa's twoside stage. */
+   bool light_twoside;
+   int twoside_front[2], twoside_back[2];
    float scale[3], translate[3]; /* draw->viewports[0] */
    /* The render's layout: per attribute the output it copies (4 floats), or ~0u for zeros. */
    unsigned num_attribs;
@@ -50,12 +57,13 @@ bool dp_stages_run(const struct dp_stages *stages, const void *verts, unsigned c
                    unsigned prim, unsigned flags, const uint16_t *elts, unsigned draw_count,
                    struct dp_staged *out);
 
-/* The result: vertex_count vertices of the render's layout, and range i's primitive and
- * elements. */
+/* The result: vertex_count vertices of the render's layout, and its ranges in draw order,
+ * range i drawing count[i] elements from elts + first[i] as prim[i] (PIPE_PRIM_POINTS,
+ * LINES or TRIANGLES). Valid until the next run into `staged`. */
 const float *dp_staged_vertices(const struct dp_staged *staged, unsigned *vertex_count);
-unsigned dp_staged_range_count(const struct dp_staged *staged);
-const uint16_t *dp_staged_range(const struct dp_staged *staged, unsigned i, unsigned *prim,
-                                unsigned *count);
+unsigned dp_staged_ranges(const struct dp_staged *staged, const uint16_t **elts,
+                          const unsigned **first, const unsigned **count,
+                          const unsigned **prim);
 
 #ifdef __cplusplus
 }
