@@ -795,6 +795,8 @@ drawpipe_status drawpipe_set_raster_state(drawpipe_context* ctx,
         r.offset_fill = rs.offset_fill;
         r.offset_line = rs.offset_line;
         r.offset_point = rs.offset_point;
+        r.offset_units_r = rs.offset_units_r;
+        r.offset_clamp = rs.offset_clamp;
         r.clip_plane_enable = rs.clip_plane_enable;
         for (uint32_t i = 0; i < kMaxClipDistances; ++i)
             for (int k = 0; k < 4; ++k) r.clip_planes[i][k] = rs.clip_planes[i][k];

@@ -55,6 +55,9 @@ std::shared_ptr<const RasterPlan> plan_raster(const RasterState& s, const Vertex
     if (!(s.line_width > 0)) bad("line_width: must be positive");
     if (!(s.point_size > 0)) bad("point_size: must be positive");
     if (s.stipple_factor < 1 || s.stipple_factor > 256) bad("stipple_factor: must be 1-256");
+    if (!(s.offset_units_r >= 0) || !std::isfinite(s.offset_units_r))
+        bad("offset_units_r: must be 0 or a positive finite step");
+    if (std::isnan(s.offset_clamp)) bad("offset_clamp: is NaN");
     if (uint32_t(s.front_face) > uint32_t(FrontFace::cw)) bad("front_face: not a FrontFace");
     if (uint32_t(s.cull) > uint32_t(CullFace::front_and_back)) bad("cull: not a CullFace");
     if (uint32_t(s.front_mode) > uint32_t(PolygonMode::point) ||

@@ -1,13 +1,17 @@
 // Polygon offset (glPolygonOffset): each triangle whose polygon mode has offset enabled
 // (fill, line or point, by its facing) moves every vertex's window depth by
-// factor * max(|dz/dx|, |dz/dy|) + units * r, where r is the depth buffer's resolvable
-// difference at the triangle's largest depth (a float buffer: 2^(e - 23) for e the exponent
-// of that depth). It runs before unfilled, so the edges and points of an offset polygon move
-// with it.
+// factor * max(|dz/dx|, |dz/dy|) + units * r, r the depth buffer's resolvable difference
+// (RasterState::offset_units_r, or for a float buffer 2^(e - 23) at the triangle's largest
+// depth), capped or floored by offset_clamp. It runs before unfilled, so the edges and points
+// of an offset polygon move with it. The arithmetic is Mesa's draw module's
+// (draw_pipe_offset.c: slopes through the determinant's reciprocal, r from the exponent bits),
+// so that a driver handing its offset here gets llvmpipe's depths bit for bit.
 #include "draw/stages/stages.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 namespace drawpipe {
 
@@ -23,19 +27,32 @@ void OffsetStage::triangle(const StagePrim& prim) {
     const bool on = mode == PolygonMode::fill   ? s.offset_fill
                     : mode == PolygonMode::line ? s.offset_line
                                                 : s.offset_point;
-    if (!on || !(det != 0)) return next()->triangle(prim);
-    const float dzdx = std::fabs((ez * fy - ey * fz) / det);
-    const float dzdy = std::fabs((ex * fz - ez * fx) / det);
-    const float zmax = std::max({std::fabs(p(0, 2)), std::fabs(p(1, 2)), std::fabs(p(2, 2))});
-    int e = 0;
-    std::frexp(zmax, &e); // zmax = m * 2^e, m in [0.5, 1): the exponent of GL's is e - 1
-    const float r = zmax > 0 ? std::ldexp(1.0f, e - 1 - 23) : std::ldexp(1.0f, -149);
-    const float offset = s.offset_factor * std::max(dzdx, dzdy) + s.offset_units * r;
+    // A triangle without area has no depth slope. Where Mesa's draw module applies the offset
+    // (offset_saturates) it divides by the zero determinant all the same, and its saturation
+    // sends the infinite or NaN depths that gives to 1 or 0: followed, as llvmpipe draws it.
+    // Elsewhere such a triangle draws nothing and keeps its depths.
+    if (!on || (!(det != 0) && !plan_.offset_saturates)) return next()->triangle(prim);
+    const float inv_det = 1.0f / det;
+    const float dzdx = std::fabs((ey * fz - ez * fy) * inv_det);
+    const float dzdy = std::fabs((ez * fx - ex * fz) * inv_det);
+    float r = s.offset_units_r;
+    if (r == 0) {
+        // 2^(e - 23): the largest depth's exponent bits lowered by 23, none left below 2^-103.
+        const float zmax = std::max({std::fabs(p(0, 2)), std::fabs(p(1, 2)), std::fabs(p(2, 2))});
+        const int32_t bits = int32_t(std::bit_cast<uint32_t>(zmax) & (0xFFu << 23)) - (23 << 23);
+        r = std::bit_cast<float>(std::max(bits, 0));
+    }
+    // The comparisons as Mesa writes them, so that a NaN slope or offset goes the same way.
+    float offset = s.offset_units * r + s.offset_factor * (dzdx > dzdy ? dzdx : dzdy);
+    if (s.offset_clamp < 0) offset = offset > s.offset_clamp ? offset : s.offset_clamp;
+    if (s.offset_clamp > 0) offset = offset < s.offset_clamp ? offset : s.offset_clamp;
     StagePrim out = prim;
     for (uint32_t i = 0; i < 3; ++i) {
         uint32_t* v = new_vertex(prim.v[i]);
         const float z = p(i, 2) + offset;
-        v[SLOT_POSITION + 2] = float_dword(plan_.offset_saturates ? std::clamp(z, 0.0f, 1.0f) : z);
+        // Mesa's SATURATE: NaN goes to 0.
+        v[SLOT_POSITION + 2] =
+            float_dword(plan_.offset_saturates ? (z > 0 ? (z > 1 ? 1.0f : z) : 0.0f) : z);
         out.v[i] = v;
     }
     next()->triangle(out);

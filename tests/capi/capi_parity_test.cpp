@@ -83,7 +83,11 @@ struct Settings {
     uint32_t viewport_count = 1;
     bool upper_left = false, zero_to_one = false, depth_clamp = false, two_side = false;
     bool cull_back = false;
+    bool offset = false; // polygon offset with a fixed-point r and a clamp
 };
+
+// The offset case's values: 2^-16 steps and a clamp the slope term reaches.
+constexpr float kOffsetFactor = 1, kOffsetUnits = 4, kOffsetR = 1.0f / 65536, kOffsetClamp = 0.01f;
 
 constexpr float kViewports[3][6] = {
     {0, 0, 64, 48, 0, 1}, {64, 0, 32, 32, 0.25f, 0.75f}, {10, 50, 100, 20, 1, 0}};
@@ -121,6 +125,9 @@ Result draw_cpp(const Settings& s, Prim prim) {
     r.two_side = s.two_side;
     r.two_side_colors[0] = {0, 1};
     r.cull = s.cull_back ? CullFace::back : CullFace::none;
+    r.offset_fill = s.offset;
+    r.offset_factor = kOffsetFactor, r.offset_units = kOffsetUnits;
+    r.offset_units_r = kOffsetR, r.offset_clamp = kOffsetClamp;
     ctx.set_raster_state(r);
     DrawInfo draw;
     draw.prim = prim;
@@ -172,6 +179,9 @@ Result draw_c(const Settings& s, drawpipe_prim prim) {
     r.two_side = s.two_side;
     r.two_side_colors[0] = {0, 1};
     r.cull = s.cull_back ? DRAWPIPE_CULL_BACK : DRAWPIPE_CULL_NONE;
+    r.offset_fill = s.offset;
+    r.offset_factor = kOffsetFactor, r.offset_units = kOffsetUnits;
+    r.offset_units_r = kOffsetR, r.offset_clamp = kOffsetClamp;
     EXPECT_EQ(drawpipe_set_raster_state(ctx, &r), DRAWPIPE_OK) << drawpipe_last_error();
     drawpipe_draw_info draw;
     drawpipe_draw_info_init(&draw);
@@ -196,6 +206,7 @@ TEST(CapiParity, RasterSettingsReachTheBackendAsThroughCpp) {
         {"0..1 depth", {.zero_to_one = true}},
         {"depth clamp", {.depth_clamp = true}},
         {"two-sided colour", {.two_side = true}},
+        {"polygon offset, fixed-point r, clamped", {.offset = true}},
         {"all, culling back faces", {3, true, true, true, true, true}},
     };
     for (const Prim prim : {Prim::triangles, Prim::triangle_strip}) {

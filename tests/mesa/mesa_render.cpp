@@ -5,6 +5,9 @@
 //
 //   mesa_render [--width W] [--height H] DRAW.txt        (default 64 x 64)
 //   mesa_render [--width W] [--height H] --batch DRAW.txt...   each after `== FILE status S`
+// --depth24: a 24-bit fixed-point depth buffer in place of the 32-bit float one (drawpipe's
+// raster backend has only the float one: for comparing Mesa with itself, as the Mesa
+// integration's judge-stages.py does).
 //
 // The state is set with the GL calls the keys name: glPolygonMode, glEdgeFlagPointer,
 // glClipPlane (with gl_ClipVertex = the position, so the plane applies in clip space),
@@ -28,6 +31,7 @@ using namespace mesa_check;
 
 struct Image {
     uint32_t width = 64, height = 64;
+    bool depth24 = false; // a 24-bit fixed-point depth buffer (--depth24), else 32-bit float
 };
 
 std::vector<float> padded(std::vector<float> v, std::initializer_list<float> fill, size_t n) {
@@ -169,8 +173,9 @@ std::string render(const Desc& d, const Image& img) {
     glBindRenderbuffer(GL_RENDERBUFFER, rb[0]);
     glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, GLsizei(img.width), GLsizei(img.height));
     glBindRenderbuffer(GL_RENDERBUFFER, rb[1]);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT32F, GLsizei(img.width),
-                          GLsizei(img.height));
+    glRenderbufferStorage(GL_RENDERBUFFER,
+                          img.depth24 ? GL_DEPTH_COMPONENT24 : GL_DEPTH_COMPONENT32F,
+                          GLsizei(img.width), GLsizei(img.height));
     glBindFramebuffer(GL_FRAMEBUFFER, fbo);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
     glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb[1]);
@@ -352,12 +357,16 @@ int run(int argc, char** argv) {
             (a == "--width" ? img.width : img.height) = uint32_t(std::stoul(argv[++i]));
         else if (a == "--batch")
             batch = true;
+        else if (a == "--depth24")
+            img.depth24 = true;
         else
             files.push_back(a);
     }
     if (files.empty() || img.width == 0 || img.height == 0 || img.width > 4096 ||
         img.height > 4096) {
-        std::fprintf(stderr, "usage: mesa_render [--width W] [--height H] [--batch] DRAW.txt...\n");
+        std::fprintf(
+            stderr,
+            "usage: mesa_render [--width W] [--height H] [--depth24] [--batch] DRAW.txt...\n");
         return 1;
     }
     init_gl();

@@ -415,6 +415,10 @@ typedef struct drawpipe_raster_state {
     /* GL_VERTEX_PROGRAM_TWO_SIDE: back-facing triangles take each pair's back output. */
     bool two_side;
     drawpipe_color_pair two_side_colors[DRAWPIPE_MAX_TWO_SIDE_COLORS];
+    /* The depth buffer's step offset_units count in: 0 for a floating-point buffer (from each
+     * triangle's largest depth), else a fixed-point buffer's constant. */
+    float offset_units_r;
+    float offset_clamp; /* glPolygonOffsetClamp: > 0 caps the offset, < 0 floors it, 0 none */
 } drawpipe_raster_state;
 
 /* Fills `state` with C++'s defaults (depth 0..1, widths and sizes 1, stipple 1/0xFFFF, one

@@ -79,6 +79,13 @@ struct RasterState {
     bool sprite_origin_lower_left = false;
     float offset_factor = 0.0f; // glPolygonOffset, applied when any offset_* is on
     float offset_units = 0.0f;
+    // The depth buffer's r, the step offset_units count in: 0 for a floating-point buffer,
+    // where r follows each triangle's largest depth (2^(e - 23) for e its exponent, 0 below
+    // 2^-103, as llvmpipe); else a fixed-point buffer's constant (GL's 2^-24 for 24 bits;
+    // Mesa's draw module uses 2 / (2^24 - 1)).
+    float offset_units_r = 0.0f;
+    // glPolygonOffsetClamp: a positive clamp caps the offset, a negative one floors it; 0: none.
+    float offset_clamp = 0.0f;
     bool offset_fill = false, offset_line = false, offset_point = false;
     // GL_CLIP_DISTANCEi / GL_CLIP_PLANEi: bit i of clip_plane_enable keeps the vertices whose
     // distance i is >= 0, that is gl_ClipDistance[i] when the last shader stage writes it, else

@@ -103,7 +103,7 @@ enum stages_refusal {
    STAGES_TAKEN,          /* segments with a vertex to clip */
    STAGES_TAKEN_PIPELINE, /* every segment: the state's stages (unfilled, two-sided colour) */
    STAGES_LAYOUT,     /* the render's layout is not converted */
-   STAGES_OFFSET,     /* polygon offset */
+   STAGES_OFFSET,     /* polygon offset not the same for both faces' polygon modes */
    STAGES_MESA_ONLY,  /* line or polygon stipple, smooth points or lines, wide ones */
    STAGES_FACE,       /* the unfilled stage injects the front face (extra outputs) */
    STAGES_USER_CLIP,  /* user clip planes or clip distances */
@@ -121,7 +121,7 @@ static const char *const stages_refusal_names[STAGES_REFUSAL_COUNT] = {
    "drawpipe's stages (the segments with a vertex to clip)",
    "drawpipe's stages (every segment: polygon mode line or point, two-sided colour)",
    "Mesa's pipeline: the render's layout is not converted",
-   "Mesa's pipeline: polygon offset (Mesa's depth formula)",
+   "Mesa's pipeline: polygon offset decided by Mesa's first triangle (modes that differ)",
    "Mesa's pipeline: line or polygon stipple, smooth points or lines, or wide ones",
    "Mesa's pipeline: its unfilled stage gives the fragment shader the front face",
    "Mesa's pipeline: user clip planes or clip distances",
@@ -628,9 +628,19 @@ whole_stages(struct drawpipe_front *fe)
    /* The pipeline's stages drawpipe's mirror (draw_pipe_validate.c): clip, cull, two-sided
     * colour, flat shading and unfilled. llvmpipe leaves offset and two-sided colour to the
     * draw module only when it runs that pipeline anyway (llvmpipe_create_rasterizer_state). */
-   if (fe->whole_plan.pipeline) {
-      if (rast->offset_tri || rast->offset_line || rast->offset_point)
+   const bool offset = fe->whole_plan.pipeline &&
+                       (rast->offset_tri || rast->offset_line || rast->offset_point);
+   if (offset) {
+      /* Mesa's offset stage decides at the first triangle after a flush whether to offset,
+       * by that triangle's polygon mode, and keeps the decision for the ones after it (and
+       * saturates their depths either way): drawpipe decides per triangle, in parallel. The
+       * two agree when every triangle would decide the same, and offset. */
+      const bool mode_offset[3] = {rast->offset_tri, rast->offset_line, rast->offset_point};
+      if (rast->fill_front > 2 || rast->fill_back > 2 || !mode_offset[rast->fill_front] ||
+          !mode_offset[rast->fill_back])
          return STAGES_OFFSET;
+   }
+   if (fe->whole_plan.pipeline) {
       /* Stipple needs the pattern's place carried in draw order; the smooth stages and
        * polygon stipple change the fragment shader and the render's layout. */
       if (rast->line_stipple_enable || rast->poly_stipple_enable ||
@@ -723,6 +733,15 @@ whole_stages(struct drawpipe_front *fe)
       .light_twoside = fe->whole_plan.pipeline && rast->light_twoside,
       .twoside_front = {twoside_front[0], twoside_front[1]},
       .twoside_back = {twoside_back[0], twoside_back[1]},
+      .offset_tri = offset && rast->offset_tri,
+      .offset_line = offset && rast->offset_line,
+      .offset_point = offset && rast->offset_point,
+      .offset_scale = rast->offset_scale,
+      /* offset_first_tri's units: a fixed-point depth buffer's step folded in, in double. */
+      .offset_units = draw->floating_point_depth ? (float)rast->offset_units
+                                                 : (float)(rast->offset_units * draw->mrd * 2),
+      .offset_units_r = draw->floating_point_depth ? 0.0f : 1.0f,
+      .offset_clamp = rast->offset_clamp,
       .scale = {draw->viewports[0].scale[0], draw->viewports[0].scale[1],
                 draw->viewports[0].scale[2]},
       .translate = {draw->viewports[0].translate[0], draw->viewports[0].translate[1],

@@ -98,6 +98,13 @@ extern "C" struct dp_stages *dp_stages_create(const struct dp_stages_state *s, c
                                             PolygonMode::point};
         r.front_mode = mode[s->fill_front];
         r.back_mode = mode[s->fill_back];
+        r.offset_fill = s->offset_tri;
+        r.offset_line = s->offset_line;
+        r.offset_point = s->offset_point;
+        r.offset_factor = s->offset_scale;
+        r.offset_units = s->offset_units;
+        r.offset_units_r = s->offset_units_r;
+        r.offset_clamp = s->offset_clamp;
         if (s->light_twoside) {
             r.two_side = true;
             for (unsigned c = 0; c < 2; ++c) {

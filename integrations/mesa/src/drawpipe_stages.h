@@ -32,6 +32,11 @@ struct dp_stages_state {
     * twoside_front[i] (-1: that colour has no pair), as Mesa's twoside stage. */
    bool light_twoside;
    int twoside_front[2], twoside_back[2];
+   /* Polygon offset per polygon mode (fill, line, point), as Mesa's offset stage takes it:
+    * depth moves by offset_scale * slope + offset_units * (offset_units_r, or for 0 the float
+    * depth buffer's step), capped or floored by offset_clamp (0: none). */
+   bool offset_tri, offset_line, offset_point;
+   float offset_scale, offset_units, offset_units_r, offset_clamp;
    float scale[3], translate[3]; /* draw->viewports[0] */
    /* The render's layout: per attribute the output it copies (4 floats), or ~0u for zeros. */
    unsigned num_attribs;

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 #include <random>
 #include <string>
@@ -73,4 +74,8 @@ TEST(Stages, BadRasterStatesAreClearErrors) {
     names("cull", [](RasterState& r) { r.cull = CullFace(9); });
     names("front_mode", [](RasterState& r) { r.front_mode = PolygonMode(3); });
     names("back_mode", [](RasterState& r) { r.back_mode = PolygonMode(200); });
+    names("offset_units_r", [](RasterState& r) { r.offset_units_r = -1; });
+    names("offset_units_r", [](RasterState& r) { r.offset_units_r = INFINITY; });
+    names("offset_units_r", [&](RasterState& r) { r.offset_units_r = nan; });
+    names("offset_clamp", [&](RasterState& r) { r.offset_clamp = nan; });
 }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 using namespace drawpipe;
@@ -45,6 +46,121 @@ TEST(Stages, PolygonOffsetMovesDepthBySlopeAndUnits) {
     draw_scene(s, {}, &line_only);
     for (size_t i = 0; i < line_only.z.size(); ++i)
         EXPECT_TRUE(line_only.z[i] == 0.5f || line_only.z[i] == 0.75f) << line_only.z[i];
+}
+
+namespace {
+
+// Records the window depth of every triangle vertex reaching it.
+class TriangleDepths final : public Stage {
+  public:
+    std::vector<float> z;
+    void point(const StagePrim& p) override { next()->point(p); }
+    void line(const StagePrim& p) override { next()->line(p); }
+    void triangle(const StagePrim& p) override {
+        for (int i = 0; i < 3; ++i) z.push_back(dword_float(p.v[i][SLOT_POSITION + 2]));
+        next()->triangle(p);
+    }
+};
+
+// Each vertex's depth move under `raster`'s offset (fill) against none.
+std::vector<float> offset_moves(Scene s) {
+    TriangleDepths plain, offset;
+    s.raster.offset_fill = false;
+    draw_scene(s, {}, &plain);
+    s.raster.offset_fill = true;
+    draw_scene(s, {}, &offset);
+    EXPECT_EQ(plain.z.size(), offset.z.size());
+    std::vector<float> moves;
+    for (size_t i = 0; i < plain.z.size() && i < offset.z.size(); ++i)
+        moves.push_back(offset.z[i] - plain.z[i]);
+    return moves;
+}
+
+} // namespace
+
+// A fixed-point depth buffer's r (offset_units_r) is one step at every depth, where a float
+// buffer's follows the triangle's largest depth; offset_clamp caps a positive offset and
+// floors a negative one.
+TEST(Stages, PolygonOffsetTakesAFixedStepAndAClamp) {
+    Scene s = one_triangle();
+    // Window depth 0.5 -> 0.75 along x over 16 pixels: slope 2^-6.
+    s.positions = {-0.5f, -0.5f, 0, 1, 0.5f, -0.5f, 0.5f, 1, -0.5f, 0.5f, 0, 1};
+    s.raster.offset_factor = 2;
+    s.raster.offset_units = 3;
+    s.raster.offset_units_r = std::ldexp(1.0f, -16);
+    for (const float m : offset_moves(s))
+        EXPECT_FLOAT_EQ(m, 2 * std::ldexp(1.0f, -6) + 3 * std::ldexp(1.0f, -16));
+    // Deeper (0.8 -> 0.9): a float buffer's r doubles past 0.75 -> the fixed one does not.
+    s.positions = {-0.5f, -0.5f, 0.6f, 1, 0.5f, -0.5f, 0.8f, 1, -0.5f, 0.5f, 0.6f, 1};
+    s.raster.offset_factor = 0;
+    s.raster.offset_units = 1024;
+    for (const float m : offset_moves(s)) EXPECT_FLOAT_EQ(m, std::ldexp(1.0f, -6));
+    s.raster.offset_units_r = 0;
+    for (const float m : offset_moves(s)) EXPECT_FLOAT_EQ(m, 1024 * std::ldexp(1.0f, -24));
+    // A clamp below the offset caps it; a negative one floors a negative offset.
+    s.raster.offset_units_r = std::ldexp(1.0f, -16);
+    s.raster.offset_clamp = std::ldexp(1.0f, -10);
+    for (const float m : offset_moves(s)) EXPECT_FLOAT_EQ(m, std::ldexp(1.0f, -10));
+    s.raster.offset_units = -1024;
+    s.raster.offset_clamp = -std::ldexp(1.0f, -9);
+    for (const float m : offset_moves(s)) EXPECT_FLOAT_EQ(m, -std::ldexp(1.0f, -9));
+    s.raster.offset_clamp = std::ldexp(1.0f, -10); // a cap does not touch a negative offset
+    for (const float m : offset_moves(s)) EXPECT_FLOAT_EQ(m, -std::ldexp(1.0f, -6));
+}
+
+// A float buffer's r is 2^(e - 23) of the largest depth's exponent e, and 0 once that is
+// below 2^-126 + 23 (llvmpipe's rule, from the exponent's bits): depths in [0, 2^-110] take
+// no units at all.
+TEST(Stages, PolygonOffsetUnitsVanishOnTinyFloatDepths) {
+    Scene s = one_triangle();
+    s.positions = {-0.5f, -0.5f, 0, 1, 0.5f, -0.5f, 0.5f, 1, -0.5f, 0.5f, 0, 1};
+    s.raster.viewport.far = std::ldexp(1.0f, -110);
+    s.raster.offset_units = 1e30f;
+    for (const float m : offset_moves(s)) EXPECT_EQ(m, 0.0f);
+    s.raster.viewport.far = std::ldexp(1.0f, -90); // 2^-91 .. 2^-90: r = 2^(-91 - 23)
+    for (const float m : offset_moves(s)) EXPECT_GT(m, 0.0f);
+}
+
+// A triangle without area in polygon mode line: Mesa's draw module (llvmpipe's offset there)
+// divides by the zero determinant anyway, so edges whose depths are not on one line move to
+// depth 1 (an infinite slope, saturated), and a triangle with a repeated vertex, whose offset
+// is NaN (0 * infinity), to depth 0 (Mesa's saturation takes NaN to 0). drawpipe follows it,
+// as llvmpipe draws them.
+TEST(Stages, PolygonOffsetOfATriangleWithoutAreaFollowsMesasDrawModule) {
+    class LineDepths final : public Stage {
+      public:
+        std::vector<float> z;
+        void point(const StagePrim& p) override { next()->point(p); }
+        void line(const StagePrim& p) override {
+            for (int i = 0; i < 2; ++i) z.push_back(dword_float(p.v[i][SLOT_POSITION + 2]));
+            next()->line(p);
+        }
+        void triangle(const StagePrim& p) override { next()->triangle(p); }
+    };
+    Scene s = one_triangle();
+    s.raster.front_mode = s.raster.back_mode = PolygonMode::line;
+    s.raster.offset_line = true;
+    s.raster.offset_factor = 1;
+    // Window (8, 8), (24, 24), (16, 16): on one line; depths 0.5, 0.75, 0.5 are not.
+    s.positions = {-0.5f, -0.5f, 0, 1, 0.5f, 0.5f, 0.5f, 1, 0, 0, 0, 1};
+    LineDepths collinear;
+    draw_scene(s, {}, &collinear);
+    ASSERT_EQ(collinear.z.size(), 6u);
+    for (const float z : collinear.z) EXPECT_EQ(z, 1.0f);
+    // Vertex 2 repeats vertex 0.
+    s.positions = {-0.5f, -0.5f, 0, 1, 0.5f, 0.5f, 0.5f, 1, -0.5f, -0.5f, 0, 1};
+    LineDepths repeated;
+    draw_scene(s, {}, &repeated);
+    ASSERT_EQ(repeated.z.size(), 6u);
+    for (const float z : repeated.z) EXPECT_EQ(z, 0.0f);
+    // Filled, where llvmpipe offsets in its own set-up, such a triangle keeps its depths.
+    s.raster.front_mode = s.raster.back_mode = PolygonMode::fill;
+    s.raster.offset_fill = true;
+    TriangleDepths filled;
+    draw_scene(s, {}, &filled);
+    ASSERT_EQ(filled.z.size(), 3u);
+    EXPECT_EQ(filled.z[0], 0.5f);
+    EXPECT_EQ(filled.z[1], 0.75f);
 }
 
 // Polygon offset clamps each vertex's depth to [0, 1] where Mesa's draw module applies it
