@@ -2,11 +2,13 @@
 // llvmpipe, or the Mesa of integrations/mesa in one DRAWPIPE_MESA mode), rasterizer discard
 // on, so the time is fetch, vertex shading and the draw module's splitting, not pixels.
 //
-//   gl_draw_bench [--workloads W1,...,W7,MESH.obj,...] [--small N] [--ms T] [--render] [--smoke]
+//   gl_draw_bench [--workloads W1,...,W7,MESH.obj,...] [--small N] [--ms T] [--render]
+//                 [--polygon-mode line|point] [--smoke]
 //
 // --render turns rasterizer discard off (the target stays one pixel): the time then also has
 // the pipeline stages (clipping), the hand-off to the rasterizer and llvmpipe's triangle setup,
-// with next to no pixels.
+// with next to no pixels. --polygon-mode line or point (implies --render) draws the triangles'
+// edges or vertices (glPolygonMode): the draw module's unfilled stage runs on every triangle.
 //
 // Every workload is a static buffer drawn with glDrawElements (or glDrawArrays) and
 // glFinish, repeated for about T ms (default 300); `small` is N draws (default 8192) of one
@@ -55,12 +57,13 @@ struct Options {
     uint32_t small = 8192;
     double ms = 300;
     bool render = false;
+    GLenum polygon_mode = GL_FILL;
 };
 
 [[noreturn]] void usage(const std::string& why) {
     std::fprintf(stderr,
                  "gl_draw_bench: %s\nusage: gl_draw_bench [--workloads A,B,...] [--small N] "
-                 "[--ms T] [--render] [--smoke]\n",
+                 "[--ms T] [--render] [--polygon-mode line|point] [--smoke]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -208,7 +211,12 @@ int run(int argc, char** argv) {
             o.ms = std::atof(value());
         else if (a == "--render")
             o.render = true;
-        else if (a == "--smoke") {
+        else if (a == "--polygon-mode") {
+            const std::string_view m = value();
+            if (m != "line" && m != "point") usage("--polygon-mode takes line or point");
+            o.polygon_mode = m == "line" ? GL_LINE : GL_POINT;
+            o.render = true;
+        } else if (a == "--smoke") {
             o.workloads = {"W1"};
             o.small = 64;
             o.ms = 1;
@@ -229,6 +237,7 @@ int run(int argc, char** argv) {
     use_matrix_program(m);
     const DiscardTarget target;
     if (o.render) glDisable(GL_RASTERIZER_DISCARD);
+    glPolygonMode(GL_FRONT_AND_BACK, o.polygon_mode);
     for (const std::string& id : o.workloads) {
         const Workload w = load_input(id);
         const std::string name = w.positions.empty() ? w.id : id.substr(id.rfind('/') + 1);

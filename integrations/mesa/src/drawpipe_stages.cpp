@@ -25,6 +25,9 @@ struct dp_stages {
     // Unfilled: the record dword the edge flag goes to (1.0 or 0.0), from Mesa's header bit.
     uint32_t edge_slot = 0, edgeflag_bit = 0;
     bool edge_flags = false;
+    // Mesa's outputs lie in the record in their own order (the position first, the varyings
+    // after it): one copy per vertex.
+    bool outputs_in_order = false;
     // Record dword of each of Mesa's outputs (the position's slot, or its varying's).
     std::vector<uint32_t> output_slot;
     // Per attribute of the render's layout: the record dword it copies, or ~0u for zeros.
@@ -79,6 +82,9 @@ extern "C" struct dp_stages *dp_stages_create(const struct dp_stages_state *s, c
             v.interp = s->flat_output[o] ? Interp::flat : Interp::smooth;
             st->output_slot[o] = st->layout.varying_slot(st->layout.outputs.add_varying(v));
         }
+        st->outputs_in_order = true;
+        for (unsigned o = 0; o < s->num_outputs; ++o)
+            st->outputs_in_order &= st->output_slot[o] == SLOT_POSITION + 4 * o;
         if (s->fill_front > 2 || s->fill_back > 2) return refuse("an unknown polygon mode");
         const bool unfilled = s->fill_front != 0 || s->fill_back != 0;
         RasterState r;
@@ -226,8 +232,11 @@ extern "C" bool dp_stages_run(const struct dp_stages *st, const void *verts, uns
                 rec[st->edge_slot] = float_dword((bits >> st->edgeflag_bit) & 1 ? 1.0f : 0.0f);
             }
             const unsigned char *data = src + st->data_offset;
-            for (unsigned o = 0; o < st->num_outputs; ++o)
-                std::memcpy(rec + st->output_slot[o], data + 16 * size_t(o), 16);
+            if (st->outputs_in_order)
+                std::memcpy(rec + SLOT_POSITION, data, 16 * size_t(st->num_outputs));
+            else
+                for (unsigned o = 0; o < st->num_outputs; ++o)
+                    std::memcpy(rec + st->output_slot[o], data + 16 * size_t(o), 16);
         }
         b.prims.push_back({p, uint8_t(flags & 3), 0, kept});
 
