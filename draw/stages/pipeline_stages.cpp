@@ -6,16 +6,29 @@
 #include "drawpipe/error.hpp"
 
 #include <span>
+#include <string>
 #include <utility>
 
 namespace drawpipe {
 
+namespace {
+
+// Whether the stipple pattern's place at a range's start can matter: where not every
+// primitive restarts the pattern. A line strip's or loop's lines, and the edges of a polygon,
+// quad or quad strip in polygon mode line (a polygon restarts it once, a quad at its first
+// triangle), carry it on from the primitive before, and when that one is clipped or culled
+// away, from the previous run: in Context, from the batch before.
+bool stipple_carries_over(const RasterState& s, Prim prim) {
+    if (!s.line_stipple) return false;
+    if (prim == Prim::line_strip || prim == Prim::line_loop) return true;
+    const bool edges = s.front_mode == PolygonMode::line || s.back_mode == PolygonMode::line;
+    return edges && (prim == Prim::polygon || prim == Prim::quads || prim == Prim::quad_strip);
+}
+
+} // namespace
+
 PipelineStages::PipelineStages(const RasterState& state, const VertexLayout& layout,
                                Provoking provoking) {
-    if (state.line_stipple)
-        throw Error(ErrorCode::invalid_value,
-                    "line_stipple: its pattern runs from batch to batch in draw order, which "
-                    "PipelineStages does not keep");
     plan_ = std::make_unique<RasterPlan>(*plan_raster(state, layout, false));
     draw_.provoking = provoking;
 }
@@ -38,6 +51,12 @@ void PipelineStages::set_viewport_transform(uint32_t index, const std::array<flo
 }
 
 void PipelineStages::run(ShadedBatch& batch, ClipResults& clip, StagedLists& out) const {
+    for (const PrimRange& r : batch.prims)
+        if (r.stream == 0 && stipple_carries_over(plan_->state, r.prim))
+            throw Error(ErrorCode::unsupported,
+                        "line_stipple: " + std::string(prim_name(r.prim)) +
+                            " carry the pattern's place on from primitive to primitive, and "
+                            "PipelineStages keeps nothing from batch to batch");
     // The chain records into a DrawBatch (the draw module's carrier); the driver's batch and
     // clip results are moved into one and back, so nothing is copied.
     thread_local StageChain chain(nullptr);

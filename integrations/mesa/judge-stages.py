@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Large draws under the pipeline stages drawpipe takes over in `whole` (polygon mode line and
-point with edge flags, polygon offset, two-sided colour, flat shading, culling, clipping),
+point with edge flags, polygon offset, line stipple, two-sided colour, flat shading, culling,
+clipping),
 rendered by tests/mesa's mesa_render on the built Mesa in `off` and in `whole`: every pixel
 must be the same. tests/mesa's own scenes are a few vertices each, which `whole` draws on the
 application's thread; these are thousands of indices, which it splits and hands to drawpipe's
@@ -25,7 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 W = H = 96
 PRIMS = {"triangles": 3, "triangle_strip": 1, "triangle_fan": 1, "quads": 4, "quad_strip": 2,
-         "polygon": 1}
+         "polygon": 1, "lines": 2, "line_strip": 1}
 
 
 def scene(rng, indices):
@@ -64,6 +65,8 @@ def scene(rng, indices):
         d.append(f"point_size {rng.randint(1, 4)}")
     if rng.random() < 0.3:
         d.append(f"line_width {rng.randint(1, 3)}")
+    if rng.random() < 0.4:
+        d.append(f"line_stipple {rng.randint(1, 3)} {rng.randrange(1, 0x10000):#06x}")
     if rng.random() < 0.6:
         d.append("depth_test less")
         if rng.random() < 0.7:

@@ -412,3 +412,49 @@ TEST(MesaStages, TwoSidedColourTakesMesasBackColourOutput) {
     EXPECT_EQ(dp_stages_create(&st, why, sizeof why), nullptr);
     EXPECT_STRNE(why, "");
 }
+
+// Line stipple where every primitive restarts the pattern (triangles in polygon mode line):
+// each edge comes back as its dashes; a line strip, whose pattern runs on from segment to
+// segment in Mesa, is refused (the caller then runs Mesa's pipeline).
+TEST(MesaStages, LineStippleDashesEdgesAndRefusesStrips) {
+    const std::vector<MesaVertex> vs = {vertex(-0.8f, -0.8f, 0, 1, 0.25f, kEdgeFlag),
+                                        vertex(0.8f, -0.8f, 0, 1, 0.5f, kEdgeFlag),
+                                        vertex(0, 0.8f, 0, 1, 1, kEdgeFlag)};
+    static const bool flat[kOutputs] = {false, false};
+    const unsigned attribs[3] = {0, 1, ~0u};
+    dp_stages_state st{};
+    st.vertex_size = kVertexSize;
+    st.clip_pos_offset = kClipPos;
+    st.data_offset = kData;
+    st.clipmask_bits = kMaskBits;
+    st.num_outputs = kOutputs;
+    st.flat_output = flat;
+    st.front_ccw = false;
+    st.clip_z = true;
+    st.fill_front = st.fill_back = 1;
+    st.edgeflag_bit = kMaskBits;
+    std::memcpy(st.scale, kScale, sizeof kScale);
+    std::memcpy(st.translate, kTranslate, sizeof kTranslate);
+    st.num_attribs = 3;
+    st.attrib_output = attribs;
+    dp_stages* plain = dp_stages_create(&st, nullptr, 0);
+    st.line_stipple = true;
+    st.stipple_factor = 2;
+    st.stipple_pattern = 0x0F0F; // 8 pixels on, 8 off
+    dp_stages* stippled = dp_stages_create(&st, nullptr, 0);
+    ASSERT_NE(plain, nullptr);
+    ASSERT_NE(stippled, nullptr);
+    const auto whole = run_prims(plain, pack(vs), 3, {0, 1, 2});
+    const auto dashes = run_prims(stippled, pack(vs), 3, {0, 1, 2});
+    ASSERT_EQ(whole.size(), 3u);
+    EXPECT_GT(dashes.size(), 3 * 2u); // each edge is 50 pixels or more: several dashes
+    for (const HandedPrim& h : dashes) EXPECT_EQ(h.prim, kLines);
+    const std::vector<unsigned char> packed = pack(vs);
+    const uint16_t strip[3] = {0, 1, 2};
+    dp_staged* out = dp_staged_create();
+    EXPECT_TRUE(dp_stages_run(plain, packed.data(), 3, 3 /* LINE_STRIP */, 0, strip, 3, out));
+    EXPECT_FALSE(dp_stages_run(stippled, packed.data(), 3, 3, 0, strip, 3, out));
+    dp_staged_destroy(out);
+    dp_stages_destroy(plain);
+    dp_stages_destroy(stippled);
+}

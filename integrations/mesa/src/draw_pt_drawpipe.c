@@ -104,7 +104,8 @@ enum stages_refusal {
    STAGES_TAKEN_PIPELINE, /* every segment: the state's stages (unfilled, two-sided colour) */
    STAGES_LAYOUT,     /* the render's layout is not converted */
    STAGES_OFFSET,     /* polygon offset not the same for both faces' polygon modes */
-   STAGES_MESA_ONLY,  /* line or polygon stipple, smooth points or lines, wide ones */
+   STAGES_MESA_ONLY,  /* polygon stipple, smooth points or lines, wide ones */
+   STAGES_STIPPLE_RUN, /* line stipple on primitives that carry the pattern on */
    STAGES_FACE,       /* the unfilled stage injects the front face (extra outputs) */
    STAGES_USER_CLIP,  /* user clip planes or clip distances */
    STAGES_CULL_DIST,  /* cull distances */
@@ -122,7 +123,8 @@ static const char *const stages_refusal_names[STAGES_REFUSAL_COUNT] = {
    "drawpipe's stages (every segment: polygon mode line or point, two-sided colour)",
    "Mesa's pipeline: the render's layout is not converted",
    "Mesa's pipeline: polygon offset decided by Mesa's first triangle (modes that differ)",
-   "Mesa's pipeline: line or polygon stipple, smooth points or lines, or wide ones",
+   "Mesa's pipeline: polygon stipple, smooth points or lines, or wide ones",
+   "Mesa's pipeline: line stipple on strips, loops, or polygons and quads drawn as edges",
    "Mesa's pipeline: its unfilled stage gives the fragment shader the front face",
    "Mesa's pipeline: user clip planes or clip distances",
    "Mesa's pipeline: cull distances",
@@ -641,15 +643,25 @@ whole_stages(struct drawpipe_front *fe)
          return STAGES_OFFSET;
    }
    if (fe->whole_plan.pipeline) {
-      /* Stipple needs the pattern's place carried in draw order; the smooth stages and
-       * polygon stipple change the fragment shader and the render's layout. */
-      if (rast->line_stipple_enable || rast->poly_stipple_enable ||
+      /* The smooth stages and polygon stipple change the fragment shader and the render's
+       * layout. */
+      if (rast->poly_stipple_enable ||
           (!rast->multisample && (rast->line_smooth || rast->point_smooth)) ||
           roundf(rast->line_width) > draw->pipeline.wide_line_threshold ||
           rast->point_size > draw->pipeline.wide_point_threshold ||
           (rast->point_quad_rasterization && draw->pipeline.wide_point_sprites) ||
           (rast->sprite_coord_enable && draw->pipeline.point_sprite))
          return STAGES_MESA_ONLY;
+      /* Line stipple where every primitive restarts the pattern: Mesa's pattern runs on
+       * along strips and loops, and along a polygon's or quad's edges, in draw order, from
+       * segment to segment (PipelineStages refuses those). */
+      const bool edges = rast->fill_front == PIPE_POLYGON_MODE_LINE ||
+                         rast->fill_back == PIPE_POLYGON_MODE_LINE;
+      if (rast->line_stipple_enable &&
+          (fe->prim == PIPE_PRIM_LINE_STRIP || fe->prim == PIPE_PRIM_LINE_LOOP ||
+           (edges && (fe->prim == PIPE_PRIM_POLYGON || fe->prim == PIPE_PRIM_QUADS ||
+                      fe->prim == PIPE_PRIM_QUAD_STRIP))))
+         return STAGES_STIPPLE_RUN;
    }
    if (draw->extra_shader_outputs.num)
       return STAGES_FACE;
@@ -742,6 +754,9 @@ whole_stages(struct drawpipe_front *fe)
                                                  : (float)(rast->offset_units * draw->mrd * 2),
       .offset_units_r = draw->floating_point_depth ? 0.0f : 1.0f,
       .offset_clamp = rast->offset_clamp,
+      .line_stipple = fe->whole_plan.pipeline && rast->line_stipple_enable,
+      .stipple_factor = rast->line_stipple_factor + 1u,
+      .stipple_pattern = rast->line_stipple_pattern,
       .scale = {draw->viewports[0].scale[0], draw->viewports[0].scale[1],
                 draw->viewports[0].scale[2]},
       .translate = {draw->viewports[0].translate[0], draw->viewports[0].translate[1],

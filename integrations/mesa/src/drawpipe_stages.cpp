@@ -111,6 +111,11 @@ extern "C" struct dp_stages *dp_stages_create(const struct dp_stages_state *s, c
         r.offset_units = s->offset_units;
         r.offset_units_r = s->offset_units_r;
         r.offset_clamp = s->offset_clamp;
+        if (s->line_stipple) {
+            r.line_stipple = true;
+            r.stipple_factor = s->stipple_factor;
+            r.stipple_pattern = s->stipple_pattern;
+        }
         if (s->light_twoside) {
             r.two_side = true;
             for (unsigned c = 0; c < 2; ++c) {

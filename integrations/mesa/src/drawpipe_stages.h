@@ -37,6 +37,11 @@ struct dp_stages_state {
     * depth buffer's step), capped or floored by offset_clamp (0: none). */
    bool offset_tri, offset_line, offset_point;
    float offset_scale, offset_units, offset_units_r, offset_clamp;
+   /* Line stipple, Mesa's way (factor 1-256, not Gallium's factor - 1): taken only where
+    * every primitive restarts the pattern (dp_stages_run fails otherwise). */
+   bool line_stipple;
+   unsigned stipple_factor;
+   uint16_t stipple_pattern;
    float scale[3], translate[3]; /* draw->viewports[0] */
    /* The render's layout: per attribute the output it copies (4 floats), or ~0u for zeros. */
    unsigned num_attribs;

@@ -7,8 +7,10 @@
 // records and the ones the stages made, appended after them.
 //
 // run() keeps nothing from one batch to the next and may be called from several threads at
-// once, each batch on one thread. Hence no line stipple here: its pattern runs on from batch
-// to batch, in draw order (Context runs it that way).
+// once, each batch on one thread. Line stipple's pattern restarts with every batch: exact
+// where every primitive restarts it anyway (separate lines, triangles, strips and fans in
+// polygon mode line); line strips and loops, and polygons, quads and quad strips in polygon
+// mode line, whose pattern runs on from primitive to primitive, are an Error(unsupported).
 #pragma once
 
 #include "drawpipe/extend/shaded.hpp"
@@ -38,7 +40,7 @@ struct StagedLists {
 class PipelineStages {
   public:
     // Throws Error(invalid_value) naming the field for a state Context::set_raster_state
-    // rejects, and for line_stipple.
+    // rejects.
     PipelineStages(const RasterState& state, const VertexLayout& layout, Provoking provoking);
     ~PipelineStages();
     PipelineStages(const PipelineStages&) = delete;
@@ -54,7 +56,8 @@ class PipelineStages {
 
     // Runs the stages over the stream-0 ranges of `batch` (clip masks in `clip` when
     // clip.clip_or is not 0). New records are appended to batch.vertices (vertex_count stays
-    // the driver's); `out` is overwritten.
+    // the driver's); `out` is overwritten. Throws Error(unsupported) for a stippled range
+    // whose pattern runs on (above), before running anything.
     void run(ShadedBatch& batch, ClipResults& clip, StagedLists& out) const;
 
   private:
