@@ -62,6 +62,9 @@ struct MesaState {
     bool flat_colour = false, provoking_first = false, front_ccw = true;
     unsigned cull = 0;
     unsigned fill_front = 0, fill_back = 0; // PIPE_POLYGON_MODE_FILL, LINE, POINT
+    bool line_stipple = false;
+    unsigned stipple_factor = 1;
+    uint16_t stipple_pattern = 0xFFFF;
     // The render's layout: the position, the colour, then an attribute of zeros.
     std::vector<unsigned> attribs = {0, 1, ~0u};
 };
@@ -85,6 +88,9 @@ dp_stages* create(const MesaState& s) {
     st.fill_front = s.fill_front;
     st.fill_back = s.fill_back;
     st.edgeflag_bit = kMaskBits;
+    st.line_stipple = s.line_stipple;
+    st.stipple_factor = s.stipple_factor;
+    st.stipple_pattern = s.stipple_pattern;
     std::memcpy(st.scale, kScale, sizeof kScale);
     std::memcpy(st.translate, kTranslate, sizeof kTranslate);
     st.num_attribs = unsigned(s.attribs.size());
@@ -420,28 +426,14 @@ TEST(MesaStages, LineStippleDashesEdgesAndRefusesStrips) {
     const std::vector<MesaVertex> vs = {vertex(-0.8f, -0.8f, 0, 1, 0.25f, kEdgeFlag),
                                         vertex(0.8f, -0.8f, 0, 1, 0.5f, kEdgeFlag),
                                         vertex(0, 0.8f, 0, 1, 1, kEdgeFlag)};
-    static const bool flat[kOutputs] = {false, false};
-    const unsigned attribs[3] = {0, 1, ~0u};
-    dp_stages_state st{};
-    st.vertex_size = kVertexSize;
-    st.clip_pos_offset = kClipPos;
-    st.data_offset = kData;
-    st.clipmask_bits = kMaskBits;
-    st.num_outputs = kOutputs;
-    st.flat_output = flat;
-    st.front_ccw = false;
-    st.clip_z = true;
-    st.fill_front = st.fill_back = 1;
-    st.edgeflag_bit = kMaskBits;
-    std::memcpy(st.scale, kScale, sizeof kScale);
-    std::memcpy(st.translate, kTranslate, sizeof kTranslate);
-    st.num_attribs = 3;
-    st.attrib_output = attribs;
-    dp_stages* plain = dp_stages_create(&st, nullptr, 0);
-    st.line_stipple = true;
-    st.stipple_factor = 2;
-    st.stipple_pattern = 0x0F0F; // 8 pixels on, 8 off
-    dp_stages* stippled = dp_stages_create(&st, nullptr, 0);
+    MesaState s;
+    s.front_ccw = false;
+    s.fill_front = s.fill_back = 1;
+    dp_stages* plain = create(s);
+    s.line_stipple = true;
+    s.stipple_factor = 2;
+    s.stipple_pattern = 0x0F0F; // 8 pixels on, 8 off
+    dp_stages* stippled = create(s);
     ASSERT_NE(plain, nullptr);
     ASSERT_NE(stippled, nullptr);
     const auto whole = run_prims(plain, pack(vs), 3, {0, 1, 2});

@@ -10,23 +10,43 @@
 using namespace drawpipe;
 using namespace drawpipe::test;
 
+namespace {
+
+// Records the window depth of every line and triangle vertex reaching it.
+class Depths final : public Stage {
+  public:
+    std::vector<float> line_z, triangle_z;
+    void point(const StagePrim& p) override { next()->point(p); }
+    void line(const StagePrim& p) override {
+        for (int i = 0; i < 2; ++i) line_z.push_back(dword_float(p.v[i][SLOT_POSITION + 2]));
+        next()->line(p);
+    }
+    void triangle(const StagePrim& p) override {
+        for (int i = 0; i < 3; ++i) triangle_z.push_back(dword_float(p.v[i][SLOT_POSITION + 2]));
+        next()->triangle(p);
+    }
+};
+
+// Each vertex's depth move under `raster`'s offset (fill) against none.
+std::vector<float> offset_moves(Scene s) {
+    Depths plain, offset;
+    s.raster.offset_fill = false;
+    draw_scene(s, {}, &plain);
+    s.raster.offset_fill = true;
+    draw_scene(s, {}, &offset);
+    EXPECT_EQ(plain.triangle_z.size(), offset.triangle_z.size());
+    std::vector<float> moves;
+    for (size_t i = 0; i < plain.triangle_z.size() && i < offset.triangle_z.size(); ++i)
+        moves.push_back(offset.triangle_z[i] - plain.triangle_z[i]);
+    return moves;
+}
+
+} // namespace
+
 // Polygon offset moves a filled triangle's window depth by factor * its depth slope plus
 // units * the float depth buffer's step at its largest depth; a line-mode triangle only with
 // offset_line.
 TEST(Stages, PolygonOffsetMovesDepthBySlopeAndUnits) {
-    class Depths final : public Stage {
-      public:
-        std::vector<float> z;
-        void point(const StagePrim& p) override { next()->point(p); }
-        void line(const StagePrim& p) override {
-            for (int i = 0; i < 2; ++i) z.push_back(dword_float(p.v[i][SLOT_POSITION + 2]));
-            next()->line(p);
-        }
-        void triangle(const StagePrim& p) override {
-            for (int i = 0; i < 3; ++i) z.push_back(dword_float(p.v[i][SLOT_POSITION + 2]));
-            next()->triangle(p);
-        }
-    };
     Scene s = one_triangle();
     // Window x 8..24 and y 8..24; z (ndc) 0 -> 0.5 along x: window depth 0.5 -> 0.75, slope
     // 0.25 / 16 pixels; the largest depth 0.75 has exponent -1, so r = 2^-24.
@@ -38,45 +58,16 @@ TEST(Stages, PolygonOffsetMovesDepthBySlopeAndUnits) {
     draw_scene(s, {}, &plain);
     s.raster.offset_fill = true;
     draw_scene(s, {}, &offset);
-    ASSERT_EQ(plain.z.size(), 3u);
-    ASSERT_EQ(offset.z.size(), 3u);
-    for (int i = 0; i < 3; ++i) EXPECT_FLOAT_EQ(offset.z[i] - plain.z[i], want) << i;
+    ASSERT_EQ(plain.triangle_z.size(), 3u);
+    ASSERT_EQ(offset.triangle_z.size(), 3u);
+    for (int i = 0; i < 3; ++i)
+        EXPECT_FLOAT_EQ(offset.triangle_z[i] - plain.triangle_z[i], want) << i;
     // Polygon mode line: offset_fill does not apply, offset_line does.
     s.raster.front_mode = PolygonMode::line;
     draw_scene(s, {}, &line_only);
-    for (size_t i = 0; i < line_only.z.size(); ++i)
-        EXPECT_TRUE(line_only.z[i] == 0.5f || line_only.z[i] == 0.75f) << line_only.z[i];
+    ASSERT_FALSE(line_only.line_z.empty());
+    for (const float z : line_only.line_z) EXPECT_TRUE(z == 0.5f || z == 0.75f) << z;
 }
-
-namespace {
-
-// Records the window depth of every triangle vertex reaching it.
-class TriangleDepths final : public Stage {
-  public:
-    std::vector<float> z;
-    void point(const StagePrim& p) override { next()->point(p); }
-    void line(const StagePrim& p) override { next()->line(p); }
-    void triangle(const StagePrim& p) override {
-        for (int i = 0; i < 3; ++i) z.push_back(dword_float(p.v[i][SLOT_POSITION + 2]));
-        next()->triangle(p);
-    }
-};
-
-// Each vertex's depth move under `raster`'s offset (fill) against none.
-std::vector<float> offset_moves(Scene s) {
-    TriangleDepths plain, offset;
-    s.raster.offset_fill = false;
-    draw_scene(s, {}, &plain);
-    s.raster.offset_fill = true;
-    draw_scene(s, {}, &offset);
-    EXPECT_EQ(plain.z.size(), offset.z.size());
-    std::vector<float> moves;
-    for (size_t i = 0; i < plain.z.size() && i < offset.z.size(); ++i)
-        moves.push_back(offset.z[i] - plain.z[i]);
-    return moves;
-}
-
-} // namespace
 
 // A fixed-point depth buffer's r (offset_units_r) is one step at every depth, where a float
 // buffer's follows the triangle's largest depth; offset_clamp caps a positive offset and
@@ -127,40 +118,30 @@ TEST(Stages, PolygonOffsetUnitsVanishOnTinyFloatDepths) {
 // is NaN (0 * infinity), to depth 0 (Mesa's saturation takes NaN to 0). drawpipe follows it,
 // as llvmpipe draws them.
 TEST(Stages, PolygonOffsetOfATriangleWithoutAreaFollowsMesasDrawModule) {
-    class LineDepths final : public Stage {
-      public:
-        std::vector<float> z;
-        void point(const StagePrim& p) override { next()->point(p); }
-        void line(const StagePrim& p) override {
-            for (int i = 0; i < 2; ++i) z.push_back(dword_float(p.v[i][SLOT_POSITION + 2]));
-            next()->line(p);
-        }
-        void triangle(const StagePrim& p) override { next()->triangle(p); }
-    };
     Scene s = one_triangle();
     s.raster.front_mode = s.raster.back_mode = PolygonMode::line;
     s.raster.offset_line = true;
     s.raster.offset_factor = 1;
     // Window (8, 8), (24, 24), (16, 16): on one line; depths 0.5, 0.75, 0.5 are not.
     s.positions = {-0.5f, -0.5f, 0, 1, 0.5f, 0.5f, 0.5f, 1, 0, 0, 0, 1};
-    LineDepths collinear;
+    Depths collinear;
     draw_scene(s, {}, &collinear);
-    ASSERT_EQ(collinear.z.size(), 6u);
-    for (const float z : collinear.z) EXPECT_EQ(z, 1.0f);
+    ASSERT_EQ(collinear.line_z.size(), 6u);
+    for (const float z : collinear.line_z) EXPECT_EQ(z, 1.0f);
     // Vertex 2 repeats vertex 0.
     s.positions = {-0.5f, -0.5f, 0, 1, 0.5f, 0.5f, 0.5f, 1, -0.5f, -0.5f, 0, 1};
-    LineDepths repeated;
+    Depths repeated;
     draw_scene(s, {}, &repeated);
-    ASSERT_EQ(repeated.z.size(), 6u);
-    for (const float z : repeated.z) EXPECT_EQ(z, 0.0f);
+    ASSERT_EQ(repeated.line_z.size(), 6u);
+    for (const float z : repeated.line_z) EXPECT_EQ(z, 0.0f);
     // Filled, where llvmpipe offsets in its own set-up, such a triangle keeps its depths.
     s.raster.front_mode = s.raster.back_mode = PolygonMode::fill;
     s.raster.offset_fill = true;
-    TriangleDepths filled;
+    Depths filled;
     draw_scene(s, {}, &filled);
-    ASSERT_EQ(filled.z.size(), 3u);
-    EXPECT_EQ(filled.z[0], 0.5f);
-    EXPECT_EQ(filled.z[1], 0.75f);
+    ASSERT_EQ(filled.triangle_z.size(), 3u);
+    EXPECT_EQ(filled.triangle_z[0], 0.5f);
+    EXPECT_EQ(filled.triangle_z[1], 0.75f);
 }
 
 // Polygon offset clamps each vertex's depth to [0, 1] where Mesa's draw module applies it
@@ -168,16 +149,6 @@ TEST(Stages, PolygonOffsetOfATriangleWithoutAreaFollowsMesasDrawModule) {
 // pipeline anyway: polygon mode line or point on some face, or line stipple. Otherwise
 // llvmpipe offsets filled triangles itself, with no clamp per vertex.
 TEST(Stages, PolygonOffsetSaturatesVertexDepthsWhereMesasDrawModuleAppliesIt) {
-    class Depths final : public Stage {
-      public:
-        std::vector<float> z;
-        void point(const StagePrim& p) override { next()->point(p); }
-        void line(const StagePrim& p) override { next()->line(p); }
-        void triangle(const StagePrim& p) override {
-            for (int i = 0; i < 3; ++i) z.push_back(dword_float(p.v[i][SLOT_POSITION + 2]));
-            next()->triangle(p);
-        }
-    };
     Scene s = one_triangle();
     // A front face with window depths 0.9, 0.2, 0.2; the largest has exponent -1, so
     // r = 2^-24, and 2^22 units move every depth by 0.25.
@@ -189,9 +160,9 @@ TEST(Stages, PolygonOffsetSaturatesVertexDepthsWhereMesasDrawModuleAppliesIt) {
         s.raster.line_stipple = variant == 2;
         Depths d;
         draw_scene(s, {}, &d);
-        ASSERT_EQ(d.z.size(), 3u) << variant;
-        EXPECT_FLOAT_EQ(d.z[0], variant == 0 ? 1.15f : 1.0f) << variant;
-        EXPECT_FLOAT_EQ(d.z[1], 0.45f) << variant;
+        ASSERT_EQ(d.triangle_z.size(), 3u) << variant;
+        EXPECT_FLOAT_EQ(d.triangle_z[0], variant == 0 ? 1.15f : 1.0f) << variant;
+        EXPECT_FLOAT_EQ(d.triangle_z[1], 0.45f) << variant;
     }
 }
 
