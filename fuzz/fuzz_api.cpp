@@ -243,7 +243,7 @@ class Driver {
         r.stipple_factor = in_.ConsumeBool() ? in_.ConsumeIntegralInRange(1, 3) : hostile_u32(in_);
         r.stipple_pattern = in_.ConsumeIntegral<uint16_t>();
         for (float* f : {&r.line_width, &r.wide_line_threshold, &r.point_size, &r.offset_factor,
-                         &r.offset_units})
+                         &r.offset_units, &r.offset_units_r, &r.offset_clamp})
             *f = in_.ConsumeBool() ? hostile_float(in_) : *f;
         r.sprite_coord_varying = in_.ConsumeBool() ? -1 : hostile_i32(in_) % 4;
         r.sprite_origin_lower_left = in_.ConsumeBool();
