@@ -25,13 +25,15 @@ void StageChain::begin(const DrawInfo& draw, const RasterPlan& plan,
     offset_.reset();
     if (s.offset_fill || s.offset_line || s.offset_point) chain.push_back(&offset_.emplace(plan));
     // Flat outputs must be on every vertex before unfilled turns triangles into lines and
-    // points, whose provoking vertex is another.
+    // points, whose provoking vertex is another, and before stipple cuts lines into dashes,
+    // whose ends it interpolates (Mesa's precalc_flat).
     const bool unfilled = s.front_mode != PolygonMode::fill || s.back_mode != PolygonMode::fill;
     bool flat_outputs = false;
     for (uint32_t i = 0; i < plan.layout.varying_count(); ++i)
         flat_outputs |= plan.layout.varying(i).interp == Interp::flat;
     flat_.reset();
-    if (s.flatshade || (unfilled && flat_outputs)) chain.push_back(&flat_.emplace(plan));
+    if (s.flatshade || ((unfilled || s.line_stipple) && flat_outputs))
+        chain.push_back(&flat_.emplace(plan));
     unfilled_.reset();
     if (unfilled) chain.push_back(&unfilled_.emplace(plan));
     stipple_.reset();

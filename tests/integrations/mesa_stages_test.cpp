@@ -107,9 +107,9 @@ struct HandedPrim {
 
 std::vector<HandedPrim> run_prims(dp_stages* st, const std::vector<unsigned char>& packed,
                                   unsigned vertex_count, const std::vector<uint16_t>& elts,
-                                  unsigned floats = 12) {
+                                  unsigned floats = 12, unsigned drawn = kTriangles) {
     dp_staged* out = dp_staged_create();
-    EXPECT_TRUE(dp_stages_run(st, packed.data(), vertex_count, kTriangles, 3, elts.data(),
+    EXPECT_TRUE(dp_stages_run(st, packed.data(), vertex_count, drawn, 3, elts.data(),
                               unsigned(elts.size()), out));
     unsigned n = 0;
     const float* verts = dp_staged_vertices(out, &n);
@@ -449,4 +449,26 @@ TEST(MesaStages, LineStippleDashesEdgesAndRefusesStrips) {
     dp_staged_destroy(out);
     dp_stages_destroy(plain);
     dp_stages_destroy(stippled);
+}
+
+// A flat colour under line stipple: every dash takes the line's provoking colour (Mesa flattens
+// before its stipple stage cuts the line), not one interpolated at the dash's ends.
+TEST(MesaStages, StippledDashesKeepTheProvokingFlatColour) {
+    const std::vector<MesaVertex> vs = {vertex(-0.8f, 0.1f, 0, 1, 0.25f, kEdgeFlag),
+                                        vertex(0.8f, 0.1f, 0, 1, 1, kEdgeFlag)};
+    for (const bool first : {false, true}) {
+        MesaState s;
+        s.flat_colour = true;
+        s.provoking_first = first;
+        s.line_stipple = true;
+        s.stipple_pattern = 0x0F0F;
+        dp_stages* st = create(s);
+        ASSERT_NE(st, nullptr);
+        const auto dashes = run_prims(st, pack(vs), 2, {0, 1}, 12, kLines);
+        EXPECT_GT(dashes.size(), 3u);
+        for (const HandedPrim& h : dashes)
+            for (size_t k = 0; k < h.verts.size(); k += 12)
+                EXPECT_EQ(h.verts[k + 4], first ? 0.25f : 1.0f) << "provoking first " << first;
+        dp_stages_destroy(st);
+    }
 }
