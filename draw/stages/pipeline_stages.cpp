@@ -11,22 +11,6 @@
 
 namespace drawpipe {
 
-namespace {
-
-// Whether the stipple pattern's place at a range's start can matter: where not every
-// primitive restarts the pattern. A line strip's or loop's lines, and the edges of a polygon,
-// quad or quad strip in polygon mode line (a polygon restarts it once, a quad at its first
-// triangle), carry it on from the primitive before, and when that one is clipped or culled
-// away, from the previous run: in Context, from the batch before.
-bool stipple_carries_over(const RasterState& s, Prim prim) {
-    if (!s.line_stipple) return false;
-    if (prim == Prim::line_strip || prim == Prim::line_loop) return true;
-    const bool edges = s.front_mode == PolygonMode::line || s.back_mode == PolygonMode::line;
-    return edges && (prim == Prim::polygon || prim == Prim::quads || prim == Prim::quad_strip);
-}
-
-} // namespace
-
 PipelineStages::PipelineStages(const RasterState& state, const VertexLayout& layout,
                                Provoking provoking) {
     plan_ = std::make_unique<RasterPlan>(*plan_raster(state, layout, false));
@@ -50,9 +34,22 @@ void PipelineStages::set_viewport_transform(uint32_t index, const std::array<flo
     }
 }
 
+// Refused where the stipple pattern's place at a range's start can matter: where not every
+// primitive restarts the pattern. A line strip's or loop's lines, and the edges of a polygon,
+// quad or quad strip in polygon mode line (a polygon restarts it once, a quad at its first
+// triangle), carry it on from the primitive before, and when that one is clipped or culled
+// away, from the previous run: in Context, from the batch before.
+bool PipelineStages::takes(Prim prim) const {
+    const RasterState& s = plan_->state;
+    if (!s.line_stipple) return true;
+    if (prim == Prim::line_strip || prim == Prim::line_loop) return false;
+    const bool edges = s.front_mode == PolygonMode::line || s.back_mode == PolygonMode::line;
+    return !(edges && (prim == Prim::polygon || prim == Prim::quads || prim == Prim::quad_strip));
+}
+
 void PipelineStages::run(ShadedBatch& batch, ClipResults& clip, StagedLists& out) const {
     for (const PrimRange& r : batch.prims)
-        if (r.stream == 0 && stipple_carries_over(plan_->state, r.prim))
+        if (r.stream == 0 && !takes(r.prim))
             throw Error(ErrorCode::unsupported,
                         "line_stipple: " + std::string(prim_name(r.prim)) +
                             " carry the pattern's place on from primitive to primitive, and "

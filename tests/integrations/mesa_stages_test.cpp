@@ -446,6 +446,9 @@ TEST(MesaStages, LineStippleDashesEdgesAndRefusesStrips) {
     dp_staged* out = dp_staged_create();
     EXPECT_TRUE(dp_stages_run(plain, packed.data(), 3, 3 /* LINE_STRIP */, 0, strip, 3, out));
     EXPECT_FALSE(dp_stages_run(stippled, packed.data(), 3, 3, 0, strip, 3, out));
+    EXPECT_FALSE(dp_stages_takes(stippled, 3));
+    EXPECT_TRUE(dp_stages_takes(stippled, kTriangles));
+    EXPECT_TRUE(dp_stages_takes(plain, 3));
     dp_staged_destroy(out);
     dp_stages_destroy(plain);
     dp_stages_destroy(stippled);

@@ -652,16 +652,6 @@ whole_stages(struct drawpipe_front *fe)
           (rast->point_quad_rasterization && draw->pipeline.wide_point_sprites) ||
           (rast->sprite_coord_enable && draw->pipeline.point_sprite))
          return STAGES_MESA_ONLY;
-      /* Line stipple where every primitive restarts the pattern: Mesa's pattern runs on
-       * along strips and loops, and along a polygon's or quad's edges, in draw order, from
-       * segment to segment (PipelineStages refuses those). */
-      const bool edges = rast->fill_front == PIPE_POLYGON_MODE_LINE ||
-                         rast->fill_back == PIPE_POLYGON_MODE_LINE;
-      if (rast->line_stipple_enable &&
-          (fe->prim == PIPE_PRIM_LINE_STRIP || fe->prim == PIPE_PRIM_LINE_LOOP ||
-           (edges && (fe->prim == PIPE_PRIM_POLYGON || fe->prim == PIPE_PRIM_QUADS ||
-                      fe->prim == PIPE_PRIM_QUAD_STRIP))))
-         return STAGES_STIPPLE_RUN;
    }
    if (draw->extra_shader_outputs.num)
       return STAGES_FACE;
@@ -767,6 +757,13 @@ whole_stages(struct drawpipe_front *fe)
    fe->stages = dp_stages_create(&state, NULL, 0);
    if (!fe->stages)
       return STAGES_OUTPUTS;
+   /* Line stipple only where every primitive restarts the pattern: Mesa's runs on along
+    * strips and loops, and along a polygon's or quad's edges, from segment to segment. */
+   if (!dp_stages_takes(fe->stages, fe->prim)) {
+      dp_stages_destroy(fe->stages);
+      fe->stages = NULL;
+      return STAGES_STIPPLE_RUN;
+   }
    return fe->stage_every ? STAGES_TAKEN_PIPELINE : STAGES_TAKEN;
 }
 

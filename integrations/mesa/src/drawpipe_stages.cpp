@@ -166,6 +166,10 @@ extern "C" void dp_stages_destroy(struct dp_stages *stages) {
     delete stages;
 }
 
+extern "C" bool dp_stages_takes(const struct dp_stages *stages, unsigned prim) {
+    return stages->stages->takes(Prim(prim));
+}
+
 extern "C" struct dp_staged *dp_staged_create(void) {
     try {
         return new dp_staged;

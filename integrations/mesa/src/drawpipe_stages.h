@@ -53,6 +53,9 @@ struct dp_stages;
 struct dp_stages *dp_stages_create(const struct dp_stages_state *state, char *why,
                                    unsigned why_size);
 void dp_stages_destroy(struct dp_stages *stages);
+/* Whether dp_stages_run takes `prim` (PIPE_PRIM_*): false for line stipple on primitives
+ * whose pattern runs on from one to the next (PipelineStages::takes). */
+bool dp_stages_takes(const struct dp_stages *stages, unsigned prim);
 
 /* One segment's output: vertices in the render's layout, and primitive lists over them. */
 struct dp_staged;

@@ -54,6 +54,10 @@ class PipelineStages {
     void set_viewport_transform(uint32_t index, const std::array<float, 3>& scale,
                                 const std::array<float, 3>& translate);
 
+    // Whether run() takes ranges of `prim`: false only for line stipple on primitives whose
+    // pattern runs on (above).
+    bool takes(Prim prim) const;
+
     // Runs the stages over the stream-0 ranges of `batch` (clip masks in `clip` when
     // clip.clip_or is not 0). New records are appended to batch.vertices (vertex_count stays
     // the driver's); `out` is overwritten. Throws Error(unsupported) for a stippled range
