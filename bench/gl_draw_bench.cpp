@@ -3,12 +3,15 @@
 // on, so the time is fetch, vertex shading and the draw module's splitting, not pixels.
 //
 //   gl_draw_bench [--workloads W1,...,W7,MESH.obj,...] [--small N] [--ms T] [--render]
-//                 [--polygon-mode line|point] [--smoke]
+//                 [--polygon-mode line|point] [--xfb] [--smoke]
 //
 // --render turns rasterizer discard off (the target stays one pixel): the time then also has
 // the pipeline stages (clipping), the hand-off to the rasterizer and llvmpipe's triangle setup,
 // with next to no pixels. --polygon-mode line or point (implies --render) draws the triangles'
 // edges or vertices (glPolygonMode): the draw module's unfilled stage runs on every triangle.
+// --xfb captures gl_Position by transform feedback (a vec4 per vertex of every point, line or
+// triangle, into a buffer with room for all), each repetition from the buffer's start: the
+// draw module's stream output is timed too.
 //
 // Every workload is a static buffer drawn with glDrawElements (or glDrawArrays) and
 // glFinish, repeated for about T ms (default 300); `small` is N draws (default 8192) of one
@@ -58,12 +61,13 @@ struct Options {
     double ms = 300;
     bool render = false;
     GLenum polygon_mode = GL_FILL;
+    bool xfb = false;
 };
 
 [[noreturn]] void usage(const std::string& why) {
     std::fprintf(stderr,
                  "gl_draw_bench: %s\nusage: gl_draw_bench [--workloads A,B,...] [--small N] "
-                 "[--ms T] [--render] [--polygon-mode line|point] [--smoke]\n",
+                 "[--ms T] [--render] [--polygon-mode line|point] [--xfb] [--smoke]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -137,6 +141,40 @@ std::function<void()> bind(const Workload& w) {
             glDisable(GL_PRIMITIVE_RESTART);
         }
         glDrawElements(mode, count, type, nullptr);
+    };
+}
+
+// `draw` inside glBeginTransformFeedback / glEndTransformFeedback, capturing into a buffer of
+// room for `count` elements of `prim` decomposed (strips and fans: three vertices a triangle).
+std::function<void()> with_capture(std::function<void()> draw, Prim prim, uint64_t count) {
+    GLenum mode = GL_TRIANGLES;
+    uint64_t vertices = count;
+    switch (prim) {
+    case Prim::points:
+        mode = GL_POINTS;
+        break;
+    case Prim::lines:
+        mode = GL_LINES;
+        break;
+    case Prim::line_strip:
+        mode = GL_LINES, vertices = 2 * count;
+        break;
+    case Prim::triangle_strip:
+    case Prim::triangle_fan:
+        vertices = 3 * count;
+        break;
+    default:
+        break;
+    }
+    GLuint buf = 0;
+    glGenBuffers(1, &buf);
+    glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, buf);
+    glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, GLsizeiptr(vertices * 16), nullptr, GL_STREAM_COPY);
+    return [=] {
+        glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf);
+        glBeginTransformFeedback(mode);
+        draw();
+        glEndTransformFeedback();
     };
 }
 
@@ -216,6 +254,8 @@ int run(int argc, char** argv) {
             if (m != "line" && m != "point") usage("--polygon-mode takes line or point");
             o.polygon_mode = m == "line" ? GL_LINE : GL_POINT;
             o.render = true;
+        } else if (a == "--xfb") {
+            o.xfb = true;
         } else if (a == "--smoke") {
             o.workloads = {"W1"};
             o.small = 64;
@@ -234,16 +274,22 @@ int run(int argc, char** argv) {
     // The matrix mesa_draw_bench draws with; the draws' time, not their pixels, matters.
     const float m[16] = {1.2f, 0, 0.1f, -0.6f, 0, 1.5f, 0.2f,  -0.75f,
                          0,    0, -1,   -0.2f, 0, 0,    -0.2f, 1};
-    use_matrix_program(m);
+    use_matrix_program(m, o.xfb);
     const DiscardTarget target;
     if (o.render) glDisable(GL_RASTERIZER_DISCARD);
     glPolygonMode(GL_FRONT_AND_BACK, o.polygon_mode);
     for (const std::string& id : o.workloads) {
         const Workload w = load_input(id);
         const std::string name = w.positions.empty() ? w.id : id.substr(id.rfind('/') + 1);
-        time_it(name, bind(w), o.ms);
+        auto draw = bind(w);
+        if (o.xfb) draw = with_capture(draw, w.prim, w.count);
+        time_it(name, draw, o.ms);
     }
-    if (o.small) time_it("small" + std::to_string(o.small), bind_small(o.small), o.ms);
+    if (o.small) {
+        auto draw = bind_small(o.small);
+        if (o.xfb) draw = with_capture(draw, Prim::triangles, 12 * uint64_t(o.small));
+        time_it("small" + std::to_string(o.small), draw, o.ms);
+    }
     return 0;
 }
 

@@ -30,7 +30,8 @@ inline GLuint compile_shader(GLenum type, const char* src) {
 }
 
 // Makes gl_Position = M * pos current; `row_major` is M as drawpipe's shaders read it.
-inline GLuint use_matrix_program(const float row_major[16]) {
+// capture_position: the program declares gl_Position for transform feedback (interleaved).
+inline GLuint use_matrix_program(const float row_major[16], bool capture_position = false) {
     const GLuint prog = glCreateProgram();
     glAttachShader(prog,
                    compile_shader(GL_VERTEX_SHADER, "#version 450 core\n"
@@ -42,6 +43,10 @@ inline GLuint use_matrix_program(const float row_major[16]) {
                    compile_shader(GL_FRAGMENT_SHADER, "#version 450 core\n"
                                                       "out vec4 color;\n"
                                                       "void main() { color = vec4(1.0); }\n"));
+    if (capture_position) {
+        const char* varyings[] = {"gl_Position"};
+        glTransformFeedbackVaryings(prog, 1, varyings, GL_INTERLEAVED_ATTRIBS);
+    }
     glLinkProgram(prog);
     GLint ok = 0;
     glGetProgramiv(prog, GL_LINK_STATUS, &ok);

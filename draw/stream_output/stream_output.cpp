@@ -283,6 +283,15 @@ void StreamOutput::begin() {
     counts_ = {};
 }
 
+void StreamOutput::begin_at(const std::array<size_t, kMaxStreamOutputBuffers>& written) {
+    for (uint32_t b = 0; b < kMaxStreamOutputBuffers; ++b)
+        if (written[b] > state_.buffers[b].size)
+            bad("begin_at: buffers[" + std::to_string(b) + "] holds " + std::to_string(written[b]) +
+                " bytes, more than its size " + std::to_string(state_.buffers[b].size));
+    begin();
+    position_ = written;
+}
+
 void StreamOutput::pause() {
     // GL: pausing needs an active, unpaused session.
     if (!begun_ || paused_)
@@ -385,6 +394,96 @@ void StreamOutput::write(const StreamOutputPlan& plan, uint32_t stream, Prim pri
     draw.written[stream] += written;
     counts_.generated[stream] += generated;
     counts_.written[stream] += written;
+}
+
+namespace {
+
+// Vertices of each point, line or triangle `prim` decomposes into.
+uint32_t decomposed_vertices(Prim prim) {
+    switch (prim) {
+    case Prim::points:
+        return 1;
+    case Prim::lines:
+    case Prim::line_loop:
+    case Prim::line_strip:
+    case Prim::lines_adjacency:
+    case Prim::line_strip_adjacency:
+        return 2;
+    default:
+        return 3;
+    }
+}
+
+} // namespace
+
+StreamOutputReservation StreamOutput::reserve(const StreamOutputPlan& plan, uint32_t stream,
+                                              Prim prim, uint8_t flags, uint32_t count,
+                                              StreamOutputCounts& draw) {
+    StreamOutputReservation r;
+    r.position = position_;
+    if (!capturing(plan, stream)) { // as write(): counted as drawn, nothing written
+        r.generated = drawn_prim_count(prim, count, flags);
+        draw.generated[stream] += r.generated;
+        if (active()) counts_.generated[stream] += r.generated;
+        return r;
+    }
+    r.generated = decomposed_prim_count(prim, count);
+    // write() skips a primitive that does not fit whole; all of them are the same size here,
+    // so once one does not fit none after it does: what is written is a prefix.
+    const uint32_t n = decomposed_vertices(prim);
+    const uint32_t mask = plan.buffer_mask[stream];
+    uint64_t fit = r.generated;
+    for (uint32_t b = 0; b < kMaxStreamOutputBuffers; ++b)
+        if (mask >> b & 1)
+            fit = std::min<uint64_t>(fit, (state_.buffers[b].size - position_[b]) /
+                                              (uint64_t(n) * state_.buffers[b].stride));
+    r.written = fit;
+    for (uint32_t b = 0; b < kMaxStreamOutputBuffers; ++b)
+        if (mask >> b & 1) position_[b] += size_t(fit * n * state_.buffers[b].stride);
+    vertices_[stream] += fit * n;
+    draw.generated[stream] += r.generated;
+    draw.written[stream] += fit;
+    counts_.generated[stream] += r.generated;
+    counts_.written[stream] += fit;
+    return r;
+}
+
+void StreamOutput::write_reserved(const StreamOutputPlan& plan, uint32_t stream,
+                                  const StreamOutputReservation& at, Prim prim, Provoking pv,
+                                  const VertexView& vertices,
+                                  std::span<const uint32_t> elts) const {
+    if (at.written == 0) return;
+    const auto& copies = plan.copies[stream];
+    // Lists decompose into their own elements in order: a copy per output over all of them.
+    if (prim == Prim::points || prim == Prim::lines || prim == Prim::triangles) {
+        const size_t v = size_t(at.written) * decomposed_vertices(prim);
+        for (const StreamOutputPlan::Copy& c : copies) {
+            const StreamOutputBuffer& buf = state_.buffers[c.buffer];
+            std::byte* base = static_cast<std::byte*>(buf.data) + buf.offset +
+                              at.position[c.buffer] + 4 * size_t(c.dst);
+            copy_vertices(base, buf.stride, vertices.data + c.src, vertices.stride, elts.data(), v,
+                          4 * size_t(c.count), false);
+        }
+        return;
+    }
+    std::array<size_t, kMaxStreamOutputBuffers> position = at.position;
+    const uint32_t mask = plan.buffer_mask[stream];
+    uint64_t done = 0;
+    decompose_elements(prim, pv, elts, [&](uint32_t k, const uint32_t* e) {
+        if (done == at.written) return;
+        for (uint32_t i = 0; i < k; ++i) {
+            const uint32_t* v = vertices.vertex(e[i]);
+            for (const StreamOutputPlan::Copy& c : copies) {
+                const StreamOutputBuffer& buf = state_.buffers[c.buffer];
+                std::byte* dst = static_cast<std::byte*>(buf.data) + buf.offset +
+                                 position[c.buffer] + size_t(i) * buf.stride + 4 * size_t(c.dst);
+                std::memcpy(dst, v + c.src, 4 * size_t(c.count));
+            }
+        }
+        for (uint32_t b = 0; b < kMaxStreamOutputBuffers; ++b)
+            if (mask >> b & 1) position[b] += size_t(k) * state_.buffers[b].stride;
+        ++done;
+    });
 }
 
 } // namespace drawpipe

@@ -116,6 +116,14 @@ uint64_t decomposed_prim_count(Prim prim, uint32_t count);
 // `flags`: the range's SplitFlags (a split polygon counts once).
 uint64_t drawn_prim_count(Prim prim, uint32_t count, uint8_t flags = 0);
 
+// A segment's place in a capture, taken in draw order (StreamOutput::reserve): where its first
+// primitive goes in each buffer, and how many of its primitives are counted and written.
+struct StreamOutputReservation {
+    std::array<size_t, kMaxStreamOutputBuffers> position{}; // bytes past each bound offset
+    uint64_t generated = 0;
+    uint64_t written = 0; // a prefix of the segment's decomposed primitives
+};
+
 // The bound declaration and buffers, and one capture session's position and counts.
 class StreamOutput {
   public:
@@ -128,6 +136,10 @@ class StreamOutput {
     // appends where the last one stopped; pause() and resume() keep the positions; end()
     // closes it. Calls out of that order throw Error(invalid_operation), as GL's do.
     void begin();
+    // begin() over buffers that already hold `written[b]` bytes of an earlier capture, each at
+    // most its size: for a driver whose targets keep their fill from draw to draw (Gallium's
+    // stream-output targets), so that drawpipe appends where the target says.
+    void begin_at(const std::array<size_t, kMaxStreamOutputBuffers>& written);
     void pause();
     void resume();
     void end();
@@ -155,6 +167,20 @@ class StreamOutput {
     void write(const StreamOutputPlan& plan, uint32_t stream, Prim prim, uint8_t flags,
                Provoking pv, const VertexView& vertices, std::span<const uint32_t> elts,
                StreamOutputCounts& draw);
+
+    // write() in two halves, for a driver that shades a draw's segments on many threads:
+    // reserve() takes the place of `count` elements of `prim` in draw order (one thread, the
+    // segments in order), counting them as write() would; write_reserved() then writes those
+    // elements' primitives there, from any thread, at the same time as other segments'
+    // write_reserved() and reserve(). Every primitive of one type decomposes to the same
+    // number of vertices, so a segment's place follows from the counts before it, and the
+    // bytes and counts are write()'s for the same segments.
+    StreamOutputReservation reserve(const StreamOutputPlan& plan, uint32_t stream, Prim prim,
+                                    uint8_t flags, uint32_t count, StreamOutputCounts& draw);
+    // `elts`: the `count` elements reserve() was given.
+    void write_reserved(const StreamOutputPlan& plan, uint32_t stream,
+                        const StreamOutputReservation& at, Prim prim, Provoking pv,
+                        const VertexView& vertices, std::span<const uint32_t> elts) const;
 
   private:
     StreamOutputState state_;

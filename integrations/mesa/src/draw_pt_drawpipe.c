@@ -19,7 +19,9 @@
  * pipeline stage into the render's layout, so that this thread only copies them into
  * llvmpipe's vbuf; under rasterizer discard nothing reaches the vbuf at all (whole_plan).
  * A segment with a vertex to clip is clipped and culled there by drawpipe's own stages
- * (drawpipe_stages.h) where the state maps onto them (whole_stages).
+ * (drawpipe_stages.h) where the state maps onto them (whole_stages). Stream output and the
+ * primitives-generated count are drawpipe's too (drawpipe_so.h, whole_stream_output), in draw
+ * order on this thread, into Mesa's targets.
  */
 
 #include "draw/draw_pt_drawpipe.h"
@@ -27,9 +29,11 @@
 #include "draw/draw_context.h"
 #include "draw/draw_private.h"
 #include "draw/draw_pt.h"
+#include "draw/draw_vbuf.h"
 #include "draw/draw_vertex.h"
 #include "draw/draw_prim_assembler.h"
 #include "draw/draw_vs.h"
+#include "drawpipe_so.h"
 #include "drawpipe_split.h"
 #include "drawpipe_stages.h"
 #include "drawpipe_threads.h"
@@ -136,6 +140,36 @@ static const char *const stages_refusal_names[STAGES_REFUSAL_COUNT] = {
    "Mesa's pipeline: DRAWPIPE_MESA_STAGES=0",
 };
 
+/* DRAWPIPE_MESA=whole: who writes a draw's stream output and counts its primitives. */
+enum so_path {
+   SO_CAPTURED,  /* drawpipe's stream output into Mesa's targets */
+   SO_COUNTED,   /* nothing to capture into: drawpipe counts the primitives generated */
+   SO_REFUSED,   /* Mesa's so_emit: drawpipe refuses the declaration (the last reason kept) */
+   SO_ASSEMBLER, /* Mesa's so_emit: the primitive assembler runs (primitive ids, adjacency) */
+   SO_PATH_COUNT
+};
+
+static const char *const so_path_names[SO_PATH_COUNT] = {
+   "drawpipe's stream output into Mesa's targets",
+   "primitives generated counted by drawpipe (nothing to capture into)",
+   "Mesa's stream output: drawpipe refuses the declaration",
+   "Mesa's stream output: the primitive assembler runs (primitive ids, adjacency)",
+};
+
+/* DRAWPIPE_MESA=whole: where drawpipe wrote a captured segment. */
+enum so_place {
+   SO_APART, /* on drawpipe's threads, where it was shaded */
+   SO_HERE,  /* on the draw's thread, in draw order (small draws, one thread) */
+   SO_MESA,  /* Mesa's so_emit at the reserved place (memory ran out) */
+   SO_PLACE_COUNT
+};
+
+static const char *const so_place_names[SO_PLACE_COUNT] = {
+   "on drawpipe's threads, where they were shaded",
+   "on the draw's own thread, in draw order",
+   "by Mesa's so_emit at their reserved place (memory ran out)",
+};
+
 /* Indexed by enum draw_llvm_shade_refusal (mesa-22.3.patch): why a draw's state keeps its
  * vertex shader on the draw's own thread. */
 static const char *const shade_refusal_names[DRAW_LLVM_REFUSE_COUNT] = {
@@ -154,7 +188,8 @@ static atomic_ulong stat_taken, stat_segments, stat_fallback[FALLBACK_COUNT];
 static atomic_ulong stat_shade_place[SHADE_PLACE_COUNT], stat_shade_refused[DRAW_LLVM_REFUSE_COUNT];
 static atomic_ulong stat_whole_end[WHOLE_END_COUNT];
 static atomic_ulong stat_stages[STAGES_REFUSAL_COUNT];
-static char stat_last_refusal[256];
+static atomic_ulong stat_so[SO_PATH_COUNT], stat_so_place[SO_PLACE_COUNT];
+static char stat_last_refusal[256], stat_so_refusal[256];
 
 struct drawpipe_front {
    struct draw_pt_front_end base;
@@ -183,10 +218,21 @@ struct drawpipe_front {
    /* DRAWPIPE_MESA_STAGES=0: whole leaves every segment that needs pipeline stages to Mesa's
     * pipeline (a measuring knob). */
    bool stages_apart;
+   /* DRAWPIPE_MESA_SO=0: whole leaves stream output and primitive counts to Mesa's so_emit
+    * (a measuring knob). */
+   bool so_apart;
    /* whole: drawpipe's stages for the draw being shaded apart, or NULL (whole_stages); for
     * every segment when the state has pipeline stages, else for those with a vertex to clip. */
    struct dp_stages *stages;
    bool stage_every;
+   /* whole: drawpipe's stream output, and whether the draw being run captures through it
+    * (a session begun at the draw's start; else, with whole_plan.stream_output set, it only
+    * counts primitives generated). so_slot: the place of the segment being finished when it
+    * was reserved ahead (shade_fill), and whether its bytes are written already. */
+   struct dp_so *so;
+   bool so_capture, so_begun;
+   const struct dp_so_slot *so_slot;
+   bool so_slot_written;
    /* vsplit, for the draws drawpipe refuses; prepared only when one comes. */
    struct draw_pt_front_end *vsplit;
    bool vsplit_prepared;
@@ -238,6 +284,14 @@ print_stats(void)
          fprintf(stderr, "drawpipe: whole: %lu draws shaded apart that may clip or have "
                  "stages: %s\n",
                  (unsigned long)stat_stages[r], stages_refusal_names[r]);
+      for (unsigned p = 0; p < SO_PATH_COUNT; p++)
+         fprintf(stderr, "drawpipe: whole: %lu draws with stream output or a primitives-"
+                 "generated query: %s\n", (unsigned long)stat_so[p], so_path_names[p]);
+      for (unsigned p = 0; p < SO_PLACE_COUNT; p++)
+         fprintf(stderr, "drawpipe: whole: %lu captured segments written %s\n",
+                 (unsigned long)stat_so_place[p], so_place_names[p]);
+      if (stat_so[SO_REFUSED])
+         fprintf(stderr, "drawpipe: whole: last stream output refused: %s\n", stat_so_refusal);
    }
    if (stat_fallback[FALLBACK_REFUSED])
       fprintf(stderr, "drawpipe: last refusal: %s\n", stat_last_refusal);
@@ -334,6 +388,10 @@ struct shade_job {
    struct dp_staged *staged;
    bool staged_ok;
    struct draw_pt_staged out;
+   /* whole, capturing: the segment's place in the draw's stream output, taken in draw order
+    * (shade_fill), and whether shade_one wrote its bytes there. */
+   bool so_reserved, so_written;
+   struct dp_so_slot so_slot;
 };
 
 struct shade_window {
@@ -341,6 +399,8 @@ struct shade_window {
    const struct draw_llvm_whole_plan *whole; /* DRAWPIPE_MESA=whole, else NULL */
    const struct dp_stages *stages;           /* whole: clipped segments, else NULL */
    bool stage_every;                         /* stages: every segment, clipped or not */
+   struct dp_so *so; /* whole, capturing: each segment's place reserved as it is filled */
+   struct drawpipe_front *fe;
    enum pipe_prim_type prim;
    struct dp_split *split;
    unsigned count;
@@ -350,6 +410,34 @@ struct shade_window {
    struct dp_segment pending_seg;
    struct shade_job jobs[SHADE_WINDOW];
 };
+
+/* The primitive the llvm middle end hands stream output for a segment (its prim_type). */
+static unsigned
+so_prim(enum pipe_prim_type prim, unsigned flags)
+{
+   return (flags & DRAW_LINE_LOOP_AS_STRIP) ? PIPE_PRIM_LINE_STRIP : prim;
+}
+
+/* Each bound target's fill in bytes. */
+static void
+so_fills(const struct draw_context *draw, unsigned fill[4])
+{
+   for (unsigned b = 0; b < 4; b++) {
+      fill[b] = b < draw->so.num_targets && draw->so.targets[b]
+                   ? (unsigned)draw->so.targets[b]->internal_offset
+                   : 0;
+   }
+}
+
+/* The targets filled up to the end of a segment's place, in draw order. */
+static void
+so_settle(struct draw_context *draw, const struct dp_so_slot *slot)
+{
+   for (unsigned b = 0; b < 4 && b < draw->so.num_targets; b++) {
+      if (draw->so.targets[b])
+         draw->so.targets[b]->internal_offset = (int)slot->end[b];
+   }
+}
 
 static void
 run_segment(struct draw_pt_middle_end *middle, const struct dp_segment *seg, unsigned flags)
@@ -400,6 +488,12 @@ shade_one(void *ctx, unsigned i)
    j->verts = draw_llvm_middle_end_shade(
       w->middle, j->listed_fetch ? j->fetch_elts : NULL, j->fetch_start, j->fetch_count,
       &j->clipped, vertex_memory(w->middle, &j->vert_mem, &j->vert_mem_size, j->fetch_count));
+   /* whole, capturing: the segment's primitives into their reserved place, here. */
+   j->so_written = false;
+   if (j->verts && j->so_reserved)
+      j->so_written = dp_so_write_slot(w->so, &j->so_slot, j->verts, j->fetch_count,
+                                       so_prim(w->prim, j->flags),
+                                       j->listed_draw ? j->draw_elts : NULL, j->draw_count);
    /* whole: the emit's conversion here too, for a segment that will not meet the pipeline
     * (one that fails to get memory is converted on the finishing side, as in shade). */
    const struct draw_llvm_whole_plan *plan = w->whole;
@@ -460,12 +554,21 @@ shade_finish(struct shade_window *w)
             .draw_elts = j->draw_elts, .draw_count = j->draw_count,
          };
          run_segment(w->middle, &seg, j->flags);
+         /* Mesa's so_emit wrote it from the fill so far: the reserved place's start. */
+         if (j->so_reserved) {
+            so_settle(w->fe->draw, &j->so_slot);
+            if (stat_enabled)
+               atomic_fetch_add(&stat_so_place[SO_MESA], 1);
+         }
          continue;
       }
+      w->fe->so_slot = j->so_reserved ? &j->so_slot : NULL;
+      w->fe->so_slot_written = j->so_written;
       draw_llvm_middle_end_finish(w->middle, j->verts, j->clipped, j->fetch_count,
                                   j->listed_draw ? j->draw_elts : NULL, j->draw_count,
                                   j->flags, w->whole, j->converted ? j->hw : NULL,
                                   j->verts == j->vert_mem, j->staged_ok ? &j->out : NULL);
+      w->fe->so_slot = NULL;
       if (stat_enabled && w->whole) {
          const enum whole_end e = w->whole->discard ? WHOLE_DISCARDED
                                 : j->converted      ? WHOLE_CONVERTED
@@ -515,12 +618,16 @@ shade_fill(struct shade_window *w)
          return;
       }
       const unsigned flags = segment_flags(&seg);
-      if (!shade_keep(&w->jobs[w->count], &seg, flags)) {
+      struct shade_job *j = &w->jobs[w->count];
+      if (!shade_keep(j, &seg, flags)) {
          w->pending = true;
          w->pending_seg = seg;
          w->pending_flags = flags;
          return;
       }
+      j->so_reserved = w->so != NULL;
+      if (w->so)
+         dp_so_reserve(w->so, so_prim(w->prim, flags), flags, j->draw_count, &j->so_slot);
       w->count++;
    }
 }
@@ -549,6 +656,8 @@ shade_draw(struct drawpipe_front *fe, const struct draw_llvm_whole_plan *whole)
       fe->window[i]->whole = whole;
       fe->window[i]->stages = fe->stages;
       fe->window[i]->stage_every = fe->stage_every;
+      fe->window[i]->so = fe->so_begun ? fe->so : NULL;
+      fe->window[i]->fe = fe;
       fe->window[i]->prim = fe->prim;
    }
    shade_fill(shading);
@@ -582,6 +691,12 @@ shade_draw(struct drawpipe_front *fe, const struct draw_llvm_whole_plan *whole)
           * and the split goes on from this thread. */
          run_segment(fe->middle, &shading->pending_seg, shading->pending_flags);
          segments++;
+         /* Mesa's so_emit captured it: the session goes on from the targets' fill. */
+         if (fe->so_begun) {
+            unsigned fill[4];
+            so_fills(fe->draw, fill);
+            dp_so_begin(fe->so, fill);
+         }
          shade_fill(filling);
          finishing = NULL;
       } else {
@@ -767,6 +882,121 @@ whole_stages(struct drawpipe_front *fe)
    return fe->stage_every ? STAGES_TAKEN_PIPELINE : STAGES_TAKEN;
 }
 
+/* whole_plan.stream_output: a segment's stream output by drawpipe, or only its primitives
+ * generated (so_capture false), reported to the render as draw_pt_so_emit reports them. A
+ * segment reserved ahead was written where it was shaded; any other is reserved and written
+ * here, in draw order. */
+static boolean
+whole_stream_output(void *ctx, const struct draw_vertex_info *verts,
+                    const struct draw_prim_info *prims)
+{
+   struct drawpipe_front *fe = ctx;
+   struct draw_context *draw = fe->draw;
+   struct vbuf_render *render = draw->render;
+   if (!fe->so_capture) {
+      render->set_stream_output_info(render, 0, 0,
+                                     dp_so_prims_drawn(prims->prim, prims->count, prims->flags));
+      return TRUE;
+   }
+   /* As draw_pt_so_emit: the vbuf stage lets go of what it holds first. */
+   draw_do_flush(draw, DRAW_FLUSH_BACKEND);
+   struct dp_so_slot here;
+   const struct dp_so_slot *slot = fe->so_slot;
+   const bool apart = slot && fe->so_slot_written;
+   if (!slot) {
+      dp_so_reserve(fe->so, prims->prim, prims->flags, prims->count, &here);
+      slot = &here;
+   }
+   if (!apart && !dp_so_write_slot(fe->so, slot, verts->verts, verts->count, prims->prim,
+                                   prims->linear ? NULL : prims->elts, prims->count)) {
+      /* Out of memory: Mesa's so_emit writes it from the fill so far, the place's start. */
+      if (stat_enabled)
+         atomic_fetch_add(&stat_so_place[SO_MESA], 1);
+      return FALSE;
+   }
+   if (stat_enabled)
+      atomic_fetch_add(&stat_so_place[apart ? SO_APART : SO_HERE], 1);
+   so_settle(draw, slot);
+   render->set_stream_output_info(render, 0, slot->written, slot->generated);
+   return TRUE;
+}
+
+/* DRAWPIPE_MESA=whole: drawpipe's stream output for the draw where Mesa's so_emit would
+ * capture (the vertex shader declares outputs and a target is bound) or count primitives
+ * generated (a query is active); otherwise neither has anything to do. */
+static void
+whole_stream_output_plan(struct drawpipe_front *fe)
+{
+   struct draw_context *draw = fe->draw;
+   const struct pipe_stream_output_info *info = &draw->vs.vertex_shader->state.stream_output;
+   fe->so_begun = false;
+   bool has_target = false;
+   for (unsigned b = 0; b < draw->so.num_targets; b++)
+      has_target |= draw->so.targets[b] != NULL;
+   fe->so_capture = info->num_outputs > 0 && has_target;
+   if ((!fe->so_capture && !draw->collect_primgen) || !draw->render)
+      return;
+   /* Mesa's so_emit takes what the assembler makes; drawpipe's slots are the segments'. */
+   const struct draw_prim_info prim = {.prim = fe->prim};
+   const struct draw_vertex_info none = {0};
+   if (fe->prim > PIPE_PRIM_POLYGON || draw_prim_assembler_is_required(draw, &prim, &none)) {
+      if (stat_enabled)
+         atomic_fetch_add(&stat_so[SO_ASSEMBLER], 1);
+      return;
+   }
+   if (fe->so_capture) {
+      if (!fe->so)
+         fe->so = dp_so_create();
+      struct dp_so_output outputs[PIPE_MAX_SO_OUTPUTS];
+      struct dp_so_state state = {
+         .vertex_size = fe->whole_plan.vertex_size,
+         .clip_pos_offset = offsetof(struct vertex_header, clip_pos),
+         .data_offset = offsetof(struct vertex_header, data),
+         .num_registers = draw_current_shader_outputs(draw),
+         /* The llvm middle end's so_emit reads the position before the viewport (no
+          * geometry or tessellation stage runs in whole). */
+         .position_output = draw_current_shader_position_output(draw),
+         .num_outputs = info->num_outputs,
+         .outputs = outputs,
+         .provoking_first = draw->rasterizer->flatshade_first,
+      };
+      for (unsigned i = 0; i < info->num_outputs && i < PIPE_MAX_SO_OUTPUTS; i++) {
+         outputs[i] = (struct dp_so_output){
+            .register_index = info->output[i].register_index,
+            .start_component = info->output[i].start_component,
+            .num_components = info->output[i].num_components,
+            .output_buffer = info->output[i].output_buffer,
+            .dst_offset = info->output[i].dst_offset,
+            .stream = info->output[i].stream,
+         };
+      }
+      for (unsigned b = 0; b < 4; b++) {
+         const struct draw_so_target *t = b < draw->so.num_targets ? draw->so.targets[b] : NULL;
+         state.stride[b] = info->stride[b];
+         if (t)
+            state.targets[b] = (struct dp_so_target){
+               .data = t->mapping, .offset = t->target.buffer_offset,
+               .size = t->target.buffer_size};
+      }
+      char why[200] = "a target filled past its size";
+      unsigned fill[4];
+      so_fills(draw, fill);
+      if (!fe->so || !dp_so_set(fe->so, &state, why, sizeof why) || !dp_so_begin(fe->so, fill)) {
+         if (stat_enabled) {
+            atomic_fetch_add(&stat_so[SO_REFUSED], 1);
+            snprintf(stat_so_refusal, sizeof stat_so_refusal, "%s",
+                     fe->so ? why : "out of memory");
+         }
+         return;
+      }
+   }
+   fe->so_begun = fe->so_capture;
+   fe->whole_plan.stream_output = whole_stream_output;
+   fe->whole_plan.stream_output_ctx = fe;
+   if (stat_enabled)
+      atomic_fetch_add(&stat_so[fe->so_capture ? SO_CAPTURED : SO_COUNTED], 1);
+}
+
 static void
 drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
 {
@@ -818,6 +1048,8 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
       draw_llvm_middle_end_whole_plan(middle, &fe->whole_plan);
       if (!fe->convert_apart)
          fe->whole_plan.vinfo = NULL;
+      if (fe->so_apart)
+         whole_stream_output_plan(fe);
    }
    /* With one thread the windows would only add copies of each segment's lists, and their
     * vertices would be finished long after they were written (out of the caches). */
@@ -863,6 +1095,10 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
          segments++;
       }
    }
+   if (fe->so_begun) {
+      dp_so_end(fe->so);
+      fe->so_begun = false;
+   }
    if (stat_enabled)
       atomic_fetch_add(&stat_segments, segments);
 }
@@ -894,6 +1130,7 @@ drawpipe_destroy(struct draw_pt_front_end *frontend)
    }
    fe->vsplit->destroy(fe->vsplit);
    free(fe->vert_mem);
+   dp_so_destroy(fe->so);
    FREE(fe);
 }
 
@@ -911,6 +1148,7 @@ draw_pt_drawpipe(struct draw_context *draw)
    fe->max_vertices_cap = debug_get_num_option("DRAWPIPE_MESA_MAX_VERTICES", 0);
    fe->convert_apart = debug_get_bool_option("DRAWPIPE_MESA_CONVERT", true);
    fe->stages_apart = debug_get_bool_option("DRAWPIPE_MESA_STAGES", true);
+   fe->so_apart = debug_get_bool_option("DRAWPIPE_MESA_SO", true);
    fe->split = dp_split_create();
    fe->vsplit = draw_pt_vsplit(draw);
    bool shade_ok = true;

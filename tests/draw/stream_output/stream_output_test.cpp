@@ -18,7 +18,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace drawpipe;
@@ -168,6 +170,131 @@ TEST(StreamOutput, OverflowStopsAtPrimitiveBoundaries) {
         }
         // Nothing of the first primitive that did not fit was written.
         for (size_t w = 6 * fit; w < mem.size(); ++w) EXPECT_EQ(mem[w], 0xDEADBEEFu) << bytes;
+    }
+}
+
+// begin_at: a capture cut into sessions, each starting where the target says the last one
+// stopped, writes the bytes and counts of one session; the room left is what the target does
+// not hold yet.
+TEST(StreamOutput, SessionsBegunAtATargetsFillAppend) {
+    const char* first = "prim triangles\nindex none\nstart 0\ncount 6\n";
+    const char* second = "prim triangles\nindex none\nstart 6\ncount 6\n";
+    for (size_t bytes : {size_t(96), size_t(60), size_t(48), size_t(40)}) {
+        std::vector<uint32_t> whole_mem, cut_mem;
+        StreamOutput whole(ids_state(whole_mem, bytes));
+        whole.begin();
+        const StreamOutputCounts w = capture_serial(kTris, whole, 3);
+        whole.end();
+        StreamOutput cut(ids_state(cut_mem, bytes));
+        cut.begin();
+        StreamOutputCounts c = capture_serial(first, cut, 3);
+        const size_t held = cut.written_bytes(0);
+        cut.end();
+        cut.begin_at({held, 0, 0, 0});
+        EXPECT_EQ(cut.written_bytes(0), held);
+        c += capture_serial(second, cut, 3);
+        EXPECT_EQ(cut.counts().generated[0], 2u) << bytes; // the session's own
+        EXPECT_EQ(c.generated[0], w.generated[0]) << bytes;
+        EXPECT_EQ(c.written[0], w.written[0]) << bytes;
+        EXPECT_EQ(cut.written_bytes(0), whole.written_bytes(0)) << bytes;
+        EXPECT_EQ(cut_mem, whole_mem) << bytes;
+    }
+    std::vector<uint32_t> mem;
+    StreamOutput so(ids_state(mem, 48));
+    expect_error([&] { so.begin_at({52, 0, 0, 0}); }, ErrorCode::invalid_value, "more than");
+    so.begin_at({48, 0, 0, 0});
+    EXPECT_EQ(capture_serial(first, so, 3).written[0], 0u); // full
+    expect_error([&] { so.begin_at({0, 0, 0, 0}); }, ErrorCode::invalid_operation, "begun");
+}
+
+// reserve() in draw order, then write_reserved() in any order and on several threads, gives
+// write()'s bytes, counts and positions for the same segments: every primitive type, both
+// conventions, one or two buffers, several outputs, overflow mid-segment, sessions begun at a
+// fill, paused sessions (counted as drawn).
+TEST(StreamOutput, ReservedWritesEqualWritesInDrawOrder) {
+    std::mt19937 rng(40);
+    auto pick = [&](uint32_t n) { return uint32_t(rng() % n); };
+    constexpr uint32_t kVerts = 64, kDwords = 8;
+    std::vector<uint32_t> records(kVerts * kDwords);
+    for (uint32_t i = 0; i < records.size(); ++i) records[i] = 1000 * (i / kDwords) + i % kDwords;
+    const VertexView view{records.data(), kVerts, kDwords};
+    for (int iter = 0; iter < 400; ++iter) {
+        StreamOutputState so;
+        StreamOutputPlan plan;
+        const uint32_t buffers = 1 + pick(2);
+        for (uint32_t b = 0; b < buffers; ++b) {
+            // One or two outputs per buffer, packed from dword 0, a gap left at the end.
+            uint32_t dst = 0;
+            for (uint32_t k = 1 + pick(2); k > 0; --k) {
+                const uint32_t comps = 1 + pick(4), src = pick(kDwords - comps + 1);
+                so.outputs.push_back({CaptureSource::varying, 0, 0, comps, b, dst, 0});
+                plan.copies[0].push_back({b, src, dst, comps});
+                dst += comps;
+            }
+            so.buffers[b].stride = 4 * (dst + pick(2));
+            plan.buffer_mask[0] |= 1u << b;
+        }
+        std::vector<uint32_t> mem_a[2], mem_b[2];
+        std::array<size_t, kMaxStreamOutputBuffers> fill{};
+        for (uint32_t b = 0; b < buffers; ++b) {
+            const size_t size = 4 * pick(400);
+            mem_a[b].assign(size / 4 + 2, 0xDEADBEEF);
+            mem_b[b] = mem_a[b];
+            so.buffers[b].offset = 4;
+            so.buffers[b].size = size;
+            fill[b] = size ? 4 * pick(uint32_t(size / 4) + 1) / 2 : 0;
+        }
+        StreamOutputState sa = so, sb = so;
+        for (uint32_t b = 0; b < buffers; ++b) {
+            sa.buffers[b].data = mem_a[b].data();
+            sb.buffers[b].data = mem_b[b].data();
+        }
+        StreamOutput a(sa), b(sb);
+        const bool at_fill = pick(2);
+        if (at_fill)
+            a.begin_at(fill), b.begin_at(fill);
+        else
+            a.begin(), b.begin();
+        if (pick(6) == 0) a.pause(), b.pause();
+        const Prim prim = Prim(pick(uint32_t(Prim::patches)));
+        const Provoking pv = pick(2) ? Provoking::first : Provoking::last;
+        struct Seg {
+            std::vector<uint32_t> elts;
+            uint8_t flags;
+            StreamOutputReservation at;
+        };
+        std::vector<Seg> segs(1 + pick(6));
+        StreamOutputCounts ca, cb;
+        for (Seg& g : segs) {
+            g.elts.resize(pick(40));
+            for (uint32_t& e : g.elts) e = pick(kVerts);
+            g.flags = uint8_t(pick(4));
+            a.write(plan, 0, prim, g.flags, pv, view, g.elts, ca);
+            g.at = b.reserve(plan, 0, prim, g.flags, uint32_t(g.elts.size()), cb);
+        }
+        std::shuffle(segs.begin(), segs.end(), rng);
+        std::vector<std::thread> threads;
+        for (size_t i = 0; i < segs.size(); ++i) {
+            auto write = [&, i] {
+                b.write_reserved(plan, 0, segs[i].at, prim, pv, view, segs[i].elts);
+            };
+            if (i % 2)
+                threads.emplace_back(write);
+            else
+                write();
+        }
+        for (std::thread& t : threads) t.join();
+        const std::string what =
+            "iteration " + std::to_string(iter) + ", prim " + std::to_string(int(prim));
+        for (uint32_t k = 0; k < buffers; ++k) {
+            EXPECT_EQ(mem_a[k], mem_b[k]) << what << ", buffer " << k;
+            EXPECT_EQ(a.written_bytes(k), b.written_bytes(k)) << what;
+        }
+        EXPECT_EQ(ca.generated, cb.generated) << what;
+        EXPECT_EQ(ca.written, cb.written) << what;
+        EXPECT_EQ(a.counts().generated, b.counts().generated) << what;
+        EXPECT_EQ(a.counts().written, b.counts().written) << what;
+        EXPECT_EQ(a.written_vertices(0), b.written_vertices(0)) << what;
     }
 }
 
