@@ -11,7 +11,9 @@
 // edges or vertices (glPolygonMode): the draw module's unfilled stage runs on every triangle.
 // --xfb captures gl_Position by transform feedback (a vec4 per vertex of every point, line or
 // triangle, into a buffer with room for all), each repetition from the buffer's start: the
-// draw module's stream output is timed too.
+// draw module's stream output is timed too. Before timing, one draw's capture is checked in:
+// `# NAME captured P primitives, fnv H` (the primitives written and a hash of their bytes),
+// which bench-modes.py requires to be the same in every mode.
 //
 // Every workload is a static buffer drawn with glDrawElements (or glDrawArrays) and
 // glFinish, repeated for about T ms (default 300); `small` is N draws (default 8192) of one
@@ -146,7 +148,9 @@ std::function<void()> bind(const Workload& w) {
 
 // `draw` inside glBeginTransformFeedback / glEndTransformFeedback, capturing into a buffer of
 // room for `count` elements of `prim` decomposed (strips and fans: three vertices a triangle).
-std::function<void()> with_capture(std::function<void()> draw, Prim prim, uint64_t count) {
+// Prints what one draw captured (see the top).
+std::function<void()> with_capture(const std::string& name, std::function<void()> draw,
+                                   Prim prim, uint64_t count) {
     GLenum mode = GL_TRIANGLES;
     uint64_t vertices = count;
     switch (prim) {
@@ -170,12 +174,29 @@ std::function<void()> with_capture(std::function<void()> draw, Prim prim, uint64
     glGenBuffers(1, &buf);
     glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, buf);
     glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, GLsizeiptr(vertices * 16), nullptr, GL_STREAM_COPY);
-    return [=] {
+    auto captured = [=] {
         glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, buf);
         glBeginTransformFeedback(mode);
         draw();
         glEndTransformFeedback();
     };
+    GLuint query = 0;
+    glGenQueries(1, &query);
+    glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query);
+    captured();
+    glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
+    GLuint64 written = 0;
+    glGetQueryObjectui64v(query, GL_QUERY_RESULT, &written);
+    glDeleteQueries(1, &query);
+    const uint64_t per_prim = mode == GL_POINTS ? 1 : mode == GL_LINES ? 2 : 3;
+    std::vector<unsigned char> bytes(size_t(written * per_prim * 16));
+    glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, buf);
+    glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, GLsizeiptr(bytes.size()), bytes.data());
+    uint64_t fnv = 0xcbf29ce484222325ull; // FNV-1a
+    for (unsigned char b : bytes) fnv = (fnv ^ b) * 0x100000001b3ull;
+    std::printf("# %s captured %llu primitives, fnv %016llx\n", name.c_str(),
+                static_cast<unsigned long long>(written), static_cast<unsigned long long>(fnv));
+    return captured;
 }
 
 // N draws of 12 u16 indices each (4 triangles over 6 vertices), each at its own offset.
@@ -282,13 +303,14 @@ int run(int argc, char** argv) {
         const Workload w = load_input(id);
         const std::string name = w.positions.empty() ? w.id : id.substr(id.rfind('/') + 1);
         auto draw = bind(w);
-        if (o.xfb) draw = with_capture(draw, w.prim, w.count);
+        if (o.xfb) draw = with_capture(name, draw, w.prim, w.count);
         time_it(name, draw, o.ms);
     }
     if (o.small) {
         auto draw = bind_small(o.small);
-        if (o.xfb) draw = with_capture(draw, Prim::triangles, 12 * uint64_t(o.small));
-        time_it("small" + std::to_string(o.small), draw, o.ms);
+        const std::string name = "small" + std::to_string(o.small);
+        if (o.xfb) draw = with_capture(name, draw, Prim::triangles, 12 * uint64_t(o.small));
+        time_it(name, draw, o.ms);
     }
     return 0;
 }
