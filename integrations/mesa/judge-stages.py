@@ -8,11 +8,14 @@ application's thread; these are thousands of indices, which it splits and hands 
 threads, so its stages, not Mesa's, make the picture.
 
   integrations/mesa/judge-stages.py [--scenes N] [--seed S] [--indices K] [--depth24]
-                                    [ENV=VALUE...]
+                                    [--clip-planes] [ENV=VALUE...]
 
 ENV=VALUE pairs go to the `whole` run (DRAWPIPE_MESA_STAGES=0 compares Mesa's own stages,
 DRAWPIPE_MESA_MAX_VERTICES=64 cuts finer). --depth24: a 24-bit fixed-point depth buffer (the
-polygon offset's constant step) in place of the 32-bit float one (a step per depth). Prints how many scenes differ and the adapter's
+polygon offset's constant step) in place of the 32-bit float one (a step per depth).
+--clip-planes: half the scenes also have one or two user clip planes, met by the vertex shader
+in one of three ways (gl_ClipVertex, nothing: the clip-space position, gl_ClipDistance), and
+those may be filled (only the clipper then runs). Prints how many scenes differ and the adapter's
 counts (DRAWPIPE_MESA_STATS) of draws taken and refused. Exit 0: none differs.
 Needs the default build (mesa_render) and the Mesa build (integrations/mesa/build.sh)."""
 import argparse
@@ -29,7 +32,7 @@ PRIMS = {"triangles": 3, "triangle_strip": 1, "triangle_fan": 1, "quads": 4, "qu
          "polygon": 1, "lines": 2, "line_strip": 1}
 
 
-def scene(rng, indices):
+def scene(rng, indices, clip_planes=False):
     prim = rng.choice(sorted(PRIMS))
     step = PRIMS[prim]
     # Polygons are one primitive: a few hundred vertices keep their edges apart.
@@ -47,8 +50,14 @@ def scene(rng, indices):
         back += [rng.randint(0, 8) / 8 for _ in range(3)] + [1.0]
     d.append("positions " + " ".join(f"{v:g}" for v in pos))
     d.append("colors " + " ".join(f"{v:g}" for v in col))
+    planes = []
+    if clip_planes and rng.random() < 0.5:
+        # Planes through the view volume, in clip space.
+        for _ in range(rng.randint(1, 2)):
+            planes.append([round(rng.uniform(-1, 1), 3), round(rng.uniform(-1, 1), 3),
+                           round(rng.uniform(-0.5, 0.5), 3), round(rng.uniform(-0.4, 0.4), 3)])
     modes = [rng.choice(["fill", "line", "point"]) for _ in "fb"]
-    if modes == ["fill", "fill"]:
+    if modes == ["fill", "fill"] and not (planes and rng.random() < 0.5):
         modes[rng.randrange(2)] = rng.choice(["line", "point"])
     d.append("polygon_mode " + " ".join(modes))
     d.append("edgeflags " + " ".join(str(int(rng.random() < 0.7)) for _ in range(verts)))
@@ -67,6 +76,10 @@ def scene(rng, indices):
         d.append(f"line_width {rng.randint(1, 3)}")
     if rng.random() < 0.4:
         d.append(f"line_stipple {rng.randint(1, 3)} {rng.randrange(1, 0x10000):#06x}")
+    for p in planes:
+        d.append("clip_plane " + " ".join(f"{v:g}" for v in p))
+    if planes:
+        d.append(f"clip_style {rng.choice(['vertex', 'position', 'distance'])}")
     if rng.random() < 0.6:
         d.append("depth_test less")
         if rng.random() < 0.7:
@@ -98,6 +111,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--indices", type=int, default=3000)
     ap.add_argument("--depth24", action="store_true")
+    ap.add_argument("--clip-planes", action="store_true")
     ap.add_argument("--build", default=os.path.join(ROOT, "build", "default"))
     ap.add_argument("env", nargs="*", help="ENV=VALUE for the whole run")
     a = ap.parse_args()
@@ -109,7 +123,7 @@ def main():
     for i in range(a.scenes):
         path = os.path.join(tmp, f"scene{i:03}.txt")
         with open(path, "w") as f:
-            f.write(scene(rng, a.indices))
+            f.write(scene(rng, a.indices, a.clip_planes))
         files.append(path)
     off, _ = render("off", {}, files, a.depth24)
     whole, stats = render("whole", env, files, a.depth24)

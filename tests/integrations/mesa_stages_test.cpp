@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -67,17 +68,26 @@ struct MesaState {
     uint16_t stipple_pattern = 0xFFFF;
     // The render's layout: the position, the colour, then an attribute of zeros.
     std::vector<unsigned> attribs = {0, 1, ~0u};
+    // User clip planes; with clip_distance, gl_ClipDistance[0] is output 2's x (the slot
+    // after the colour).
+    unsigned clip_plane_enable = 0;
+    float plane0[4] = {};
+    bool clip_distance = false;
 };
 
 dp_stages* create(const MesaState& s) {
-    static bool flat[kOutputs];
-    flat[0] = false, flat[1] = s.flat_colour;
+    static bool flat[kOutputs + 1];
+    flat[0] = false, flat[1] = s.flat_colour, flat[2] = false;
     dp_stages_state st{};
     st.vertex_size = kVertexSize;
     st.clip_pos_offset = kClipPos;
     st.data_offset = kData;
     st.clipmask_bits = kMaskBits;
-    st.num_outputs = kOutputs;
+    st.num_outputs = s.clip_distance ? kOutputs + 1 : kOutputs;
+    st.clip_plane_enable = s.clip_plane_enable;
+    std::memcpy(st.planes[0], s.plane0, sizeof s.plane0);
+    st.num_clipdist = s.clip_distance ? 1 : 0;
+    st.clipdist_output[0] = kOutputs;
     st.position_output = 0;
     st.flat_output = flat;
     st.provoking_first = s.provoking_first;
@@ -183,6 +193,67 @@ TEST(MesaStages, EachOfMesasPlaneBitsClipsAgainstItsPlane) {
             }
     }
     dp_stages_destroy(st);
+}
+
+// Mesa's bit 6 + i is user plane i: with legacy planes the distance is the plane's dot product
+// with the clip-space position, with clip distances the shader's value; a vertex outside an
+// enabled plane is cut away there, and a bit of a plane not enabled is ignored.
+TEST(MesaStages, UserPlanesClipAtThePlaneOrTheClipDistance) {
+    const uint32_t user0 = 1u << 6, user1 = 1u << 7;
+    {
+        MesaState s;
+        s.clip_plane_enable = 1;
+        const float keep_right[4] = {1, 0, 0, 0}; // x >= 0 in clip space: window x >= 50
+        std::memcpy(s.plane0, keep_right, sizeof keep_right);
+        dp_stages* st = create(s);
+        ASSERT_NE(st, nullptr);
+        const auto tris =
+            run(st, {vertex(-0.5f, -0.5f, 0, 1, 0, user0), vertex(0.5f, -0.5f, 0, 1, 1, 0),
+                     vertex(0.5f, 0.5f, 0, 1, 1, 0)});
+        ASSERT_FALSE(tris.empty());
+        bool on_plane = false;
+        for (const auto& t : tris)
+            for (int k = 0; k < 3; ++k) {
+                EXPECT_GE(t[12 * k], 50 - 1e-4f);
+                on_plane |= std::fabs(t[12 * k] - 50) < 1e-4f;
+            }
+        EXPECT_TRUE(on_plane);
+        // Plane 1 is not enabled: its bit clips nothing.
+        EXPECT_EQ(run(st, {vertex(-0.5f, -0.5f, 0, 1, 0, user1), vertex(0.5f, -0.5f, 0, 1, 1, 0),
+                           vertex(0.5f, 0.5f, 0, 1, 1, 0)})
+                      .size(),
+                  1u);
+        dp_stages_destroy(st);
+    }
+    {
+        MesaState s;
+        s.clip_plane_enable = 1;
+        s.clip_distance = true;
+        dp_stages* st = create(s);
+        ASSERT_NE(st, nullptr);
+        // Distances -1, 1, 1: the cut is halfway along both edges from the first vertex,
+        // where the colour (0 there, 1 at the others) is 0.5.
+        std::vector<MesaVertex> vs = {vertex(-0.5f, -0.5f, 0, 1, 0, user0),
+                                      vertex(0.5f, -0.5f, 0, 1, 1, 0),
+                                      vertex(0.5f, 0.5f, 0, 1, 1, 0)};
+        std::vector<unsigned char> packed = pack(vs);
+        const float dist[3] = {-1, 1, 1};
+        for (int v = 0; v < 3; ++v)
+            std::memcpy(packed.data() + v * kVertexSize + kData + 16 * kOutputs, &dist[v], 4);
+        int halfway = 0;
+        for (const HandedPrim& h : run_prims(st, packed, 3, {0, 1, 2})) {
+            for (int k = 0; k < 3; ++k) {
+                EXPECT_GE(h.verts[12 * k + 4], 0.5f - 1e-6f); // nothing of the cut-off corner
+                halfway += std::fabs(h.verts[12 * k + 4] - 0.5f) < 1e-6f;
+            }
+        }
+        EXPECT_GE(halfway, 2);
+        dp_stages_destroy(st);
+    }
+    MesaState past;
+    past.clip_plane_enable = 2; // plane 1, the shader writes one distance
+    past.clip_distance = true;
+    EXPECT_EQ(create(past), nullptr);
 }
 
 // A vertex clipping makes takes the colour between its ends, or, for a flat colour, the

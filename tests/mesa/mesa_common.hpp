@@ -70,6 +70,11 @@ struct Render {
     uint32_t stipple_factor = 1, stipple_pattern = 0xFFFF;
     float line_width = 1, point_size = 1;
     std::vector<std::array<float, 4>> clip_planes;
+    // How mesa_render's vertex shader meets the planes (mesa_render only; drawpipe render clips
+    // the clip-space position, as "vertex" does): "vertex" writes gl_ClipVertex = the position,
+    // "position" writes no gl_ClipVertex (Mesa then clips the clip-space position), "distance"
+    // writes gl_ClipDistance[i] = dot(plane i, position) under GL_CLIP_DISTANCEi.
+    std::string clip_style = "vertex";
     bool depth_test = false;
     std::string point_sprite; // "", "upper_left" or "lower_left"
     bool offset = false;
@@ -231,6 +236,11 @@ inline bool parse_render_key(int line, const std::vector<std::string>& w, Render
         values(4);
         r.clip_planes.push_back({real(line, key, w[1]), real(line, key, w[2]),
                                  real(line, key, w[3]), real(line, key, w[4])});
+    } else if (key == "clip_style") {
+        values(1);
+        if (w[1] != "vertex" && w[1] != "position" && w[1] != "distance")
+            throw std::runtime_error(line + ": clip_style takes vertex, position or distance");
+        r.clip_style = w[1];
     } else if (key == "depth_test") {
         values(1);
         r.depth_test = w[1] == "less";

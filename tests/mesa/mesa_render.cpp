@@ -10,7 +10,8 @@
 // integration's judge-stages.py does).
 //
 // The state is set with the GL calls the keys name: glPolygonMode, glEdgeFlagPointer,
-// glClipPlane (with gl_ClipVertex = the position, so the plane applies in clip space),
+// glClipPlane (with gl_ClipVertex = the position, so the plane applies in clip space; or, by
+// `clip_style`, no gl_ClipVertex, or gl_ClipDistance under GL_CLIP_DISTANCEi),
 // glLineStipple, glLineWidth, glPointSize, glPolygonOffset, glShadeModel (the colour is
 // gl_Color), glProvokingVertex, glFrontFace, glCullFace, glDepthRange, glViewport,
 // glViewportIndexedf, glDepthRangeIndexed, GL_DEPTH_CLAMP, glClipControl, and
@@ -24,6 +25,8 @@
 
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <string>
 
 namespace {
 
@@ -61,18 +64,35 @@ void main() {
 // A program with the vertex, fragment and (viewport_select) geometry shaders attached, not
 // linked. The colour is gl_Color, or with point sprites the point coordinates (drawpipe
 // render writes them into the colour output).
-GLuint program_shaders(bool sprite, bool viewport_select) {
-    const char* vs = R"(#version 120
-attribute vec4 pos;
-attribute vec4 col;
-attribute vec4 bcol;
-void main() {
-    gl_Position = pos;
-    gl_ClipVertex = pos;
-    gl_FrontColor = col;
-    gl_BackColor = bcol;
+// clip_style and planes: the vertex shader's side of the clip planes (Render::clip_style).
+std::string vertex_shader(const std::string& clip_style, size_t planes) {
+    if (clip_style != "distance")
+        return std::string("#version 120\n"
+                           "attribute vec4 pos;\n"
+                           "attribute vec4 col;\n"
+                           "attribute vec4 bcol;\n"
+                           "void main() {\n"
+                           "    gl_Position = pos;\n") +
+               (clip_style == "vertex" ? "    gl_ClipVertex = pos;\n" : "") +
+               "    gl_FrontColor = col;\n"
+               "    gl_BackColor = bcol;\n"
+               "}\n";
+    std::string vs = "#version 130\n"
+                     "in vec4 pos;\n"
+                     "in vec4 col;\n"
+                     "in vec4 bcol;\n"
+                     "uniform vec4 planes[8];\n"
+                     "void main() {\n"
+                     "    gl_Position = pos;\n";
+    for (size_t i = 0; i < planes; ++i)
+        vs += "    gl_ClipDistance[" + std::to_string(i) + "] = dot(planes[" + std::to_string(i) +
+              "], pos);\n";
+    return vs + "    gl_FrontColor = col;\n    gl_BackColor = bcol;\n}\n";
 }
-)";
+
+GLuint program_shaders(bool sprite, bool viewport_select, const std::string& clip_style = "vertex",
+                       size_t planes = 0) {
+    const std::string vs = vertex_shader(clip_style, planes);
     const char* fs = sprite ? R"(#version 120
 void main() { gl_FragColor = vec4(gl_PointCoord, 0.0, 1.0); }
 )"
@@ -80,7 +100,7 @@ void main() { gl_FragColor = vec4(gl_PointCoord, 0.0, 1.0); }
 void main() { gl_FragColor = gl_Color; }
 )";
     const GLuint prog = glCreateProgram();
-    glAttachShader(prog, compile(GL_VERTEX_SHADER, vs));
+    glAttachShader(prog, compile(GL_VERTEX_SHADER, vs.c_str()));
     glAttachShader(prog, compile(GL_FRAGMENT_SHADER, fs));
     if (viewport_select) glAttachShader(prog, compile(GL_GEOMETRY_SHADER, kViewportSelectGs));
     glBindAttribLocation(prog, 0, "pos");
@@ -107,11 +127,13 @@ GLuint link(GLuint prog) {
 }
 
 // The program without tessellation, linked once per kind.
-GLuint program(bool sprite, bool viewport_select = false) {
-    static GLuint progs[3] = {0, 0, 0};
-    GLuint& prog = progs[viewport_select ? 2 : int(sprite)];
+GLuint program(bool sprite, bool viewport_select = false, const std::string& clip_style = "vertex",
+               size_t planes = 0) {
+    static std::map<std::string, GLuint> progs;
+    GLuint& prog = progs[std::to_string(sprite) + std::to_string(viewport_select) + clip_style +
+                         std::to_string(planes)];
     if (prog) return prog;
-    prog = link(program_shaders(sprite, viewport_select));
+    prog = link(program_shaders(sprite, viewport_select, clip_style, planes));
     return prog;
 }
 
@@ -210,8 +232,15 @@ std::string render(const Desc& d, const Image& img) {
 
     const GLuint tess =
         tessellated(d) ? tess_program(d, !r.point_sprite.empty(), viewport_select) : 0;
-    const GLuint prog = tess ? tess : program(!r.point_sprite.empty(), viewport_select);
+    if (r.clip_style != "vertex" && (tess || viewport_select))
+        fail(4, "clip_style other than vertex is not rendered with tessellation or a GS");
+    const GLuint prog = tess ? tess
+                             : program(!r.point_sprite.empty(), viewport_select, r.clip_style,
+                                       r.clip_planes.size());
     glUseProgram(prog);
+    if (r.clip_style == "distance" && !r.clip_planes.empty())
+        glUniform4fv(glGetUniformLocation(prog, "planes"), GLsizei(r.clip_planes.size()),
+                     r.clip_planes[0].data());
     glPatchParameteri(GL_PATCH_VERTICES, GLint(d.patch_vertices));
     glPatchParameterfv(GL_PATCH_DEFAULT_OUTER_LEVEL, d.tess_levels);
     glPatchParameterfv(GL_PATCH_DEFAULT_INNER_LEVEL, d.tess_levels + 4);

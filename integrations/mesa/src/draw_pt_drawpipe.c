@@ -111,7 +111,7 @@ enum stages_refusal {
    STAGES_MESA_ONLY,  /* polygon stipple, smooth points or lines, wide ones */
    STAGES_STIPPLE_RUN, /* line stipple on primitives that carry the pattern on */
    STAGES_FACE,       /* the unfilled stage injects the front face (extra outputs) */
-   STAGES_USER_CLIP,  /* user clip planes or clip distances */
+   STAGES_USER_CLIP,  /* user clip planes against gl_ClipVertex, or past the distances written */
    STAGES_CULL_DIST,  /* cull distances */
    STAGES_WINDOW,     /* a window-space position: no x and y clipping */
    STAGES_GUARD_BAND, /* points under llvmpipe's guard band */
@@ -130,7 +130,7 @@ static const char *const stages_refusal_names[STAGES_REFUSAL_COUNT] = {
    "Mesa's pipeline: polygon stipple, smooth points or lines, or wide ones",
    "Mesa's pipeline: line stipple on strips, loops, or polygons and quads drawn as edges",
    "Mesa's pipeline: its unfilled stage gives the fragment shader the front face",
-   "Mesa's pipeline: user clip planes or clip distances",
+   "Mesa's pipeline: user clip planes against gl_ClipVertex, or past the clip distances written",
    "Mesa's pipeline: cull distances",
    "Mesa's pipeline: a window-space position",
    "Mesa's pipeline: points under llvmpipe's guard band",
@@ -770,7 +770,14 @@ whole_stages(struct drawpipe_front *fe)
    }
    if (draw->extra_shader_outputs.num)
       return STAGES_FACE;
-   if (draw->clip_user)
+   /* User clip planes: against the clip-space position (legacy planes) or the shader's clip
+    * distances, as Mesa's clipper (getclipdist); gl_ClipVertex stays Mesa's. */
+   const unsigned num_clipdist =
+      draw->clip_user ? draw_current_shader_num_written_clipdistances(draw) : 0;
+   if (draw->clip_user &&
+       ((!num_clipdist && draw_current_shader_clipvertex_output(draw) !=
+                             draw_current_shader_position_output(draw)) ||
+        (num_clipdist && (rast->clip_plane_enable >> num_clipdist))))
       return STAGES_USER_CLIP;
    if (draw_current_shader_num_written_culldistances(draw))
       return STAGES_CULL_DIST;
@@ -831,7 +838,7 @@ whole_stages(struct drawpipe_front *fe)
          twoside_back[idx] = i;
    }
 
-   const struct dp_stages_state state = {
+   struct dp_stages_state state = {
       .vertex_size = fe->whole_plan.vertex_size,
       .clip_pos_offset = offsetof(struct vertex_header, clip_pos),
       .data_offset = offsetof(struct vertex_header, data),
@@ -862,6 +869,10 @@ whole_stages(struct drawpipe_front *fe)
       .line_stipple = fe->whole_plan.pipeline && rast->line_stipple_enable,
       .stipple_factor = rast->line_stipple_factor + 1u,
       .stipple_pattern = rast->line_stipple_pattern,
+      .clip_plane_enable = draw->clip_user ? rast->clip_plane_enable : 0,
+      .num_clipdist = num_clipdist,
+      .clipdist_output = {draw_current_shader_ccdistance_output(draw, 0),
+                          draw_current_shader_ccdistance_output(draw, 1)},
       .scale = {draw->viewports[0].scale[0], draw->viewports[0].scale[1],
                 draw->viewports[0].scale[2]},
       .translate = {draw->viewports[0].translate[0], draw->viewports[0].translate[1],
@@ -869,6 +880,7 @@ whole_stages(struct drawpipe_front *fe)
       .num_attribs = vinfo->num_attribs,
       .attrib_output = attrib_output,
    };
+   memcpy(state.planes, &draw->plane[6], sizeof state.planes);
    fe->stages = dp_stages_create(&state, NULL, 0);
    if (!fe->stages)
       return STAGES_OUTPUTS;

@@ -33,6 +33,11 @@ struct dp_stages {
     // Per attribute of the render's layout: the record dword it copies, or ~0u for zeros.
     std::vector<uint32_t> attrib_slot;
     uint16_t clip_bits[64] = {}; // Mesa's six plane bits -> drawpipe's ClipBits
+    // User planes: Mesa's bits 6 and up are drawpipe's CLIP_USER0 and up, those enabled.
+    uint32_t user_bits = 0;
+    // gl_ClipDistance: the record dword of distance i is clip_distance_slot() + i, read from
+    // byte clipdist_src[i] of Mesa's vertex.
+    std::vector<uint32_t> clipdist_src;
 };
 
 struct dp_staged {
@@ -64,8 +69,20 @@ extern "C" struct dp_stages *dp_stages_create(const struct dp_stages_state *s, c
     if (s->num_outputs == 0 || s->position_output >= s->num_outputs)
         return refuse("no position output");
     if (s->num_outputs - 1 > kMaxVaryings) return refuse("more outputs than drawpipe's varyings");
+    if (s->clip_plane_enable >> kMaxClipDistances) return refuse("a user clip plane past 8");
+    if (s->num_clipdist > kMaxClipDistances) return refuse("more than 8 clip distances");
+    // Mesa reads every enabled plane's distance from the shader once it writes one.
+    if (s->num_clipdist && (s->clip_plane_enable >> s->num_clipdist))
+        return refuse("a clip plane enabled past the clip distances written");
     try {
         auto st = std::make_unique<dp_stages>();
+        // Before the varyings: the clip distances' slots come first in a record.
+        st->layout.outputs.clip_distances = s->num_clipdist;
+        for (unsigned i = 0; i < s->num_clipdist; ++i) {
+            const unsigned o = s->clipdist_output[i / 4];
+            if (o >= s->num_outputs) return refuse("a clip distance of no output");
+            st->clipdist_src.push_back(s->data_offset + 16 * o + 4 * (i % 4));
+        }
         st->vertex_size = s->vertex_size;
         st->clip_pos_offset = s->clip_pos_offset;
         st->data_offset = s->data_offset;
@@ -140,6 +157,11 @@ extern "C" struct dp_stages *dp_stages_create(const struct dp_stages_state *s, c
         for (uint32_t m = 0; m < 64; ++m)
             for (uint32_t b = 0; b < 6; ++b)
                 if (m & (1u << b)) st->clip_bits[m] |= kMesaPlane[b];
+        static_assert(CLIP_USER0 == 1u << 6, "Mesa's user-plane bits are drawpipe's");
+        r.clip_plane_enable = s->clip_plane_enable;
+        for (unsigned i = 0; i < kMaxClipDistances; ++i)
+            for (unsigned c = 0; c < 4; ++c) r.clip_planes[i][c] = s->planes[i][c];
+        st->user_bits = (s->clip_plane_enable << 6) & st->clipmask_mask;
         // The viewport's corners matter only to the transform, which Mesa's replaces below;
         // the state still wants a valid one.
         r.viewport = {0, 0, 1, 1, 0, 1};
@@ -200,7 +222,7 @@ extern "C" bool dp_stages_run(const struct dp_stages *st, const void *verts, uns
             std::memcpy(&bits, src, 4);
             float *pos = &clip.clip_pos[4 * size_t(v)];
             std::memcpy(pos, src + st->clip_pos_offset, 16);
-            uint32_t m = st->clip_bits[bits & st->clipmask_mask & 63];
+            uint32_t m = st->clip_bits[bits & st->clipmask_mask & 63] | (bits & st->user_bits);
             if (!(std::isfinite(pos[0]) && std::isfinite(pos[1]) && std::isfinite(pos[2]) &&
                   std::isfinite(pos[3])))
                 m |= CLIP_NONFINITE;
@@ -240,6 +262,9 @@ extern "C" bool dp_stages_run(const struct dp_stages *st, const void *verts, uns
                 std::memcpy(&bits, src, 4);
                 rec[st->edge_slot] = float_dword((bits >> st->edgeflag_bit) & 1 ? 1.0f : 0.0f);
             }
+            for (size_t i = 0; i < st->clipdist_src.size(); ++i)
+                std::memcpy(rec + st->layout.clip_distance_slot() + i, src + st->clipdist_src[i],
+                            4);
             const unsigned char *data = src + st->data_offset;
             if (st->outputs_in_order)
                 std::memcpy(rec + SLOT_POSITION, data, 16 * size_t(st->num_outputs));

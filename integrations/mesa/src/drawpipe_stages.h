@@ -42,6 +42,14 @@ struct dp_stages_state {
    bool line_stipple;
    unsigned stipple_factor;
    uint16_t stipple_pattern;
+   /* User clip planes (rasterizer clip_plane_enable): plane i clips where Mesa's clip-mask
+    * bit 6 + i is set, at distance gl_ClipDistance[i] when the shader writes num_clipdist of
+    * them (four to a vec4 output, clipdist_output[0] and [1]), else dot(planes[i], clip-space
+    * position) (draw->plane[6 + i]: no gl_ClipVertex). */
+   unsigned clip_plane_enable;
+   float planes[8][4];
+   unsigned num_clipdist;
+   unsigned clipdist_output[2];
    float scale[3], translate[3]; /* draw->viewports[0] */
    /* The render's layout: per attribute the output it copies (4 floats), or ~0u for zeros. */
    unsigned num_attribs;
