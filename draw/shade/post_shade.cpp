@@ -28,6 +28,11 @@ float RasterPlan::distance(uint32_t plane, const float* p, const uint32_t* recor
         if (i < layout.outputs.clip_distances)
             return dword_float(record[layout.clip_distance_slot() + i]);
         const auto& c = state.clip_planes[i];
+        float cv[4];
+        if (state.clip_vertex_varying >= 0) {
+            std::memcpy(cv, record + layout.varying_slot(uint32_t(state.clip_vertex_varying)), 16);
+            p = cv;
+        }
         return c[0] * p[0] + c[1] * p[1] + c[2] * p[2] + c[3] * p[3];
     }
     }
@@ -67,6 +72,9 @@ std::shared_ptr<const RasterPlan> plan_raster(const RasterState& s, const Vertex
         bad("clip_plane_enable: planes past " + std::to_string(kMaxClipDistances - 1));
     if (s.sprite_coord_varying >= int32_t(layout.varying_count()))
         bad("sprite_coord_varying: " + std::to_string(s.sprite_coord_varying) +
+            " is not an output of the last shader stage");
+    if (s.clip_vertex_varying >= int32_t(layout.varying_count()))
+        bad("clip_vertex_varying: " + std::to_string(s.clip_vertex_varying) +
             " is not an output of the last shader stage");
     if (s.edge_flag_varying >= int32_t(layout.varying_count()))
         bad("edge_flag_varying: " + std::to_string(s.edge_flag_varying) +

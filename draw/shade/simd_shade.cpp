@@ -270,6 +270,7 @@ struct PostScalars {
     uint32_t user_planes, distances, distance_slot;
     std::array<std::array<float, 4>, kMaxClipDistances> planes;
     ZClip z_clip;
+    int32_t clip_vertex_slot; // the clip vertex's first row, or -1: the position
 };
 
 PostScalars post_scalars(const RasterPlan& plan) {
@@ -279,7 +280,10 @@ PostScalars post_scalars(const RasterPlan& plan) {
             plan.layout.outputs.clip_distances,
             plan.layout.clip_distance_slot(),
             plan.state.clip_planes,
-            plan.z_clip};
+            plan.z_clip,
+            plan.state.clip_vertex_varying < 0
+                ? -1
+                : int32_t(plan.layout.varying_slot(uint32_t(plan.state.clip_vertex_varying)))};
 }
 
 // ndc * scale + translate rounded once, as post_shade does it (std::fma): by the target's FMA
@@ -349,6 +353,15 @@ HWY_INLINE void post_block(PostShadeJob& post, const PostScalars& ps, const uint
                 m, hn::Or(hn::Or(bit(hi_x, CLIP_RIGHT), bit(hi_y, CLIP_TOP)), bit(hi_z, CLIP_FAR)));
             m = hn::Or(m, bit(all_finite, CLIP_NONFINITE));
         }
+        // The planes measure the clip vertex (gl_ClipVertex) where there is one.
+        VF cx = x, cy = y, cz = z, cw = w;
+        if (ps.user_planes && ps.clip_vertex_slot >= 0) {
+            const uint32_t* const* cv = rows + ps.clip_vertex_slot;
+            cx = hn::BitCast(df, hn::Load(du, cv[0] + l));
+            cy = hn::BitCast(df, hn::Load(du, cv[1] + l));
+            cz = hn::BitCast(df, hn::Load(du, cv[2] + l));
+            cw = hn::BitCast(df, hn::Load(du, cv[3] + l));
+        }
         for (uint32_t u = ps.user_planes; u; u &= u - 1) {
             const uint32_t k = uint32_t(__builtin_ctz(u));
             VF d;
@@ -357,9 +370,9 @@ HWY_INLINE void post_block(PostShadeJob& post, const PostScalars& ps, const uint
             } else {
                 const auto& c = ps.planes[k];
                 d = hn::Add(
-                    hn::Add(hn::Add(hn::Mul(hn::Set(df, c[0]), x), hn::Mul(hn::Set(df, c[1]), y)),
-                            hn::Mul(hn::Set(df, c[2]), z)),
-                    hn::Mul(hn::Set(df, c[3]), w));
+                    hn::Add(hn::Add(hn::Mul(hn::Set(df, c[0]), cx), hn::Mul(hn::Set(df, c[1]), cy)),
+                            hn::Mul(hn::Set(df, c[2]), cz)),
+                    hn::Mul(hn::Set(df, c[3]), cw));
             }
             m = hn::Or(m, bit(hn::Ge(d, zero), CLIP_USER0 << k));
         }

@@ -14,7 +14,8 @@ ENV=VALUE pairs go to the `whole` run (DRAWPIPE_MESA_STAGES=0 compares Mesa's ow
 DRAWPIPE_MESA_MAX_VERTICES=64 cuts finer). --depth24: a 24-bit fixed-point depth buffer (the
 polygon offset's constant step) in place of the 32-bit float one (a step per depth).
 --clip-planes: half the scenes also have one or two user clip planes, met by the vertex shader
-in one of three ways (gl_ClipVertex, nothing: the clip-space position, gl_ClipDistance), and
+in one of four ways (gl_ClipVertex the position or another point, nothing: the clip-space
+position, gl_ClipDistance), and
 those may be filled (only the clipper then runs). Prints how many scenes differ and the adapter's
 counts (DRAWPIPE_MESA_STATS) of draws taken and refused. Exit 0: none differs.
 Needs the default build (mesa_render) and the Mesa build (integrations/mesa/build.sh)."""
@@ -79,7 +80,7 @@ def scene(rng, indices, clip_planes=False):
     for p in planes:
         d.append("clip_plane " + " ".join(f"{v:g}" for v in p))
     if planes:
-        d.append(f"clip_style {rng.choice(['vertex', 'position', 'distance'])}")
+        d.append(f"clip_style {rng.choice(['vertex', 'swapped', 'position', 'distance'])}")
     if rng.random() < 0.6:
         d.append("depth_test less")
         if rng.random() < 0.7:

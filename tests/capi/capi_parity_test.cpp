@@ -84,6 +84,9 @@ struct Settings {
     bool upper_left = false, zero_to_one = false, depth_clamp = false, two_side = false;
     bool cull_back = false;
     bool offset = false; // polygon offset with a fixed-point r and a clamp
+    // A user plane measured against varying 1 (gl_ClipVertex: the back colour, z = 1), which
+    // puts every vertex outside though the positions are not.
+    bool clip_vertex = false;
 };
 
 // The offset case's values: 2^-16 steps and a clamp the slope term reaches.
@@ -128,6 +131,11 @@ Result draw_cpp(const Settings& s, Prim prim) {
     r.offset_fill = s.offset;
     r.offset_factor = kOffsetFactor, r.offset_units = kOffsetUnits;
     r.offset_units_r = kOffsetR, r.offset_clamp = kOffsetClamp;
+    if (s.clip_vertex) {
+        r.clip_plane_enable = 1;
+        r.clip_planes[0] = {0, 0, -1, 0.5f};
+        r.clip_vertex_varying = 1;
+    }
     ctx.set_raster_state(r);
     DrawInfo draw;
     draw.prim = prim;
@@ -182,6 +190,12 @@ Result draw_c(const Settings& s, drawpipe_prim prim) {
     r.offset_fill = s.offset;
     r.offset_factor = kOffsetFactor, r.offset_units = kOffsetUnits;
     r.offset_units_r = kOffsetR, r.offset_clamp = kOffsetClamp;
+    if (s.clip_vertex) {
+        r.clip_plane_enable = 1;
+        const float plane[4] = {0, 0, -1, 0.5f};
+        std::memcpy(r.clip_planes[0], plane, sizeof plane);
+        r.clip_vertex_varying = 1;
+    }
     EXPECT_EQ(drawpipe_set_raster_state(ctx, &r), DRAWPIPE_OK) << drawpipe_last_error();
     drawpipe_draw_info draw;
     drawpipe_draw_info_init(&draw);
@@ -207,6 +221,7 @@ TEST(CapiParity, RasterSettingsReachTheBackendAsThroughCpp) {
         {"depth clamp", {.depth_clamp = true}},
         {"two-sided colour", {.two_side = true}},
         {"polygon offset, fixed-point r, clamped", {.offset = true}},
+        {"a user plane against the clip vertex", {.clip_vertex = true}},
         {"all, culling back faces", {3, true, true, true, true, true}},
     };
     for (const Prim prim : {Prim::triangles, Prim::triangle_strip}) {
@@ -232,6 +247,7 @@ TEST(CapiParity, RasterStateEnumsAndViewportCountAreChecked) {
     drawpipe_raster_state_init(&r);
     EXPECT_EQ(r.viewport_count, 1u);
     EXPECT_EQ(r.two_side_colors[1].front, -1);
+    EXPECT_EQ(r.clip_vertex_varying, -1);
     r.viewport_count = DRAWPIPE_MAX_VIEWPORTS + 1;
     EXPECT_EQ(drawpipe_set_raster_state(ctx, &r), DRAWPIPE_ERROR_INVALID_VALUE);
     EXPECT_NE(std::string(drawpipe_last_error()).find("raster.viewport_count: 17 is not 1-16"),

@@ -73,6 +73,7 @@ struct MesaState {
     unsigned clip_plane_enable = 0;
     float plane0[4] = {};
     bool clip_distance = false;
+    bool clip_vertex = false; // gl_ClipVertex is output 2
 };
 
 dp_stages* create(const MesaState& s) {
@@ -83,7 +84,8 @@ dp_stages* create(const MesaState& s) {
     st.clip_pos_offset = kClipPos;
     st.data_offset = kData;
     st.clipmask_bits = kMaskBits;
-    st.num_outputs = s.clip_distance ? kOutputs + 1 : kOutputs;
+    st.num_outputs = s.clip_distance || s.clip_vertex ? kOutputs + 1 : kOutputs;
+    st.clipvertex_output = s.clip_vertex ? int(kOutputs) : -1;
     st.clip_plane_enable = s.clip_plane_enable;
     std::memcpy(st.planes[0], s.plane0, sizeof s.plane0);
     st.num_clipdist = s.clip_distance ? 1 : 0;
@@ -196,8 +198,9 @@ TEST(MesaStages, EachOfMesasPlaneBitsClipsAgainstItsPlane) {
 }
 
 // Mesa's bit 6 + i is user plane i: with legacy planes the distance is the plane's dot product
-// with the clip-space position, with clip distances the shader's value; a vertex outside an
-// enabled plane is cut away there, and a bit of a plane not enabled is ignored.
+// with the clip-space position, with clip distances the shader's value, with gl_ClipVertex the
+// dot product with it; a vertex outside an enabled plane is cut away there, and a bit of a
+// plane not enabled is ignored.
 TEST(MesaStages, UserPlanesClipAtThePlaneOrTheClipDistance) {
     const uint32_t user0 = 1u << 6, user1 = 1u << 7;
     {
@@ -247,6 +250,33 @@ TEST(MesaStages, UserPlanesClipAtThePlaneOrTheClipDistance) {
                 halfway += std::fabs(h.verts[12 * k + 4] - 0.5f) < 1e-6f;
             }
         }
+        EXPECT_GE(halfway, 2);
+        dp_stages_destroy(st);
+    }
+    {
+        // gl_ClipVertex: the plane measures output 2, not the position. Every position is
+        // right of x = 0; the clip vertex's x is -1 at the first vertex, 1 at the others: the
+        // same cut as the clip distance's above.
+        MesaState s;
+        s.clip_plane_enable = 1;
+        const float keep_right[4] = {1, 0, 0, 0};
+        std::memcpy(s.plane0, keep_right, sizeof keep_right);
+        s.clip_vertex = true;
+        dp_stages* st = create(s);
+        ASSERT_NE(st, nullptr);
+        std::vector<unsigned char> packed =
+            pack({vertex(0.1f, -0.5f, 0, 1, 0, user0), vertex(0.5f, -0.5f, 0, 1, 1, 0),
+                  vertex(0.5f, 0.5f, 0, 1, 1, 0)});
+        for (int v = 0; v < 3; ++v) {
+            const float cv[4] = {v == 0 ? -1.0f : 1.0f, 0, 0, 1};
+            std::memcpy(packed.data() + v * kVertexSize + kData + 16 * kOutputs, cv, 16);
+        }
+        int halfway = 0;
+        for (const HandedPrim& h : run_prims(st, packed, 3, {0, 1, 2}))
+            for (int k = 0; k < 3; ++k) {
+                EXPECT_GE(h.verts[12 * k + 4], 0.5f - 1e-6f);
+                halfway += std::fabs(h.verts[12 * k + 4] - 0.5f) < 1e-6f;
+            }
         EXPECT_GE(halfway, 2);
         dp_stages_destroy(st);
     }

@@ -72,8 +72,10 @@ struct Render {
     std::vector<std::array<float, 4>> clip_planes;
     // How mesa_render's vertex shader meets the planes (mesa_render only; drawpipe render clips
     // the clip-space position, as "vertex" does): "vertex" writes gl_ClipVertex = the position,
-    // "position" writes no gl_ClipVertex (Mesa then clips the clip-space position), "distance"
-    // writes gl_ClipDistance[i] = dot(plane i, position) under GL_CLIP_DISTANCEi.
+    // "swapped" gl_ClipVertex = the position with x and y swapped (the planes then measure
+    // another point than the position), "position" writes no gl_ClipVertex (Mesa then clips
+    // the clip-space position), "distance" writes gl_ClipDistance[i] = dot(plane i, position)
+    // under GL_CLIP_DISTANCEi.
     std::string clip_style = "vertex";
     bool depth_test = false;
     std::string point_sprite; // "", "upper_left" or "lower_left"
@@ -238,8 +240,8 @@ inline bool parse_render_key(int line, const std::vector<std::string>& w, Render
                                  real(line, key, w[3]), real(line, key, w[4])});
     } else if (key == "clip_style") {
         values(1);
-        if (w[1] != "vertex" && w[1] != "position" && w[1] != "distance")
-            throw std::runtime_error(line + ": clip_style takes vertex, position or distance");
+        if (w[1] != "vertex" && w[1] != "swapped" && w[1] != "position" && w[1] != "distance")
+            bad(line, key, "takes vertex, swapped, position or distance");
         r.clip_style = w[1];
     } else if (key == "depth_test") {
         values(1);

@@ -73,7 +73,9 @@ std::string vertex_shader(const std::string& clip_style, size_t planes) {
                            "attribute vec4 bcol;\n"
                            "void main() {\n"
                            "    gl_Position = pos;\n") +
-               (clip_style == "vertex" ? "    gl_ClipVertex = pos;\n" : "") +
+               (clip_style == "vertex"    ? "    gl_ClipVertex = pos;\n"
+                : clip_style == "swapped" ? "    gl_ClipVertex = pos.yxzw;\n"
+                                          : "") +
                "    gl_FrontColor = col;\n"
                "    gl_BackColor = bcol;\n"
                "}\n";

@@ -419,6 +419,9 @@ typedef struct drawpipe_raster_state {
      * triangle's largest depth), else a fixed-point buffer's constant. */
     float offset_units_r;
     float offset_clamp; /* glPolygonOffsetClamp: > 0 caps the offset, < 0 floors it, 0 none */
+    /* gl_ClipVertex: the output (four floats) user planes measure in place of the position,
+     * where no clip distance is written; -1: the position. */
+    int32_t clip_vertex_varying;
 } drawpipe_raster_state;
 
 /* Fills `state` with C++'s defaults (depth 0..1, widths and sizes 1, stipple 1/0xFFFF, one

@@ -92,6 +92,9 @@ struct RasterState {
     // dot(clip_planes[i], position) in clip space.
     uint32_t clip_plane_enable = 0;
     std::array<std::array<float, 4>, kMaxClipDistances> clip_planes{};
+    // gl_ClipVertex: the generic output (four floats) the planes are measured against in place
+    // of the position, where the last stage writes no clip distance; -1: the position.
+    int32_t clip_vertex_varying = -1;
     // The generic output carrying the per-vertex edge flag (x != 0: boundary edge), as a
     // vertex shader passes glEdgeFlagPointer's attribute on; -1: every edge flag is true.
     int32_t edge_flag_varying = -1;

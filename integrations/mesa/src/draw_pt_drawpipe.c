@@ -111,7 +111,7 @@ enum stages_refusal {
    STAGES_MESA_ONLY,  /* polygon stipple, smooth points or lines, wide ones */
    STAGES_STIPPLE_RUN, /* line stipple on primitives that carry the pattern on */
    STAGES_FACE,       /* the unfilled stage injects the front face (extra outputs) */
-   STAGES_USER_CLIP,  /* user clip planes against gl_ClipVertex, or past the distances written */
+   STAGES_USER_CLIP,  /* user clip planes past the clip distances written */
    STAGES_CULL_DIST,  /* cull distances */
    STAGES_WINDOW,     /* a window-space position: no x and y clipping */
    STAGES_GUARD_BAND, /* points under llvmpipe's guard band */
@@ -130,7 +130,7 @@ static const char *const stages_refusal_names[STAGES_REFUSAL_COUNT] = {
    "Mesa's pipeline: polygon stipple, smooth points or lines, or wide ones",
    "Mesa's pipeline: line stipple on strips, loops, or polygons and quads drawn as edges",
    "Mesa's pipeline: its unfilled stage gives the fragment shader the front face",
-   "Mesa's pipeline: user clip planes against gl_ClipVertex, or past the clip distances written",
+   "Mesa's pipeline: user clip planes past the clip distances written",
    "Mesa's pipeline: cull distances",
    "Mesa's pipeline: a window-space position",
    "Mesa's pipeline: points under llvmpipe's guard band",
@@ -770,15 +770,17 @@ whole_stages(struct drawpipe_front *fe)
    }
    if (draw->extra_shader_outputs.num)
       return STAGES_FACE;
-   /* User clip planes: against the clip-space position (legacy planes) or the shader's clip
-    * distances, as Mesa's clipper (getclipdist); gl_ClipVertex stays Mesa's. */
+   /* User clip planes: against the shader's clip distances, else gl_ClipVertex, else the
+    * clip-space position, as Mesa's clipper (getclipdist). */
    const unsigned num_clipdist =
       draw->clip_user ? draw_current_shader_num_written_clipdistances(draw) : 0;
-   if (draw->clip_user &&
-       ((!num_clipdist && draw_current_shader_clipvertex_output(draw) !=
-                             draw_current_shader_position_output(draw)) ||
-        (num_clipdist && (rast->clip_plane_enable >> num_clipdist))))
+   if (num_clipdist && (rast->clip_plane_enable >> num_clipdist))
       return STAGES_USER_CLIP;
+   const int clipvertex =
+      draw->clip_user && !num_clipdist && draw_current_shader_clipvertex_output(draw) !=
+                                             draw_current_shader_position_output(draw)
+         ? (int)draw_current_shader_clipvertex_output(draw)
+         : -1;
    if (draw_current_shader_num_written_culldistances(draw))
       return STAGES_CULL_DIST;
    if (!draw->clip_xy)
@@ -873,6 +875,7 @@ whole_stages(struct drawpipe_front *fe)
       .num_clipdist = num_clipdist,
       .clipdist_output = {draw_current_shader_ccdistance_output(draw, 0),
                           draw_current_shader_ccdistance_output(draw, 1)},
+      .clipvertex_output = clipvertex,
       .scale = {draw->viewports[0].scale[0], draw->viewports[0].scale[1],
                 draw->viewports[0].scale[2]},
       .translate = {draw->viewports[0].translate[0], draw->viewports[0].translate[1],

@@ -159,6 +159,13 @@ extern "C" struct dp_stages *dp_stages_create(const struct dp_stages_state *s, c
                 if (m & (1u << b)) st->clip_bits[m] |= kMesaPlane[b];
         static_assert(CLIP_USER0 == 1u << 6, "Mesa's user-plane bits are drawpipe's");
         r.clip_plane_enable = s->clip_plane_enable;
+        if (s->clipvertex_output >= 0) {
+            const unsigned o = unsigned(s->clipvertex_output);
+            if (o >= s->num_outputs || o == s->position_output)
+                return refuse("a clip vertex of no output");
+            // Varyings are the outputs but the position, in order.
+            r.clip_vertex_varying = int32_t(o > s->position_output ? o - 1 : o);
+        }
         for (unsigned i = 0; i < kMaxClipDistances; ++i)
             for (unsigned c = 0; c < 4; ++c) r.clip_planes[i][c] = s->planes[i][c];
         st->user_bits = (s->clip_plane_enable << 6) & st->clipmask_mask;

@@ -50,6 +50,7 @@ struct dp_stages_state {
    float planes[8][4];
    unsigned num_clipdist;
    unsigned clipdist_output[2];
+   int clipvertex_output; /* gl_ClipVertex, measured in place of the position; -1: none */
    float scale[3], translate[3]; /* draw->viewports[0] */
    /* The render's layout: per attribute the output it copies (4 floats), or ~0u for zeros. */
    unsigned num_attribs;

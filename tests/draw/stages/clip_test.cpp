@@ -39,6 +39,54 @@ TEST(Stages, ClippingKeepsWhatIsInside) {
     EXPECT_EQ(lit(s), all / 2);
 }
 
+// gl_ClipVertex (RasterState::clip_vertex_varying): the planes measure that output in place of
+// the position. Varying 0 carries the position (the scene's pass-through), so naming it changes
+// nothing; the back colours as clip vertex decide alone, whatever the positions, on every
+// middle end (the scalar and the SIMD clip test).
+TEST(Stages, UserPlanesMeasureTheClipVertex) {
+    Scene s = one_triangle();
+    s.positions = {-50, -50, 0, 1, 50, -50, 0, 1, 0, 50, 0, 1};
+    s.raster.clip_plane_enable = 1;
+    s.raster.clip_planes[0] = {1, 0, 0, 0}; // x >= 0
+    auto setup = [](const std::string& middle) {
+        DrawSetup d;
+        d.middle = middle;
+        d.threads = 2; // the per-vertex step fused into the shading (the SIMD kernel's)
+        return d;
+    };
+    auto lit = [&](const Scene& sc, const std::string& middle) {
+        const auto p = pixels(draw_scene(sc, setup(middle)));
+        return size_t(std::count_if(p.begin(), p.end(), [](uint32_t v) { return v != 0; }));
+    };
+    for (const std::string middle : {"fetch_shade", "fetch_shade_simd"}) {
+        Scene by_position = s;
+        by_position.raster.clip_vertex_varying = 0;
+        EXPECT_EQ(pixels(draw_scene(by_position, setup(middle))),
+                  pixels(draw_scene(s, setup(middle))));
+        EXPECT_EQ(lit(s, middle), 32u * 32 / 2) << middle;
+        Scene by_back = s;
+        by_back.positions = {-0.8f, -0.8f, 0, 1, 0.8f, -0.8f, 0, 1, 0, 0.8f, 0, 1};
+        Scene unclipped = by_back;
+        unclipped.raster.clip_plane_enable = 0;
+        const size_t whole = lit(unclipped, middle);
+        by_back.raster.clip_vertex_varying = 3;
+        by_back.back = {1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1}; // x = 1 everywhere: all inside
+        EXPECT_EQ(lit(by_back, middle), whole) << middle;
+        by_back.back = {-1, 0, 0, 1, -1, 0, 0, 1, -1, 0, 0, 1}; // all outside
+        EXPECT_EQ(lit(by_back, middle), 0u) << middle;
+        // Every position inside the plane, the clip vertex outside: the clip test itself must
+        // measure the clip vertex, or the triangle never reaches the clipper.
+        Scene right = by_back;
+        right.positions = {0.1f, -0.8f, 0, 1, 0.8f, -0.8f, 0, 1, 0.4f, 0.8f, 0, 1};
+        EXPECT_EQ(lit(right, middle), 0u) << middle;
+        // Outside at the first vertex only: cut halfway along its edges.
+        by_back.back = {-1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1};
+        const size_t part = lit(by_back, middle);
+        EXPECT_GT(part, 0u) << middle;
+        EXPECT_LT(part, whole) << middle;
+    }
+}
+
 // Clipping lines and points as Mesa 22.3's llvmpipe does for desktop GL (the GL state tracker
 // leaves point_line_tri_clip off, so its draw module clips points and lines exactly against
 // every plane; its rasterizer scissors only to the framebuffer). A thin line crossing the
