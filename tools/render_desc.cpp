@@ -59,23 +59,35 @@ RasterBackend render_description(const DrawDesc& given, const DescRender& how) {
                         std::to_string(how.gs->outputs.varying_count) +
                         " varyings; two-sided colour takes its varying 0 as the front colour "
                         "and varying 1 as the back one (as gs color_pair_tri writes them)");
-    const bool back_input = two_side || (how.gs && how.gs->input_varyings > 3);
+    const bool swapped = desc.render.clip_vertex_swapped;
+    if (swapped && (how.gs || desc.tess))
+        throw Error(ErrorCode::invalid_value,
+                    "clip_style swapped: not with a geometry shader or tessellation");
+    // The swapped clip vertex is attribute 4, so the back colour is bound before it.
+    const bool back_input = two_side || swapped || (how.gs && how.gs->input_varyings > 3);
     const std::vector<float> pos = padded(desc.render.positions, {0, 0, 0, 1}, span);
     const std::vector<float> col = padded(desc.render.colors, {1, 1, 1, 1}, span);
     const std::vector<float> edge = padded(desc.render.edgeflags, {1}, span);
     const std::vector<float> back =
         padded(desc.render.back_colors, {1, 1, 1, 1}, back_input ? span : 0);
+    std::vector<float> clip_vertex;
+    if (swapped)
+        for (size_t v = 0; v + 3 < pos.size(); v += 4)
+            clip_vertex.insert(clip_vertex.end(), {pos[v + 1], pos[v], pos[v + 2], pos[v + 3]});
     desc.attrib_divisors.clear();
     const auto bound = bind_draw(desc);
-    const VertexBuffer buffers[4] = {{pos.data(), pos.size() * 4, 16, 0},
+    const VertexBuffer buffers[5] = {{pos.data(), pos.size() * 4, 16, 0},
                                      {col.data(), col.size() * 4, 16, 0},
                                      {edge.data(), edge.size() * 4, 4, 0},
-                                     {back.data(), back.size() * 4, 16, 0}};
-    const VertexAttrib attribs[4] = {{0, 0, Format::float32x4, 0},
+                                     {back.data(), back.size() * 4, 16, 0},
+                                     {clip_vertex.data(), clip_vertex.size() * 4, 16, 0}};
+    const VertexAttrib attribs[5] = {{0, 0, Format::float32x4, 0},
                                      {1, 0, Format::float32x4, 0},
                                      {2, 0, Format::float32x1, 0},
-                                     {3, 0, Format::float32x4, 0}};
+                                     {3, 0, Format::float32x4, 0},
+                                     {4, 0, Format::float32x4, 0}};
     RasterState raster = desc.render.raster;
+    if (swapped) raster.clip_vertex_varying = 4;
     if (two_side) raster.two_side_colors[0] = how.gs ? ColorPair{0, 1} : ColorPair{1, 3};
     if (!desc.render.viewport_given) {
         raster.viewport.width = float(how.width);
@@ -121,7 +133,8 @@ RasterBackend render_description(const DrawDesc& given, const DescRender& how) {
     else
         ctx.bind_middle_end(how.middle_end);
     ctx.bind_backend(image);
-    const size_t inputs = back_input ? 4 : 3; // the back colour only when it is read
+    // The back colour only when it is read, the clip vertex after it.
+    const size_t inputs = swapped ? 5 : back_input ? 4 : 3;
     ctx.set_vertex_buffers(std::span(buffers, inputs));
     ctx.set_vertex_attribs(std::span(attribs, inputs));
     ctx.bind_geometry_shader(how.gs);

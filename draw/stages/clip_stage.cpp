@@ -65,8 +65,12 @@ const uint32_t* ClipStage::in_viewport(const uint32_t* v) {
 
 void ClipStage::copy_flat(uint32_t* dst, const uint32_t* provoking) const {
     const VertexLayout& l = plan_.layout;
+    // The clip vertex is a point the planes measure, never a colour: the flat shade model
+    // leaves it interpolated (Mesa's clipper interpolates it always), so that a new vertex
+    // is measured against the next plane where it lies.
+    const int32_t cv = plan_.state.clip_vertex_varying;
     for (uint32_t i = 0; i < l.varying_count(); ++i)
-        if (plan_.state.flatshade || l.varying(i).interp == Interp::flat)
+        if (int32_t(i) != cv && (plan_.state.flatshade || l.varying(i).interp == Interp::flat))
             for (uint32_t c = 0; c < 4; ++c)
                 dst[l.varying_slot(i) + c] = provoking[l.varying_slot(i) + c];
 }

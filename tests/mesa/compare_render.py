@@ -169,6 +169,9 @@ def scene(rng, prim):
         c = 2 * rng.randint(4, W - 4) / W - 1
         d.append(rng.choice([f"clip_plane 1 0 0 {-c:g}", f"clip_plane -1 0 0 {c:g}",
                              f"clip_plane 0 1 0 {-c:g}", f"clip_plane 0 -1 0 {c:g}"]))
+        # gl_ClipVertex the position with x and y swapped: the plane bounds the other axis.
+        if not gs and rng.random() < 0.5:
+            d.append("clip_style swapped")
     if depth:
         d.append("depth_test less")
         if rng.random() < 0.4:

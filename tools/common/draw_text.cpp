@@ -198,6 +198,10 @@ bool parse_render_key(int line, std::string_view key, const std::vector<std::str
             bad(line, key, "at most " + std::to_string(kMaxClipDistances) + " planes");
         for (uint32_t c = 0; c < 4; ++c) s.clip_planes[i][c] = real(line, key, w[c + 1]);
         s.clip_plane_enable |= 1u << i;
+    } else if (key == "clip_style") {
+        values(1);
+        r.clip_vertex_swapped = pick<bool>(
+            line, key, w[1], {{"vertex", false}, {"position", false}, {"swapped", true}});
     } else if (key == "depth_test") {
         values(1);
         r.depth_test = pick<bool>(line, key, w[1], {{"less", true}, {"off", false}});

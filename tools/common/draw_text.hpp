@@ -29,8 +29,8 @@ inline constexpr const char* kDescriptionKeys =
     "provoking, attrib, vs, multi_draw, indirect, indirect_count, patch_vertices, tess, "
     "tess_levels, tcs, gs; for drawpipe render: positions, colors, edgeflags, viewport, "
     "depth_range, polygon_mode, cull, front_face, shade, line_stipple, line_width, point_size, "
-    "point_sprite, clip_plane, depth_test, polygon_offset, viewport_array, depth_clamp, "
-    "clip_control, two_side, back_colors";
+    "point_sprite, clip_plane, clip_style, depth_test, polygon_offset, viewport_array, "
+    "depth_clamp, clip_control, two_side, back_colors";
 
 // What the viewport-array and clip-convention keys mean, for help texts.
 inline constexpr const char* kConventionKeysHelp =
@@ -54,6 +54,9 @@ struct RenderDesc {
     std::vector<float> edgeflags; // 1 per vertex id
     bool viewport_given = false;  // else the whole image
     bool point_sprite = false;    // the colour output carries the point coordinates
+    // `clip_style swapped`: the planes measure a clip vertex (gl_ClipVertex) of the position
+    // with x and y swapped (`vertex` and `position`: the position itself).
+    bool clip_vertex_swapped = false;
     RasterState raster;
     bool depth_test = false;
     // `viewport_array I X Y W H [NEAR FAR]` lines (glViewportIndexedf, glDepthRangeIndexed):

@@ -64,6 +64,19 @@ TEST(Stages, UserPlanesMeasureTheClipVertex) {
         EXPECT_EQ(pixels(draw_scene(by_position, setup(middle))),
                   pixels(draw_scene(s, setup(middle))));
         EXPECT_EQ(lit(s, middle), 32u * 32 / 2) << middle;
+        // Under the flat shade model too: a vertex the right plane makes is then measured
+        // against the user plane where it lies, not where the provoking vertex's clip vertex
+        // is (tests/mesa's comparison found it).
+        Scene flat = s;
+        flat.positions = {-0.40625f, 0.34375f, -0.125f, 0.5f,   -1.25f, -1.25f,
+                          1,         2,        1.25f,   0.375f, 0.75f,  1};
+        flat.raster.clip_planes[0] = {1, 0, 0, -0.375f};
+        flat.raster.flatshade = true;
+        Scene flat_cv = flat;
+        flat_cv.raster.clip_vertex_varying = 0;
+        EXPECT_EQ(pixels(draw_scene(flat_cv, setup(middle))),
+                  pixels(draw_scene(flat, setup(middle))))
+            << middle;
         Scene by_back = s;
         by_back.positions = {-0.8f, -0.8f, 0, 1, 0.8f, -0.8f, 0, 1, 0, 0.8f, 0, 1};
         Scene unclipped = by_back;
