@@ -516,6 +516,7 @@ void drawpipe_raster_state_init(drawpipe_raster_state* state) {
     state->sprite_coord_varying = d.sprite_coord_varying;
     state->edge_flag_varying = d.edge_flag_varying;
     state->clip_vertex_varying = d.clip_vertex_varying;
+    state->front_face_varying = d.front_face_varying;
     state->viewport_count = d.viewport_count;
     for (uint32_t i = 0; i + 1 < kMaxViewports; ++i) {
         const Viewport& v = d.extra_viewports[i];
@@ -803,6 +804,7 @@ drawpipe_status drawpipe_set_raster_state(drawpipe_context* ctx,
             for (int k = 0; k < 4; ++k) r.clip_planes[i][k] = rs.clip_planes[i][k];
         r.edge_flag_varying = rs.edge_flag_varying;
         r.clip_vertex_varying = rs.clip_vertex_varying;
+        r.front_face_varying = rs.front_face_varying;
         r.viewport_count = rs.viewport_count ? rs.viewport_count : 1; // zeroed: one viewport
         if (r.viewport_count > kMaxViewports)
             throw Error(ErrorCode::invalid_value,

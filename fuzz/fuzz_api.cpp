@@ -256,6 +256,7 @@ class Driver {
             for (float& c : plane) c = in_.ConsumeBool() ? hostile_float(in_) : 0.0f;
         r.edge_flag_varying = in_.ConsumeBool() ? -1 : hostile_i32(in_) % 4;
         r.clip_vertex_varying = in_.ConsumeBool() ? -1 : hostile_i32(in_) % 4;
+        r.front_face_varying = in_.ConsumeBool() ? -1 : hostile_i32(in_) % 4;
         ctx_.set_raster_state(r);
     }
 

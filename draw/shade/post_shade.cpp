@@ -76,6 +76,9 @@ std::shared_ptr<const RasterPlan> plan_raster(const RasterState& s, const Vertex
     if (s.clip_vertex_varying >= int32_t(layout.varying_count()))
         bad("clip_vertex_varying: " + std::to_string(s.clip_vertex_varying) +
             " is not an output of the last shader stage");
+    if (s.front_face_varying >= int32_t(layout.varying_count()))
+        bad("front_face_varying: " + std::to_string(s.front_face_varying) +
+            " is not an output of the last shader stage");
     if (s.edge_flag_varying >= int32_t(layout.varying_count()))
         bad("edge_flag_varying: " + std::to_string(s.edge_flag_varying) +
             " is not an output of the last shader stage");

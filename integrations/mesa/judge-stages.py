@@ -8,7 +8,7 @@ application's thread; these are thousands of indices, which it splits and hands 
 threads, so its stages, not Mesa's, make the picture.
 
   integrations/mesa/judge-stages.py [--scenes N] [--seed S] [--indices K] [--depth24]
-                                    [--clip-planes] [ENV=VALUE...]
+                                    [--clip-planes] [--face] [ENV=VALUE...]
 
 ENV=VALUE pairs go to the `whole` run (DRAWPIPE_MESA_STAGES=0 compares Mesa's own stages,
 DRAWPIPE_MESA_MAX_VERTICES=64 cuts finer). --depth24: a 24-bit fixed-point depth buffer (the
@@ -16,7 +16,8 @@ polygon offset's constant step) in place of the 32-bit float one (a step per dep
 --clip-planes: half the scenes also have one or two user clip planes, met by the vertex shader
 in one of four ways (gl_ClipVertex the position or another point, nothing: the clip-space
 position, gl_ClipDistance), and
-those may be filled (only the clipper then runs). Prints how many scenes differ and the adapter's
+those may be filled (only the clipper then runs). --face: half the scenes' fragment shader shows
+back faces magenta (gl_FrontFacing: Mesa's unfilled stage hands the face to it). Prints how many scenes differ and the adapter's
 counts (DRAWPIPE_MESA_STATS) of draws taken and refused. Exit 0: none differs.
 Needs the default build (mesa_render) and the Mesa build (integrations/mesa/build.sh)."""
 import argparse
@@ -33,7 +34,7 @@ PRIMS = {"triangles": 3, "triangle_strip": 1, "triangle_fan": 1, "quads": 4, "qu
          "polygon": 1, "lines": 2, "line_strip": 1}
 
 
-def scene(rng, indices, clip_planes=False):
+def scene(rng, indices, clip_planes=False, face=False):
     prim = rng.choice(sorted(PRIMS))
     step = PRIMS[prim]
     # Polygons are one primitive: a few hundred vertices keep their edges apart.
@@ -67,6 +68,8 @@ def scene(rng, indices, clip_planes=False):
         d.append("back_colors " + " ".join(f"{v:g}" for v in back))
     if rng.random() < 0.4:
         d.append("shade flat")
+    if face and rng.random() < 0.5:
+        d.append("face_color 1")
     if rng.random() < 0.3:
         d.append(f"cull {rng.choice(['front', 'back'])}")
     if rng.random() < 0.5:
@@ -113,6 +116,7 @@ def main():
     ap.add_argument("--indices", type=int, default=3000)
     ap.add_argument("--depth24", action="store_true")
     ap.add_argument("--clip-planes", action="store_true")
+    ap.add_argument("--face", action="store_true")
     ap.add_argument("--build", default=os.path.join(ROOT, "build", "default"))
     ap.add_argument("env", nargs="*", help="ENV=VALUE for the whole run")
     a = ap.parse_args()
@@ -124,7 +128,7 @@ def main():
     for i in range(a.scenes):
         path = os.path.join(tmp, f"scene{i:03}.txt")
         with open(path, "w") as f:
-            f.write(scene(rng, a.indices, a.clip_planes))
+            f.write(scene(rng, a.indices, a.clip_planes, a.face))
         files.append(path)
     off, _ = render("off", {}, files, a.depth24)
     whole, stats = render("whole", env, files, a.depth24)

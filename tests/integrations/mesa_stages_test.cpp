@@ -74,6 +74,7 @@ struct MesaState {
     float plane0[4] = {};
     bool clip_distance = false;
     bool clip_vertex = false; // gl_ClipVertex is output 2
+    bool face = false;        // Mesa's injected front face, the slot after the outputs
 };
 
 dp_stages* create(const MesaState& s) {
@@ -86,6 +87,7 @@ dp_stages* create(const MesaState& s) {
     st.clipmask_bits = kMaskBits;
     st.num_outputs = s.clip_distance || s.clip_vertex ? kOutputs + 1 : kOutputs;
     st.clipvertex_output = s.clip_vertex ? int(kOutputs) : -1;
+    st.face_output = s.face ? int(st.num_outputs) : -1;
     st.clip_plane_enable = s.clip_plane_enable;
     std::memcpy(st.planes[0], s.plane0, sizeof s.plane0);
     st.num_clipdist = s.clip_distance ? 1 : 0;
@@ -423,6 +425,33 @@ TEST(MesaStages, UnfilledDrawsTheEdgesMesasEdgeFlagBitsKeep) {
     }
 }
 
+// Mesa's unfilled stage injects the front face for the fragment shader into the slot after the
+// outputs (1 front, 0 back, all four components); the render's attribute naming that slot gets
+// it on every line and point, each triangle its own though they share their vertices.
+TEST(MesaStages, UnfilledGivesTheFragmentShaderEachTrianglesFace) {
+    const std::vector<MesaVertex> vs = {vertex(-0.5f, -0.5f, 0, 1, 0.25f, kEdgeFlag),
+                                        vertex(0.5f, -0.5f, 0, 1, 0.5f, kEdgeFlag),
+                                        vertex(0, 0.5f, 0, 1, 1, kEdgeFlag)};
+    for (const unsigned mode : {1u, 2u}) { // line, point
+        MesaState s;
+        s.front_ccw = false; // 0 1 2 is front, 0 2 1 back
+        s.fill_front = s.fill_back = mode;
+        s.face = true;
+        s.attribs = {0, 1, kOutputs}; // the third attribute: the injected face
+        dp_stages* st = create(s);
+        ASSERT_NE(st, nullptr);
+        const auto prims = run_prims(st, pack(vs), 3, {0, 1, 2, 0, 2, 1});
+        const size_t per = 3; // three lines or three points a triangle
+        ASSERT_EQ(prims.size(), 2 * per);
+        for (size_t i = 0; i < prims.size(); ++i)
+            for (size_t k = 0; k < prims[i].verts.size(); k += 12)
+                for (unsigned c = 0; c < 4; ++c)
+                    EXPECT_EQ(prims[i].verts[k + 8 + c], i < per ? 1.0f : 0.0f)
+                        << "mode " << mode << ", primitive " << i;
+        dp_stages_destroy(st);
+    }
+}
+
 // Front faces in line mode and back faces in point mode: one draw's lines and points come back
 // as ranges in draw order, all drawn from one set of vertices.
 TEST(MesaStages, MixedPolygonModesKeepDrawOrderAcrossRanges) {
@@ -495,6 +524,7 @@ TEST(MesaStages, TwoSidedColourTakesMesasBackColourOutput) {
     st.fill_back = 1;
     st.edgeflag_bit = kMaskBits;
     st.light_twoside = true;
+    st.clipvertex_output = st.face_output = -1;
     st.twoside_front[0] = 0, st.twoside_back[0] = 2;
     st.twoside_front[1] = -1, st.twoside_back[1] = -1;
     std::memcpy(st.scale, kScale, sizeof kScale);

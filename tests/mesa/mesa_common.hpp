@@ -77,6 +77,9 @@ struct Render {
     // the clip-space position), "distance" writes gl_ClipDistance[i] = dot(plane i, position)
     // under GL_CLIP_DISTANCEi.
     std::string clip_style = "vertex";
+    // mesa_render only: the fragment shader shows back faces magenta (gl_FrontFacing), which
+    // under polygon mode line and point Mesa's draw module must hand it.
+    bool face_color = false;
     bool depth_test = false;
     std::string point_sprite; // "", "upper_left" or "lower_left"
     bool offset = false;
@@ -238,6 +241,9 @@ inline bool parse_render_key(int line, const std::vector<std::string>& w, Render
         values(4);
         r.clip_planes.push_back({real(line, key, w[1]), real(line, key, w[2]),
                                  real(line, key, w[3]), real(line, key, w[4])});
+    } else if (key == "face_color") {
+        values(1);
+        r.face_color = w[1] == "1";
     } else if (key == "clip_style") {
         values(1);
         if (w[1] != "vertex" && w[1] != "swapped" && w[1] != "position" && w[1] != "distance")

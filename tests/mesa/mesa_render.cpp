@@ -93,12 +93,15 @@ std::string vertex_shader(const std::string& clip_style, size_t planes) {
 }
 
 GLuint program_shaders(bool sprite, bool viewport_select, const std::string& clip_style = "vertex",
-                       size_t planes = 0) {
+                       size_t planes = 0, bool face_color = false) {
     const std::string vs = vertex_shader(clip_style, planes);
-    const char* fs = sprite ? R"(#version 120
+    const char* fs = sprite       ? R"(#version 120
 void main() { gl_FragColor = vec4(gl_PointCoord, 0.0, 1.0); }
 )"
-                            : R"(#version 120
+                     : face_color ? R"(#version 120
+void main() { gl_FragColor = gl_FrontFacing ? gl_Color : vec4(1.0, 0.0, 1.0, 1.0); }
+)"
+                                  : R"(#version 120
 void main() { gl_FragColor = gl_Color; }
 )";
     const GLuint prog = glCreateProgram();
@@ -130,12 +133,12 @@ GLuint link(GLuint prog) {
 
 // The program without tessellation, linked once per kind.
 GLuint program(bool sprite, bool viewport_select = false, const std::string& clip_style = "vertex",
-               size_t planes = 0) {
+               size_t planes = 0, bool face_color = false) {
     static std::map<std::string, GLuint> progs;
     GLuint& prog = progs[std::to_string(sprite) + std::to_string(viewport_select) + clip_style +
-                         std::to_string(planes)];
+                         std::to_string(planes) + std::to_string(face_color)];
     if (prog) return prog;
-    prog = link(program_shaders(sprite, viewport_select, clip_style, planes));
+    prog = link(program_shaders(sprite, viewport_select, clip_style, planes, face_color));
     return prog;
 }
 
@@ -238,7 +241,7 @@ std::string render(const Desc& d, const Image& img) {
         fail(4, "clip_style other than vertex is not rendered with tessellation or a GS");
     const GLuint prog = tess ? tess
                              : program(!r.point_sprite.empty(), viewport_select, r.clip_style,
-                                       r.clip_planes.size());
+                                       r.clip_planes.size(), r.face_color);
     glUseProgram(prog);
     if (r.clip_style == "distance" && !r.clip_planes.empty())
         glUniform4fv(glGetUniformLocation(prog, "planes"), GLsizei(r.clip_planes.size()),

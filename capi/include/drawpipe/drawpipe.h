@@ -422,6 +422,9 @@ typedef struct drawpipe_raster_state {
     /* gl_ClipVertex: the output (four floats) user planes measure in place of the position,
      * where no clip distance is written; -1: the position. */
     int32_t clip_vertex_varying;
+    /* The output (four floats) polygon mode line and point write each triangle's facing into
+     * (1.0 front, 0.0 back) on the lines and points they make; -1: none. */
+    int32_t front_face_varying;
 } drawpipe_raster_state;
 
 /* Fills `state` with C++'s defaults (depth 0..1, widths and sizes 1, stipple 1/0xFFFF, one

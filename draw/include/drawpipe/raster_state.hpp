@@ -98,6 +98,11 @@ struct RasterState {
     // The generic output carrying the per-vertex edge flag (x != 0: boundary edge), as a
     // vertex shader passes glEdgeFlagPointer's attribute on; -1: every edge flag is true.
     int32_t edge_flag_varying = -1;
+    // gl_FrontFacing under polygon mode line or point: the generic output (four floats) the
+    // unfilled stage writes each triangle's facing into (1.0 front, 0.0 back or without
+    // area, every component) on the points and lines it makes, for a backend that cannot tell
+    // a line's or point's facing from its own winding; -1: none.
+    int32_t front_face_varying = -1;
     // GL_VERTEX_PROGRAM_TWO_SIDE (gl_FrontColor / gl_BackColor and the secondary pair): a
     // back-facing triangle, after culling and in every polygon mode, takes each pair's back
     // output in place of its front one, on every vertex, so the provoking vertex's back colour

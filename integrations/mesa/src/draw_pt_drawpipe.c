@@ -110,7 +110,7 @@ enum stages_refusal {
    STAGES_OFFSET,     /* polygon offset not the same for both faces' polygon modes */
    STAGES_MESA_ONLY,  /* polygon stipple, smooth points or lines, wide ones */
    STAGES_STIPPLE_RUN, /* line stipple on primitives that carry the pattern on */
-   STAGES_FACE,       /* the unfilled stage injects the front face (extra outputs) */
+   STAGES_FACE,       /* extra outputs other than the unfilled stage's one front face */
    STAGES_USER_CLIP,  /* user clip planes past the clip distances written */
    STAGES_CULL_DIST,  /* cull distances */
    STAGES_WINDOW,     /* a window-space position: no x and y clipping */
@@ -129,7 +129,7 @@ static const char *const stages_refusal_names[STAGES_REFUSAL_COUNT] = {
    "Mesa's pipeline: polygon offset decided by Mesa's first triangle (modes that differ)",
    "Mesa's pipeline: polygon stipple, smooth points or lines, or wide ones",
    "Mesa's pipeline: line stipple on strips, loops, or polygons and quads drawn as edges",
-   "Mesa's pipeline: its unfilled stage gives the fragment shader the front face",
+   "Mesa's pipeline: extra outputs besides the unfilled stage's front face",
    "Mesa's pipeline: user clip planes past the clip distances written",
    "Mesa's pipeline: cull distances",
    "Mesa's pipeline: a window-space position",
@@ -768,8 +768,17 @@ whole_stages(struct drawpipe_front *fe)
           (rast->sprite_coord_enable && draw->pipeline.point_sprite))
          return STAGES_MESA_ONLY;
    }
-   if (draw->extra_shader_outputs.num)
-      return STAGES_FACE;
+   /* The unfilled stage's front face for the fragment shader (the one extra output llvmpipe
+    * asks for): drawpipe's front_face_varying, in the slot after the shader's outputs. */
+   const unsigned n = draw_current_shader_outputs(draw);
+   int face_output = -1;
+   if (draw->extra_shader_outputs.num) {
+      if (draw->extra_shader_outputs.num != 1 ||
+          draw->extra_shader_outputs.semantic_name[0] != TGSI_SEMANTIC_FACE ||
+          draw->extra_shader_outputs.slot[0] != n)
+         return STAGES_FACE;
+      face_output = (int)n;
+   }
    /* User clip planes: against the shader's clip distances, else gl_ClipVertex, else the
     * clip-space position, as Mesa's clipper (getclipdist). */
    const unsigned num_clipdist =
@@ -794,13 +803,14 @@ whole_stages(struct drawpipe_front *fe)
 
    /* The llvm middle end sizes a vertex for the larger of the shader's inputs and outputs
     * (llvm_middle_end_prepare): the outputs come first, any slots after them are unused. */
-   const unsigned n = draw_current_shader_outputs(draw);
    if (n > PIPE_MAX_SHADER_OUTPUTS ||
        fe->whole_plan.vertex_size < offsetof(struct vertex_header, data) + 16 * n)
       return STAGES_OUTPUTS;
    boolean flat[PIPE_MAX_SHADER_OUTPUTS];
    bool flat_out[PIPE_MAX_SHADER_OUTPUTS];
-   if (!draw_clip_flat_outputs(draw, flat, n))
+   if (n + draw->extra_shader_outputs.num > PIPE_MAX_SHADER_OUTPUTS)
+      return STAGES_OUTPUTS;
+   if (!draw_clip_flat_outputs(draw, flat, n + draw->extra_shader_outputs.num))
       return STAGES_LINEAR;
    for (unsigned i = 0; i < n; i++)
       flat_out[i] = flat[i];
@@ -876,6 +886,7 @@ whole_stages(struct drawpipe_front *fe)
       .clipdist_output = {draw_current_shader_ccdistance_output(draw, 0),
                           draw_current_shader_ccdistance_output(draw, 1)},
       .clipvertex_output = clipvertex,
+      .face_output = face_output,
       .scale = {draw->viewports[0].scale[0], draw->viewports[0].scale[1],
                 draw->viewports[0].scale[2]},
       .translate = {draw->viewports[0].translate[0], draw->viewports[0].translate[1],

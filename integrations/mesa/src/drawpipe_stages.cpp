@@ -25,6 +25,9 @@ struct dp_stages {
     // Unfilled: the record dword the edge flag goes to (1.0 or 0.0), from Mesa's header bit.
     uint32_t edge_slot = 0, edgeflag_bit = 0;
     bool edge_flags = false;
+    // The front face polygon mode line and point write (RasterState::front_face_varying):
+    // this record dword on, zero in the records the conversion makes; 0: none.
+    uint32_t face_slot = 0;
     // Mesa's outputs lie in the record in their own order (the position first, the varyings
     // after it): one copy per vertex.
     bool outputs_in_order = false;
@@ -117,6 +120,15 @@ extern "C" struct dp_stages *dp_stages_create(const struct dp_stages_state *s, c
             st->edge_flags = true;
             r.edge_flag_varying = int32_t(i);
         }
+        if (s->face_output >= 0) {
+            if (unsigned(s->face_output) != s->num_outputs)
+                return refuse("a front-face slot that is not the first after the outputs");
+            if (st->layout.varying_count() >= kMaxVaryings)
+                return refuse("no varying left for the front face");
+            const uint32_t i = st->layout.outputs.add_varying(Varying{});
+            st->face_slot = st->layout.varying_slot(i);
+            r.front_face_varying = int32_t(i);
+        }
         static const PolygonMode mode[3] = {PolygonMode::fill, PolygonMode::line,
                                             PolygonMode::point};
         r.front_mode = mode[s->fill_front];
@@ -151,6 +163,10 @@ extern "C" struct dp_stages *dp_stages_create(const struct dp_stages_state *s, c
         }
         for (unsigned a = 0; a < s->num_attribs; ++a) {
             const unsigned o = s->attrib_output[a];
+            if (st->face_slot && s->face_output >= 0 && o == unsigned(s->face_output)) {
+                st->attrib_slot.push_back(st->face_slot);
+                continue;
+            }
             if (o != ~0u && o >= s->num_outputs) return refuse("an attribute of no output");
             st->attrib_slot.push_back(o == ~0u ? ~0u : st->output_slot[o]);
         }
@@ -269,6 +285,7 @@ extern "C" bool dp_stages_run(const struct dp_stages *st, const void *verts, uns
                 std::memcpy(&bits, src, 4);
                 rec[st->edge_slot] = float_dword((bits >> st->edgeflag_bit) & 1 ? 1.0f : 0.0f);
             }
+            if (st->face_slot) std::memset(rec + st->face_slot, 0, 16);
             for (size_t i = 0; i < st->clipdist_src.size(); ++i)
                 std::memcpy(rec + st->layout.clip_distance_slot() + i, src + st->clipdist_src[i],
                             4);

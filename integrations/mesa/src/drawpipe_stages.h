@@ -51,6 +51,10 @@ struct dp_stages_state {
    unsigned num_clipdist;
    unsigned clipdist_output[2];
    int clipvertex_output; /* gl_ClipVertex, measured in place of the position; -1: none */
+   /* The slot Mesa's unfilled stage injects the front face into for the fragment shader
+    * (draw->extra_shader_outputs, num_outputs: the first after the shader's), which
+    * attrib_output may name; -1: none. */
+   int face_output;
    float scale[3], translate[3]; /* draw->viewports[0] */
    /* The render's layout: per attribute the output it copies (4 floats), or ~0u for zeros. */
    unsigned num_attribs;

@@ -70,6 +70,7 @@ TEST(Stages, BadRasterStatesAreClearErrors) {
     names("clip_plane_enable", [](RasterState& r) { r.clip_plane_enable = 1u << 8; });
     names("edge_flag_varying", [](RasterState& r) { r.edge_flag_varying = 3; });
     names("clip_vertex_varying", [](RasterState& r) { r.clip_vertex_varying = 3; });
+    names("front_face_varying", [](RasterState& r) { r.front_face_varying = 3; });
     names("sprite_coord_varying", [](RasterState& r) { r.sprite_coord_varying = 7; });
     names("front_face", [](RasterState& r) { r.front_face = FrontFace(2); });
     names("cull", [](RasterState& r) { r.cull = CullFace(9); });
