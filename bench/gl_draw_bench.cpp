@@ -146,11 +146,24 @@ std::function<void()> bind(const Workload& w) {
     };
 }
 
+// Runs `draw` once inside a query of `target`; returns the query's result.
+uint64_t query_around(GLenum target, const std::function<void()>& draw) {
+    GLuint query = 0;
+    glGenQueries(1, &query);
+    glBeginQuery(target, query);
+    draw();
+    glEndQuery(target);
+    GLuint64 result = 0;
+    glGetQueryObjectui64v(query, GL_QUERY_RESULT, &result);
+    glDeleteQueries(1, &query);
+    return result;
+}
+
 // `draw` inside glBeginTransformFeedback / glEndTransformFeedback, capturing into a buffer of
 // room for `count` elements of `prim` decomposed (strips and fans: three vertices a triangle).
 // Prints what one draw captured (see the top).
-std::function<void()> with_capture(const std::string& name, std::function<void()> draw,
-                                   Prim prim, uint64_t count) {
+std::function<void()> with_capture(const std::string& name, std::function<void()> draw, Prim prim,
+                                   uint64_t count) {
     GLenum mode = GL_TRIANGLES;
     uint64_t vertices = count;
     switch (prim) {
@@ -180,14 +193,7 @@ std::function<void()> with_capture(const std::string& name, std::function<void()
         draw();
         glEndTransformFeedback();
     };
-    GLuint query = 0;
-    glGenQueries(1, &query);
-    glBeginQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, query);
-    captured();
-    glEndQuery(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN);
-    GLuint64 written = 0;
-    glGetQueryObjectui64v(query, GL_QUERY_RESULT, &written);
-    glDeleteQueries(1, &query);
+    const uint64_t written = query_around(GL_TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, captured);
     const uint64_t per_prim = mode == GL_POINTS ? 1 : mode == GL_LINES ? 2 : 3;
     std::vector<unsigned char> bytes(size_t(written * per_prim * 16));
     glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, buf);
@@ -229,14 +235,7 @@ std::function<void()> bind_small(uint32_t n) {
 
 void time_it(const std::string& name, const std::function<void()>& draw, double budget_ms) {
     // Warm (shader variants compiled, buffers resident), counting the vertex shader's runs.
-    GLuint query = 0;
-    glGenQueries(1, &query);
-    glBeginQuery(GL_VERTEX_SHADER_INVOCATIONS_ARB, query);
-    draw();
-    glEndQuery(GL_VERTEX_SHADER_INVOCATIONS_ARB);
-    GLuint64 shaded = 0;
-    glGetQueryObjectui64v(query, GL_QUERY_RESULT, &shaded);
-    glDeleteQueries(1, &query);
+    const uint64_t shaded = query_around(GL_VERTEX_SHADER_INVOCATIONS_ARB, draw);
     if (const GLenum err = glGetError(); err != GL_NO_ERROR)
         throw std::runtime_error(name + ": the draw failed with GL error " + std::to_string(err));
     std::vector<double> ms;

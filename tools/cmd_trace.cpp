@@ -3,6 +3,7 @@
 #include "drawpipe/context.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/extend/draw_segments.hpp"
+#include "drawpipe/prim.hpp"
 #include "drawpipe/registry.hpp"
 #include "drawpipe/split_cache.hpp"
 #include "drawpipe/stream_output.hpp"
@@ -190,18 +191,7 @@ void print_statistics(const PipelineStatistics& s) {
 uint32_t captured_vertices(Prim prim, const GeometryShader* gs, const TessEvalShader* tes) {
     if (gs) return gs_min_strip_vertices(gs->output);
     if (tes) prim = tess_output_prim(tes->state);
-    switch (prim) {
-    case Prim::points:
-        return 1;
-    case Prim::lines:
-    case Prim::line_loop:
-    case Prim::line_strip:
-    case Prim::lines_adjacency:
-    case Prim::line_strip_adjacency:
-        return 2;
-    default:
-        return 3;
-    }
+    return decomposed_vertices(prim);
 }
 
 } // namespace

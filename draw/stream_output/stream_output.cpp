@@ -375,17 +375,7 @@ void StreamOutput::write(const StreamOutputPlan& plan, uint32_t stream, Prim pri
             // Whole or nothing: every vertex of the primitive must fit in every buffer.
             if (uint64_t(n) * buf.stride > buf.size - position_[b]) return;
         }
-        for (uint32_t i = 0; i < n; ++i) {
-            const uint32_t* v = vertices.vertex(e[i]);
-            for (const StreamOutputPlan::Copy& c : copies) {
-                const StreamOutputBuffer& buf = state_.buffers[c.buffer];
-                std::byte* dst = static_cast<std::byte*>(buf.data) + buf.offset +
-                                 position_[c.buffer] + size_t(i) * buf.stride + 4 * size_t(c.dst);
-                std::memcpy(dst, v + c.src, 4 * size_t(c.count));
-            }
-        }
-        for (uint32_t b = 0; b < kMaxStreamOutputBuffers; ++b)
-            if (mask >> b & 1) position_[b] += size_t(n) * state_.buffers[b].stride;
+        write_primitive(copies, mask, vertices, e, n, position_);
         ++written;
         written_vertices += n;
     });
@@ -395,26 +385,6 @@ void StreamOutput::write(const StreamOutputPlan& plan, uint32_t stream, Prim pri
     counts_.generated[stream] += generated;
     counts_.written[stream] += written;
 }
-
-namespace {
-
-// Vertices of each point, line or triangle `prim` decomposes into.
-uint32_t decomposed_vertices(Prim prim) {
-    switch (prim) {
-    case Prim::points:
-        return 1;
-    case Prim::lines:
-    case Prim::line_loop:
-    case Prim::line_strip:
-    case Prim::lines_adjacency:
-    case Prim::line_strip_adjacency:
-        return 2;
-    default:
-        return 3;
-    }
-}
-
-} // namespace
 
 StreamOutputReservation StreamOutput::reserve(const StreamOutputPlan& plan, uint32_t stream,
                                               Prim prim, uint8_t flags, uint32_t count,
@@ -471,19 +441,25 @@ void StreamOutput::write_reserved(const StreamOutputPlan& plan, uint32_t stream,
     uint64_t done = 0;
     decompose_elements(prim, pv, elts, [&](uint32_t k, const uint32_t* e) {
         if (done == at.written) return;
-        for (uint32_t i = 0; i < k; ++i) {
-            const uint32_t* v = vertices.vertex(e[i]);
-            for (const StreamOutputPlan::Copy& c : copies) {
-                const StreamOutputBuffer& buf = state_.buffers[c.buffer];
-                std::byte* dst = static_cast<std::byte*>(buf.data) + buf.offset +
-                                 position[c.buffer] + size_t(i) * buf.stride + 4 * size_t(c.dst);
-                std::memcpy(dst, v + c.src, 4 * size_t(c.count));
-            }
-        }
-        for (uint32_t b = 0; b < kMaxStreamOutputBuffers; ++b)
-            if (mask >> b & 1) position[b] += size_t(k) * state_.buffers[b].stride;
+        write_primitive(copies, mask, vertices, e, k, position);
         ++done;
     });
+}
+
+void StreamOutput::write_primitive(const std::vector<StreamOutputPlan::Copy>& copies, uint32_t mask,
+                                   const VertexView& vertices, const uint32_t* e, uint32_t n,
+                                   std::array<size_t, kMaxStreamOutputBuffers>& position) const {
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t* v = vertices.vertex(e[i]);
+        for (const StreamOutputPlan::Copy& c : copies) {
+            const StreamOutputBuffer& buf = state_.buffers[c.buffer];
+            std::byte* dst = static_cast<std::byte*>(buf.data) + buf.offset + position[c.buffer] +
+                             size_t(i) * buf.stride + 4 * size_t(c.dst);
+            std::memcpy(dst, v + c.src, 4 * size_t(c.count));
+        }
+    }
+    for (uint32_t b = 0; b < kMaxStreamOutputBuffers; ++b)
+        if (mask >> b & 1) position[b] += size_t(n) * state_.buffers[b].stride;
 }
 
 } // namespace drawpipe

@@ -48,6 +48,24 @@ constexpr PrimShape prim_shape(Prim prim, uint32_t patch_vertices = 1) {
     return uint32_t(prim) < uint32_t(Prim::patches) ? kPrimShapes[uint32_t(prim)] : PrimShape{1, 1};
 }
 
+// Vertices of each point, line or triangle `prim` decomposes into (GL's transform-feedback
+// primitive for it: a quad or a polygon decomposes into triangles, adjacency drops its extra
+// vertices).
+constexpr uint32_t decomposed_vertices(Prim prim) {
+    switch (prim) {
+    case Prim::points:
+        return 1;
+    case Prim::lines:
+    case Prim::line_loop:
+    case Prim::line_strip:
+    case Prim::lines_adjacency:
+    case Prim::line_strip_adjacency:
+        return 2;
+    default:
+        return 3;
+    }
+}
+
 constexpr bool is_list(Prim prim) {
     const PrimShape s = prim_shape(prim);
     return s.first == s.incr;

@@ -183,6 +183,12 @@ class StreamOutput {
                         const VertexView& vertices, std::span<const uint32_t> elts) const;
 
   private:
+    // One decomposed primitive's `n` vertices `e` into every buffer of `mask` at `position`,
+    // which it moves past them.
+    void write_primitive(const std::vector<StreamOutputPlan::Copy>& copies, uint32_t mask,
+                         const VertexView& vertices, const uint32_t* e, uint32_t n,
+                         std::array<size_t, kMaxStreamOutputBuffers>& position) const;
+
     StreamOutputState state_;
     bool begun_ = false, paused_ = false, ended_once_ = false;
     std::array<uint64_t, kMaxVertexStreams> vertices_{};
