@@ -353,28 +353,29 @@ HWY_INLINE void post_block(PostShadeJob& post, const PostScalars& ps, const uint
                 m, hn::Or(hn::Or(bit(hi_x, CLIP_RIGHT), bit(hi_y, CLIP_TOP)), bit(hi_z, CLIP_FAR)));
             m = hn::Or(m, bit(all_finite, CLIP_NONFINITE));
         }
-        // The planes measure the clip vertex (gl_ClipVertex) where there is one.
-        VF cx = x, cy = y, cz = z, cw = w;
-        if (ps.user_planes && ps.clip_vertex_slot >= 0) {
-            const uint32_t* const* cv = rows + ps.clip_vertex_slot;
-            cx = hn::BitCast(df, hn::Load(du, cv[0] + l));
-            cy = hn::BitCast(df, hn::Load(du, cv[1] + l));
-            cz = hn::BitCast(df, hn::Load(du, cv[2] + l));
-            cw = hn::BitCast(df, hn::Load(du, cv[3] + l));
-        }
-        for (uint32_t u = ps.user_planes; u; u &= u - 1) {
-            const uint32_t k = uint32_t(__builtin_ctz(u));
-            VF d;
-            if (k < distances) {
-                d = hn::BitCast(df, hn::Load(du, rows[distance_slot + k] + l));
-            } else {
-                const auto& c = ps.planes[k];
-                d = hn::Add(
-                    hn::Add(hn::Add(hn::Mul(hn::Set(df, c[0]), cx), hn::Mul(hn::Set(df, c[1]), cy)),
-                            hn::Mul(hn::Set(df, c[2]), cz)),
-                    hn::Mul(hn::Set(df, c[3]), cw));
+        if (ps.user_planes) {
+            // The planes measure the clip vertex (gl_ClipVertex) where there is one, else the
+            // position; loaded here, so that a draw without user planes keeps no more live
+            // vectors than before them (the kernel is register-bound).
+            const uint32_t* const* cv = ps.clip_vertex_slot >= 0 ? rows + ps.clip_vertex_slot : pos;
+            const VF cx = hn::BitCast(df, hn::Load(du, cv[0] + l));
+            const VF cy = hn::BitCast(df, hn::Load(du, cv[1] + l));
+            const VF cz = hn::BitCast(df, hn::Load(du, cv[2] + l));
+            const VF cw = hn::BitCast(df, hn::Load(du, cv[3] + l));
+            for (uint32_t u = ps.user_planes; u; u &= u - 1) {
+                const uint32_t k = uint32_t(__builtin_ctz(u));
+                VF d;
+                if (k < distances) {
+                    d = hn::BitCast(df, hn::Load(du, rows[distance_slot + k] + l));
+                } else {
+                    const auto& c = ps.planes[k];
+                    d = hn::Add(hn::Add(hn::Add(hn::Mul(hn::Set(df, c[0]), cx),
+                                                hn::Mul(hn::Set(df, c[1]), cy)),
+                                        hn::Mul(hn::Set(df, c[2]), cz)),
+                                hn::Mul(hn::Set(df, c[3]), cw));
+                }
+                m = hn::Or(m, bit(hn::Ge(d, zero), CLIP_USER0 << k));
             }
-            m = hn::Or(m, bit(hn::Ge(d, zero), CLIP_USER0 << k));
         }
         if (l + n > count) m = hn::IfThenElseZero(hn::FirstN(du, count - l), m);
         clip_or = hn::Or(clip_or, m);
