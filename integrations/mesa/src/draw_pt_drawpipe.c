@@ -439,6 +439,16 @@ so_settle(struct draw_context *draw, const struct dp_so_slot *slot)
    }
 }
 
+/* Whether Mesa's primitive assembler runs for the draw's primitive (primitive ids, adjacency):
+ * it makes vertices of its own, which neither drawpipe's stages nor its stream output take. */
+static bool
+assembler_runs(struct drawpipe_front *fe)
+{
+   const struct draw_prim_info prim = {.prim = fe->prim};
+   const struct draw_vertex_info none = {0};
+   return draw_prim_assembler_is_required(fe->draw, &prim, &none);
+}
+
 static void
 run_segment(struct draw_pt_middle_end *middle, const struct dp_segment *seg, unsigned flags)
 {
@@ -796,9 +806,7 @@ whole_stages(struct drawpipe_front *fe)
       return STAGES_WINDOW;
    if (fe->prim == PIPE_PRIM_POINTS && draw->guard_band_points_xy)
       return STAGES_GUARD_BAND;
-   const struct draw_prim_info prim = {.prim = fe->prim};
-   const struct draw_vertex_info verts = {0};
-   if (draw_prim_assembler_is_required(draw, &prim, &verts))
+   if (assembler_runs(fe))
       return STAGES_ASSEMBLER;
 
    /* The llvm middle end sizes a vertex for the larger of the shader's inputs and outputs
@@ -963,9 +971,7 @@ whole_stream_output_plan(struct drawpipe_front *fe)
    if ((!fe->so_capture && !draw->collect_primgen) || !draw->render)
       return;
    /* Mesa's so_emit takes what the assembler makes; drawpipe's slots are the segments'. */
-   const struct draw_prim_info prim = {.prim = fe->prim};
-   const struct draw_vertex_info none = {0};
-   if (fe->prim > PIPE_PRIM_POLYGON || draw_prim_assembler_is_required(draw, &prim, &none)) {
+   if (fe->prim > PIPE_PRIM_POLYGON || assembler_runs(fe)) {
       if (stat_enabled)
          atomic_fetch_add(&stat_so[SO_ASSEMBLER], 1);
       return;

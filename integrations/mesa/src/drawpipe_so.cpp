@@ -155,9 +155,8 @@ extern "C" bool dp_so_begin(struct dp_so *so, const unsigned internal_offset[4])
     const StreamOutputState& st = so->so->state();
     std::array<size_t, kMaxStreamOutputBuffers> fill{};
     for (unsigned b = 0; b < kMaxStreamOutputBuffers; ++b) {
-        if (!st.buffers[b].data) continue;
-        if (internal_offset[b] > st.buffers[b].size) return false;
-        fill[b] = internal_offset[b];
+        // begin_at refuses a fill past its buffer's size (caught below).
+        if (st.buffers[b].data) fill[b] = internal_offset[b];
     }
     try {
         if (so->so->begun()) so->so->end();
