@@ -31,20 +31,18 @@ struct Key {
     dp_so_target targets[4] = {};
     bool provoking_first = false;
 
-    bool operator==(const Key& o) const {
-        auto same_output = [](const dp_so_output& a, const dp_so_output& b) {
-            return std::memcmp(&a, &b, sizeof a) == 0;
-        };
-        if (outputs.size() != o.outputs.size()) return false;
+    // Compared with the state as given, so that a draw like the last one allocates nothing.
+    bool matches(const dp_so_state& s) const {
+        if (outputs.size() != s.num_outputs) return false;
         for (size_t i = 0; i < outputs.size(); ++i)
-            if (!same_output(outputs[i], o.outputs[i])) return false;
+            if (std::memcmp(&outputs[i], &s.outputs[i], sizeof outputs[i]) != 0) return false;
         for (unsigned b = 0; b < 4; ++b)
-            if (stride[b] != o.stride[b] || targets[b].data != o.targets[b].data ||
-                targets[b].offset != o.targets[b].offset || targets[b].size != o.targets[b].size)
+            if (stride[b] != s.stride[b] || targets[b].data != s.targets[b].data ||
+                targets[b].offset != s.targets[b].offset || targets[b].size != s.targets[b].size)
                 return false;
-        return vertex_size == o.vertex_size && clip_pos_offset == o.clip_pos_offset &&
-               data_offset == o.data_offset && num_registers == o.num_registers &&
-               position_output == o.position_output && provoking_first == o.provoking_first;
+        return vertex_size == s.vertex_size && clip_pos_offset == s.clip_pos_offset &&
+               data_offset == s.data_offset && num_registers == s.num_registers &&
+               position_output == s.position_output && provoking_first == s.provoking_first;
     }
 };
 
@@ -134,12 +132,11 @@ extern "C" void dp_so_destroy(struct dp_so *so) {
 extern "C" bool dp_so_set(struct dp_so *so, const struct dp_so_state *s, char *why,
                           unsigned why_size) {
     try {
-        Key k = key_of(*s);
-        if (!so->key || !(*so->key == k)) {
+        if (!so->key || !so->key->matches(*s)) {
             so->so.reset();
             so->key.reset();
             so->refusal = build(*so, *s);
-            so->key = std::move(k);
+            so->key = key_of(*s);
         }
     } catch (const std::exception& e) {
         so->key.reset();
