@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The draw module's time on the built Mesa, `off` against other modes, round by round:
-    integrations/mesa/bench-modes.py [--rounds N] [--modes off,front] [--bench PATH] [-- ARGS]
+    integrations/mesa/bench-modes.py [--rounds N] [--modes off,front] [--bench PATH] [--runner PATH] [-- ARGS]
 A mode may carry one environment variable (front:DRAWPIPE_MESA_MAX_VERTICES=1024).
 Each round runs bench/gl_draw_bench once per mode, in a rotating order, each on the same
 build through run.sh; a workload's ratio is the median over rounds of that round's
@@ -22,6 +22,8 @@ ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDe
 ap.add_argument("--rounds", type=int, default=5)
 ap.add_argument("--modes", default="off,front")
 ap.add_argument("--bench", default=os.path.join(root, "build/default/bench/gl_draw_bench"))
+ap.add_argument("--runner", default=os.path.join(here, "run.sh"),
+                help="runs MODE PROGRAM ARGS on the built Mesa (pack-device.sh's mesa-run elsewhere)")
 ap.add_argument("args", nargs="*", help="passed to gl_draw_bench (after --)")
 a = ap.parse_args()
 modes = a.modes.split(",")
@@ -37,7 +39,7 @@ for r in range(a.rounds):
         m = modes[(r + k) % len(modes)]
         mode, _, var = m.partition(":")  # "front:NAME=VALUE": the mode with a variable set
         env = dict(os.environ, **dict([var.split("=", 1)])) if var else None
-        p = subprocess.run([os.path.join(here, "run.sh"), mode, a.bench] + a.args,
+        p = subprocess.run([a.runner, mode, a.bench] + a.args,
                            capture_output=True, text=True, env=env)
         if p.returncode != 0:
             sys.exit(f"gl_draw_bench in {m} failed ({p.returncode}): {p.stderr.strip()}")
