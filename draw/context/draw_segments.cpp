@@ -4,8 +4,10 @@
 #include "draw/front_end/chunks.hpp"
 #include "draw/front_end/front_end.hpp"
 #include "draw/front_end/range_draw.hpp"
+#include "drawpipe/error.hpp"
 #include "drawpipe/prim.hpp"
 
+#include <string>
 #include <utility>
 
 namespace drawpipe {
@@ -43,6 +45,11 @@ struct DrawSegments::Impl {
     bool small_pending = false, small = false;
     Segment small_seg;
     FrontEndStats small_stats;
+    // chunks(): the draw's chunks per instance pass and passes (0: not asked since begin),
+    // and where restart runs cross the chunks (restart_table: found for this draw).
+    uint32_t per_pass = 0, passes = 1;
+    RestartChunks restarts;
+    bool restart_table = false;
 
     // The long way's answer for a small draw, without its set-up: the same checks (only
     // draws that pass them all are taken) and the range splitter's own segment.
@@ -61,6 +68,7 @@ struct DrawSegments::Impl {
     explicit Impl(PreparedDraw prepared) { begin(std::move(prepared)); }
     void begin(PreparedDraw prepared) {
         small = small_pending = false;
+        per_pass = 0;
         draw = std::move(prepared);
         source.begin(draw);
         begun = true;
@@ -85,9 +93,11 @@ void DrawSegments::begin(const DrawInfo& draw, const MiddleEndLimits& limits,
     m.begun = false;
     if (m.begin_small(draw, limits, options)) {
         m.begun = true;
+        m.per_pass = 1;
         return;
     }
     m.small = m.small_pending = false;
+    m.per_pass = 0;
     prepare_split_into(m.draw, draw, limits, options, "(limits)");
     m.source.begin(m.draw);
     m.begun = true;
@@ -106,6 +116,39 @@ bool DrawSegments::next(Segment& seg) {
 
 const FrontEndStats& DrawSegments::stats() const {
     return impl_->small ? impl_->small_stats : impl_->source.stats();
+}
+
+uint32_t DrawSegments::chunks(bool parallel) {
+    Impl& m = *impl_;
+    if (!m.begun) return 0;
+    if (m.per_pass != 0) return m.per_pass * m.passes;
+    const DrawInfo& d = m.draw.state.draw;
+    m.per_pass = m.draw.cached ? 1 : chunk_count(d, m.draw.split);
+    m.passes = m.per_pass > 1 ? chunk_passes(d, m.draw.split) : 1;
+    if (m.passes == 0) m.per_pass = m.passes = 1; // no instance: nothing to split apart
+    m.restart_table = m.per_pass > 1 && d.primitive_restart && d.index_type != IndexType::none;
+    if (m.restart_table) find_restart_chunks(d, m.draw.split, m.per_pass, m.restarts, parallel);
+    return m.per_pass * m.passes;
+}
+
+uint32_t standard_chunk_positions(uint32_t max_vertices) {
+    return default_chunk_positions(max_vertices);
+}
+
+void DrawSegments::begin_chunk(const DrawSegments& draw, uint32_t chunk) {
+    const Impl& of = *draw.impl_;
+    Impl& m = *impl_;
+    m.begun = false;
+    m.small = m.small_pending = false;
+    m.per_pass = 0;
+    if (!of.begun || of.per_pass <= 1 || chunk >= of.per_pass * of.passes)
+        throw Error(ErrorCode::invalid_operation,
+                    "begin_chunk: chunk " + std::to_string(chunk) + " of a draw of " +
+                        std::to_string(of.begun ? of.per_pass * of.passes : 0) +
+                        " chunks (chunks() not asked, or the draw splits as one piece)");
+    m.source.begin_chunk(of.draw, of.restart_table ? &of.restarts : nullptr,
+                         chunk / of.per_pass, chunk % of.per_pass);
+    m.begun = true;
 }
 
 } // namespace drawpipe

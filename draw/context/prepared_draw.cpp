@@ -2,6 +2,7 @@
 
 #include "draw/context/prepare_reuse.hpp"
 #include "draw/context/robust_indices.hpp"
+#include "draw/front_end/chunks.hpp"
 #include "drawpipe/error.hpp"
 #include "drawpipe/extend/draw_segments.hpp"
 #include "drawpipe/extend/shading.hpp"
@@ -244,6 +245,12 @@ void SegmentSource::begin(const PreparedDraw& draw) {
         replay_.reset();
         front_.begin(draw.state.draw, draw.split);
     }
+}
+
+void SegmentSource::begin_chunk(const PreparedDraw& draw, const RestartChunks* restarts,
+                                uint32_t pass, uint32_t chunk) {
+    replay_.reset();
+    drawpipe::begin_chunk(front_, draw.state.draw, draw.split, restarts, pass, chunk);
 }
 
 bool SegmentSource::next(SegmentStorage& storage, Segment& seg) {

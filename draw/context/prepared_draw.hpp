@@ -93,6 +93,10 @@ class SegmentSource {
   public:
     // The draw must outlive the segments this hands out.
     void begin(const PreparedDraw& draw);
+    // Only chunk `chunk` of instance pass `pass` of a draw of several chunks (chunks.hpp's
+    // begin_chunk); `restarts` as there.
+    void begin_chunk(const PreparedDraw& draw, const RestartChunks* restarts, uint32_t pass,
+                     uint32_t chunk);
     // Writes the next segment in draw order (lists in `storage`, or in the cached split).
     // Returns false when the draw is done.
     bool next(SegmentStorage& storage, Segment& seg);

@@ -15,8 +15,10 @@ struct DrawOptions {
     // When set, indexed draws whose DrawInfo::index_buffer_id is registered there replay
     // cached splits instead of splitting again.
     SplitCache* split_cache = nullptr;
-    // Index positions per front-end chunk when nonzero (else 2^19): tests cut small draws
-    // into many chunks with it. Every path splits a draw with the same value alike.
+    // Index positions per front-end chunk when nonzero (else 8 segments' worth of the vertex
+    // limit, at least 32,736): tests cut small draws into many chunks with it, and a driver
+    // whose threads split chunks apart (DrawSegments::chunks) cuts medium draws finer. Every
+    // path splits a draw with the same value alike.
     uint32_t chunk_positions = 0;
     // Check what the middle end hands back for every segment (element indices, vertex and
     // primitive counts, its layout): a broken model is then Error(middle_end_failure) naming

@@ -53,6 +53,8 @@
 
 /* DRAWPIPE_MESA=shade: windows in flight (shade_draw). */
 #define SHADE_WINDOWS 3
+/* Windows of chunks in flight (chunk_draw): one shaded while this thread finishes the other. */
+#define CHUNK_WINDOWS 2
 
 enum fallback_reason {
    FALLBACK_PATCH_RESTART,
@@ -67,6 +69,7 @@ static const char *const fallback_names[FALLBACK_COUNT] = {
 
 /* DRAWPIPE_MESA=shade: where a taken draw's vertex shader ran. */
 enum shade_place {
+   SHADE_CHUNKS,      /* on drawpipe's threads, split there too, chunk by chunk */
    SHADE_APART,       /* on drawpipe's threads */
    SHADE_ONE_SEGMENT, /* here: a draw of one segment, not worth the hand-over */
    SHADE_SMALL,       /* here, as in front: no more indices than a segment's vertices */
@@ -75,6 +78,7 @@ enum shade_place {
 };
 
 static const char *const shade_place_names[SHADE_PLACE_COUNT] = {
+   "split and shaded on drawpipe's threads, chunk by chunk",
    "shaded on drawpipe's threads",
    "shaded on the draw's own thread: one segment",
    "shaded on the draw's own thread: a small draw (as in front)",
@@ -189,7 +193,21 @@ static atomic_ulong stat_shade_place[SHADE_PLACE_COUNT], stat_shade_refused[DRAW
 static atomic_ulong stat_whole_end[WHOLE_END_COUNT];
 static atomic_ulong stat_stages[STAGES_REFUSAL_COUNT];
 static atomic_ulong stat_so[SO_PATH_COUNT], stat_so_place[SO_PLACE_COUNT];
+static atomic_ulong stat_chunks_lost;
 static char stat_last_refusal[256], stat_so_refusal[256];
+
+/* One chunk of a draw split and shaded on one of drawpipe's threads (chunk_draw). */
+struct chunk_part {
+   struct shade_window *w; /* its segments, their vertices shaded; w->split is its own */
+   const struct dp_split *draw;
+   unsigned chunk;
+   bool begun; /* dp_split_begin_chunk succeeded there */
+};
+
+struct chunk_window {
+   struct chunk_part *parts; /* fe->parts_per_window, created with the first chunked draw */
+   unsigned count;
+};
 
 struct drawpipe_front {
    struct draw_pt_front_end base;
@@ -208,6 +226,9 @@ struct drawpipe_front {
    struct shade_window *window[SHADE_WINDOWS];
    struct dp_tasks *tasks[SHADE_WINDOWS];
    struct dp_tasks *fill_tasks;
+   /* A draw of several chunks: two windows of parts, shaded with tasks[0] and tasks[1]. */
+   struct chunk_window chunks[CHUNK_WINDOWS];
+   unsigned parts_per_window;
    unsigned threads; /* drawpipe's (dp_thread_count) */
    /* whole's segments shaded on this thread: their vertex memory, kept (vertex_memory). */
    struct vertex_header *vert_mem;
@@ -221,6 +242,11 @@ struct drawpipe_front {
    /* DRAWPIPE_MESA_SO=0: whole leaves stream output and primitive counts to Mesa's so_emit
     * (a measuring knob). */
    bool so_apart;
+   /* DRAWPIPE_MESA_CHUNKS=0: a large draw's split stays on this thread (shade_draw), not
+    * chunk by chunk on drawpipe's threads (a measuring knob). */
+   bool chunks_apart;
+   /* DRAWPIPE_MESA_CHUNK_SPLIT: the chunks a medium draw is cut into (dp_split_draw). */
+   unsigned chunk_split;
    /* whole: drawpipe's stages for the draw being shaded apart, or NULL (whole_stages); for
     * every segment when the state has pipeline stages, else for those with a vertex to clip. */
    struct dp_stages *stages;
@@ -293,6 +319,9 @@ print_stats(void)
       if (stat_so[SO_REFUSED])
          fprintf(stderr, "drawpipe: whole: last stream output refused: %s\n", stat_so_refusal);
    }
+   if (stat_chunks_lost)
+      fprintf(stderr, "drawpipe: shade: %lu chunks not drawn: no memory to split them\n",
+              (unsigned long)stat_chunks_lost);
    if (stat_fallback[FALLBACK_REFUSED])
       fprintf(stderr, "drawpipe: last refusal: %s\n", stat_last_refusal);
 }
@@ -408,8 +437,10 @@ struct shade_window {
    bool pending; /* pending_seg could not be kept (out of memory): the split's current one */
    unsigned pending_flags;
    struct dp_segment pending_seg;
-   struct shade_job jobs[SHADE_WINDOW];
+   struct shade_job *jobs; /* job_cap of them: SHADE_WINDOW, or grown for a chunk's segments */
+   unsigned job_cap;
 };
+
 
 /* The primitive the llvm middle end hands stream output for a segment (its prim_type). */
 static unsigned
@@ -654,22 +685,29 @@ shade_fill_task(void *ctx, unsigned i)
  * shading waits for what must stay in order. The first window is filled here: a draw of one
  * segment (most small draws) is shaded right here, with no hand-over. whole: the draw's
  * plan (DRAWPIPE_MESA=whole), else NULL. */
+/* A window's share of the draw being run (its split: the draw's, or a chunk's own). */
+static void
+window_setup(struct drawpipe_front *fe, struct shade_window *w, struct dp_split *split,
+             const struct draw_llvm_whole_plan *whole)
+{
+   w->middle = fe->middle;
+   w->split = split;
+   w->whole = whole;
+   w->stages = fe->stages;
+   w->stage_every = fe->stage_every;
+   w->so = fe->so_begun ? fe->so : NULL;
+   w->fe = fe;
+   w->prim = fe->prim;
+}
+
 static unsigned
 shade_draw(struct drawpipe_front *fe, const struct draw_llvm_whole_plan *whole)
 {
    unsigned segments = 0, next = 1;
    struct shade_window *shading = fe->window[0], *finishing = NULL;
    struct dp_tasks *shading_tasks = fe->tasks[0], *finishing_tasks = NULL;
-   for (unsigned i = 0; i < SHADE_WINDOWS; i++) {
-      fe->window[i]->middle = fe->middle;
-      fe->window[i]->split = fe->split;
-      fe->window[i]->whole = whole;
-      fe->window[i]->stages = fe->stages;
-      fe->window[i]->stage_every = fe->stage_every;
-      fe->window[i]->so = fe->so_begun ? fe->so : NULL;
-      fe->window[i]->fe = fe;
-      fe->window[i]->prim = fe->prim;
-   }
+   for (unsigned i = 0; i < SHADE_WINDOWS; i++)
+      window_setup(fe, fe->window[i], fe->split, whole);
    shade_fill(shading);
    if (shading->last && shading->count == 1) {
       /* (Entering the arena to wait costs more than a small draw's whole split.) */
@@ -725,14 +763,182 @@ shade_window_destroy(struct shade_window *w)
 {
    if (!w)
       return;
-   for (unsigned i = 0; i < SHADE_WINDOW; i++) {
+   for (unsigned i = 0; w->jobs && i < w->job_cap; i++) {
       free(w->jobs[i].fetch_elts);
       free(w->jobs[i].draw_elts);
       free(w->jobs[i].hw);
       free(w->jobs[i].vert_mem);
       dp_staged_destroy(w->jobs[i].staged);
    }
+   free(w->jobs);
    FREE(w);
+}
+
+static struct shade_window *
+shade_window_create(void)
+{
+   struct shade_window *w = CALLOC_STRUCT(shade_window);
+   if (w && !(w->jobs = calloc(SHADE_WINDOW, sizeof(struct shade_job)))) {
+      FREE(w);
+      return NULL;
+   }
+   if (w)
+      w->job_cap = SHADE_WINDOW;
+   return w;
+}
+
+/* More jobs for a chunk's window (the new ones zeroed, as calloc'd ones). */
+static bool
+shade_window_grow(struct shade_window *w)
+{
+   const unsigned cap = w->job_cap * 2;
+   struct shade_job *jobs = realloc(w->jobs, cap * sizeof(struct shade_job));
+   if (!jobs)
+      return false;
+   memset(jobs + w->job_cap, 0, (cap - w->job_cap) * sizeof(struct shade_job));
+   w->jobs = jobs;
+   w->job_cap = cap;
+   return true;
+}
+
+/* DRAWPIPE_MESA=shade and whole, a draw drawpipe's front end cuts into chunks (one is a few
+ * thousand indices, the same for every thread count): its split runs on drawpipe's threads
+ * too, which in shade_draw is the one serial step left (W1's dedup is most of a thread).
+ * Each task splits one chunk on a split of its own and shades the segments as they come;
+ * this thread finishes the chunks in draw order, one window while the next is shaded. The
+ * segments are exactly those of the draw's own split. Stream output captures through
+ * shade_draw instead: its places are reserved as the split goes, in draw order. */
+static void
+chunk_shade(void *ctx, unsigned i)
+{
+   struct chunk_window *cw = ctx;
+   struct chunk_part *p = &cw->parts[i];
+   struct shade_window *w = p->w;
+   w->count = 0;
+   w->last = w->pending = false;
+   p->begun = dp_split_begin_chunk(w->split, p->draw, p->chunk) == NULL;
+   if (!p->begun)
+      return; /* out of memory: this thread's finish splits it (chunk_finish) */
+   struct dp_segment seg;
+   for (;;) {
+      if (!dp_split_next(w->split, &seg)) {
+         w->last = true;
+         return;
+      }
+      const unsigned flags = segment_flags(&seg);
+      if ((w->count == w->job_cap && !shade_window_grow(w)) ||
+          !shade_keep(&w->jobs[w->count], &seg, flags)) {
+         w->pending = true; /* the rest of the chunk is run on the finishing side */
+         w->pending_seg = seg;
+         w->pending_flags = flags;
+         return;
+      }
+      w->jobs[w->count].so_reserved = false;
+      shade_one(w, w->count++);
+   }
+}
+
+/* Finishes a shaded chunk here, in order; returns its segments. What its thread could not
+ * keep or split for lack of memory is split and run here, by the middle end's own run. */
+static unsigned
+chunk_finish(struct drawpipe_front *fe, struct chunk_part *p)
+{
+   struct shade_window *w = p->w;
+   unsigned segments = p->begun ? w->count : 0;
+   struct dp_segment seg;
+   if (!p->begun) {
+      if (dp_split_begin_chunk(w->split, p->draw, p->chunk)) {
+         if (stat_enabled)
+            atomic_fetch_add(&stat_chunks_lost, 1);
+         return 0;
+      }
+   } else {
+      shade_finish(w);
+      if (!w->pending)
+         return segments;
+      run_segment(fe->middle, &w->pending_seg, w->pending_flags);
+      segments++;
+   }
+   while (dp_split_next(w->split, &seg)) {
+      run_segment(fe->middle, &seg, segment_flags(&seg));
+      segments++;
+   }
+   return segments;
+}
+
+/* Starts chunks [first, first + count) on window `cw`. */
+static void
+chunk_start(struct drawpipe_front *fe, struct dp_tasks *tasks, struct chunk_window *cw,
+            unsigned first, unsigned count)
+{
+   cw->count = count;
+   for (unsigned i = 0; i < count; i++) {
+      cw->parts[i].draw = fe->split;
+      cw->parts[i].chunk = first + i;
+   }
+   dp_tasks_run_for(tasks, count, chunk_shade, cw);
+}
+
+/* The parts of both windows, made with the first chunked draw: a window holds as many
+ * chunks as drawpipe has threads, each with its own split. False when memory runs out (the
+ * draw then goes through shade_draw). */
+static bool
+chunk_parts(struct drawpipe_front *fe, const struct draw_llvm_whole_plan *whole)
+{
+   const unsigned n = fe->threads;
+   for (unsigned k = 0; k < CHUNK_WINDOWS; k++) {
+      struct chunk_window *cw = &fe->chunks[k];
+      if (!cw->parts) {
+         cw->parts = CALLOC(n, sizeof(struct chunk_part));
+         if (!cw->parts)
+            return false;
+         fe->parts_per_window = n;
+      }
+      for (unsigned i = 0; i < n; i++) {
+         struct chunk_part *p = &cw->parts[i];
+         if (!p->w && !(p->w = shade_window_create()))
+            return false;
+         if (!p->w->split && !(p->w->split = dp_split_create()))
+            return false;
+         window_setup(fe, p->w, p->w->split, whole);
+      }
+   }
+   return true;
+}
+
+static unsigned
+chunk_draw(struct drawpipe_front *fe, unsigned chunks, const struct draw_llvm_whole_plan *whole)
+{
+   const unsigned per = fe->parts_per_window;
+   unsigned segments = 0, started = MIN2(per, chunks), k = 0;
+   chunk_start(fe, fe->tasks[0], &fe->chunks[0], 0, started);
+   for (;;) {
+      struct chunk_window *finishing = &fe->chunks[k];
+      dp_tasks_wait(fe->tasks[k]);
+      const unsigned more = MIN2(per, chunks - started);
+      if (more)
+         chunk_start(fe, fe->tasks[1 - k], &fe->chunks[1 - k], started, more);
+      started += more;
+      for (unsigned i = 0; i < finishing->count; i++)
+         segments += chunk_finish(fe, &finishing->parts[i]);
+      if (!more)
+         return segments;
+      k = 1 - k;
+   }
+}
+
+static void
+chunk_parts_destroy(struct drawpipe_front *fe)
+{
+   for (unsigned k = 0; k < CHUNK_WINDOWS; k++) {
+      struct chunk_window *cw = &fe->chunks[k];
+      for (unsigned i = 0; cw->parts && i < fe->parts_per_window; i++) {
+         if (cw->parts[i].w)
+            dp_split_destroy(cw->parts[i].w->split);
+         shade_window_destroy(cw->parts[i].w);
+      }
+      FREE(cw->parts);
+   }
 }
 
 /* DRAWPIPE_MESA=whole: drawpipe's stages for a draw shaded apart (fe->stages), where its state
@@ -1055,6 +1261,7 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
       .restart_index = draw->pt.user.restart_index,
       .patch_vertices = draw->pt.vertices_per_patch,
       .max_vertices = fe->max_vertices,
+      .chunk_split = fe->chunk_split,
    };
    const char *refusal = dp_split_begin(fe->split, &d);
    if (refusal) {
@@ -1091,7 +1298,16 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
          if (stat_enabled)
             atomic_fetch_add(&stat_stages[r], 1);
       }
-      segments = shade_draw(fe, whole ? &fe->whole_plan : NULL);
+      const struct draw_llvm_whole_plan *plan = whole ? &fe->whole_plan : NULL;
+      const unsigned chunks =
+         fe->so_begun || !fe->chunks_apart ? 1 : dp_split_chunks(fe->split);
+      if (chunks > 1 && chunk_parts(fe, plan)) {
+         if (stat_enabled)
+            atomic_fetch_add(&stat_shade_place[SHADE_CHUNKS], 1);
+         segments = chunk_draw(fe, chunks, plan);
+      } else {
+         segments = shade_draw(fe, plan);
+      }
       dp_stages_destroy(fe->stages);
       fe->stages = NULL;
    } else if (whole) {
@@ -1160,6 +1376,7 @@ drawpipe_destroy(struct draw_pt_front_end *frontend)
       dp_tasks_destroy(fe->tasks[i]);
       shade_window_destroy(fe->window[i]);
    }
+   chunk_parts_destroy(fe);
    fe->vsplit->destroy(fe->vsplit);
    free(fe->vert_mem);
    dp_so_destroy(fe->so);
@@ -1181,6 +1398,8 @@ draw_pt_drawpipe(struct draw_context *draw)
    fe->convert_apart = debug_get_bool_option("DRAWPIPE_MESA_CONVERT", true);
    fe->stages_apart = debug_get_bool_option("DRAWPIPE_MESA_STAGES", true);
    fe->so_apart = debug_get_bool_option("DRAWPIPE_MESA_SO", true);
+   fe->chunks_apart = debug_get_bool_option("DRAWPIPE_MESA_CHUNKS", true);
+   fe->chunk_split = debug_get_num_option("DRAWPIPE_MESA_CHUNK_SPLIT", 16);
    fe->split = dp_split_create();
    fe->vsplit = draw_pt_vsplit(draw);
    bool shade_ok = true;
@@ -1189,7 +1408,7 @@ draw_pt_drawpipe(struct draw_context *draw)
       fe->threads = dp_thread_count();
       shade_ok = fe->fill_tasks != NULL;
       for (unsigned i = 0; i < SHADE_WINDOWS; i++) {
-         fe->window[i] = CALLOC_STRUCT(shade_window);
+         fe->window[i] = shade_window_create();
          fe->tasks[i] = dp_tasks_create();
          shade_ok = shade_ok && fe->window[i] && fe->tasks[i];
       }

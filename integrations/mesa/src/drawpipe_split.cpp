@@ -2,6 +2,7 @@
 // (base vertex added) and u16 draw elements, and tell an indexed draw from a non-indexed
 // one by whether the fetch is listed; drawpipe's segments are put in those terms here.
 #include "drawpipe_split.h"
+#include "drawpipe_threads.h"
 
 #include <drawpipe/error.hpp>
 #include <drawpipe/extend/draw_segments.hpp>
@@ -35,11 +36,20 @@ struct dp_split {
     std::unique_ptr<uint32_t[]> fetch; // listed fetch elements
     std::unique_ptr<uint16_t[]> draw;  // draw elements renumbered for them
     std::unique_ptr<uint16_t[]> slot;  // a range's vertex -> its place in `fetch`
-    std::vector<uint16_t> identity;    // 0, 1, 2 ... for listed fetches drawn in order
     std::string error;
 };
 
 namespace {
+
+// 0, 1, 2 ... for listed fetches drawn in order, shared by every split.
+const uint16_t* identity() {
+    static const std::vector<uint16_t> ids = [] {
+        std::vector<uint16_t> v(kMaxSegmentVertices);
+        std::iota(v.begin(), v.end(), uint16_t(0));
+        return v;
+    }();
+    return ids.data();
+}
 
 IndexType index_type(unsigned size) {
     switch (size) {
@@ -88,6 +98,17 @@ bool draws_whole_range(const Segment& seg) {
     return used == (~uint64_t(0) >> (64 - seg.fetch_count)); // bits 0 .. fetch_count - 1
 }
 
+// dp_split_draw::chunk_split: drawpipe's chunks are 8 segments' worth (32,736 indices at
+// least), so a mesh of a few of them leaves most of a 16-core machine idle while its chunks
+// are split and shaded apart; such a draw is cut into chunk_split chunks instead, a multiple of
+// 12 indices each (whole segments of any list).
+uint32_t chunk_positions(const dp_split_draw& d, uint32_t max_vertices) {
+    const uint32_t standard = standard_chunk_positions(max_vertices);
+    if (d.chunk_split < 2 || uint64_t(d.count) >= uint64_t(standard) * d.chunk_split) return 0;
+    const uint32_t share = ((d.count + d.chunk_split - 1) / d.chunk_split + 11) / 12 * 12;
+    return std::max<uint32_t>(share, DP_MIN_CHUNK_POSITIONS);
+}
+
 } // namespace
 
 extern "C" {
@@ -98,8 +119,7 @@ dp_split* dp_split_create(void) {
         s->fetch.reset(new uint32_t[kMesaMaxFetch]);
         s->draw.reset(new uint16_t[kMaxSegmentVertices]);
         s->slot.reset(new uint16_t[kMesaMaxFetch]);
-        s->identity.resize(kMaxSegmentVertices);
-        std::iota(s->identity.begin(), s->identity.end(), uint16_t(0));
+        identity();
         return s;
     } catch (...) {
         return nullptr;
@@ -125,6 +145,7 @@ const char* dp_split_begin(dp_split* s, const dp_split_draw* d) {
         info.restart_index = d->restart_index;
     }
     s->limits.max_vertices = std::min(d->max_vertices, kMesaMaxFetch);
+    s->options.chunk_positions = chunk_positions(*d, s->limits.max_vertices);
     s->prim = info.prim;
     s->indexed = info.index_type != IndexType::none;
     // Only a range, or a primitive whose pieces overlap (cut for parity or to repeat a fan's
@@ -167,8 +188,41 @@ bool dp_split_next(dp_split* s, dp_segment* out) {
         elts = s->fetch.get();
     }
     out->fetch_elts = elts;
-    if (!out->draw_elts) out->draw_elts = s->identity.data();
+    if (!out->draw_elts) out->draw_elts = identity();
     return true;
+}
+
+unsigned dp_split_chunks(dp_split* s) {
+    struct Ask {
+        dp_split* s;
+        unsigned chunks;
+    } ask{s, 1};
+    // On drawpipe's arena: the restart scan's parallel_for must not start oneTBB's default one.
+    dp_arena_run(
+        [](void* p) {
+            Ask& a = *static_cast<Ask*>(p);
+            try {
+                a.chunks = a.s->segments.chunks(true);
+            } catch (...) {
+                a.chunks = 1; // out of memory for the restart table: split as one piece
+            }
+        },
+        &ask);
+    return ask.chunks;
+}
+
+const char* dp_split_begin_chunk(dp_split* part, const dp_split* draw, unsigned chunk) {
+    part->limits = draw->limits;
+    part->prim = draw->prim;
+    part->indexed = draw->indexed;
+    part->overlapping = draw->overlapping;
+    try {
+        part->segments.begin_chunk(draw->segments, chunk);
+        return nullptr;
+    } catch (const std::exception& e) {
+        part->error = std::string("drawpipe: ") + e.what();
+    }
+    return part->error.c_str();
 }
 
 } // extern "C"

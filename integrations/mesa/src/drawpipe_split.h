@@ -24,7 +24,13 @@ struct dp_split_draw {
    unsigned restart_index;
    unsigned patch_vertices; /* for PIPE_PRIM_PATCHES */
    unsigned max_vertices;   /* what the middle end's prepare() announced */
+   /* Cut a draw of fewer than this many of drawpipe's own chunks into this many (at least
+    * DP_MIN_CHUNK_POSITIONS indices each), so that drawpipe's threads split a mesh apart;
+    * 0: drawpipe's chunks alone. A function of the draw, never of the thread count. */
+   unsigned chunk_split;
 };
+
+#define DP_MIN_CHUNK_POSITIONS 2040
 
 /* A segment in the middle end's terms: fetch_elts NULL means the vertices fetch_start ..
  * fetch_start + fetch_count - 1 drawn in order (run_linear); otherwise fetch_elts are final
@@ -48,6 +54,18 @@ void dp_split_destroy(struct dp_split *split);
 const char *dp_split_begin(struct dp_split *split, const struct dp_split_draw *draw);
 /* The next segment of the draw begun last; false when it is done. */
 bool dp_split_next(struct dp_split *split, struct dp_segment *seg);
+
+/* A large draw is cut into chunks that split independently, so that drawpipe's threads split
+ * it as they shade it: the chunks of the draw begun last (1: it splits as one piece). With
+ * primitive restart this first scans the indices for where runs cross the chunks, on
+ * drawpipe's threads. */
+unsigned dp_split_chunks(struct dp_split *split);
+/* Starts `part` on chunk `chunk` of the draw begun on `draw` (after dp_split_chunks):
+ * dp_split_next(part) then hands out that chunk's segments, exactly those dp_split_next(draw)
+ * would. Any thread, one part per chunk in flight; `draw` begins no other draw meanwhile.
+ * Returns NULL, or why not (valid until part's next call). */
+const char *dp_split_begin_chunk(struct dp_split *part, const struct dp_split *draw,
+                                 unsigned chunk);
 
 #ifdef __cplusplus
 }

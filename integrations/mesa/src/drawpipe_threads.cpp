@@ -82,6 +82,10 @@ void dp_tasks_wait(dp_tasks* tasks) {
     arena().execute([&] { tasks->group.wait(); });
 }
 
+void dp_arena_run(void (*fn)(void* ctx), void* ctx) {
+    arena().execute([&] { fn(ctx); });
+}
+
 unsigned dp_thread_count(void) {
     return unsigned(arena().max_concurrency());
 }

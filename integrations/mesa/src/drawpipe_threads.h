@@ -24,6 +24,10 @@ void dp_tasks_run_for(struct dp_tasks *tasks, unsigned n, void (*fn)(void *ctx, 
 /* Returns when everything started on `tasks` has returned; this thread helps. */
 void dp_tasks_wait(struct dp_tasks *tasks);
 
+/* Calls fn(ctx) on this thread inside the arena, so that the oneTBB work it starts runs on
+ * the arena's threads (not on a default pool of every core). */
+void dp_arena_run(void (*fn)(void *ctx), void *ctx);
+
 /* The arena's thread count. */
 unsigned dp_thread_count(void);
 

@@ -10,6 +10,9 @@
 #include "support/random_draw.hpp"
 
 #include <gtest/gtest.h>
+#include <oneapi/tbb/parallel_for.h>
+
+#include <algorithm>
 
 #include <random>
 #include <string>
@@ -318,4 +321,73 @@ TEST(DrawSegments, ARestartIndexAnywhereInASmallDrawEndsARun) {
             }
         }
     }
+}
+
+// A driver's own threads split a large draw chunk by chunk (chunks, begin_chunk): the
+// chunks' segments, each chunk split on its own DrawSegments on any thread, in any order,
+// put side by side in chunk order, must be exactly the whole draw's segments and totals,
+// for every primitive, restart, instancing, and chunks from a few positions up.
+TEST(DrawSegments, ChunksSplitApartCutAsTheWholeDraw) {
+    std::mt19937 rng(41);
+    int chunked = 0, restarted = 0;
+    for (int iter = 0; iter < 300; ++iter) {
+        const Prim prim = Prim(rng() % kPrimCount);
+        const DrawDesc d = test::random_draw(rng, prim);
+        const auto bound = bind_draw(d);
+        MiddleEndLimits limits;
+        limits.max_vertices = std::max(min_segment_vertices(prim), d.patch_vertices) + rng() % 30;
+        DrawOptions options;
+        options.chunk_positions = 12 * (1 + rng() % 6);
+        DrawSegments whole(bound->info, limits, options);
+        const std::vector<std::string> expected = segments_of(whole);
+        const FrontEndStats totals = whole.stats();
+
+        DrawSegments draw;
+        draw.begin(bound->info, limits, options);
+        const uint32_t n = draw.chunks(iter % 2 == 0);
+        ASSERT_GE(n, 1u);
+        EXPECT_EQ(draw.chunks(), n); // asked again: the same, nothing scanned twice
+        if (n == 1) {
+            EXPECT_EQ(segments_of(draw), expected) << format_draw_text(d);
+            EXPECT_THROW(DrawSegments().begin_chunk(draw, 0), Error);
+            continue;
+        }
+        ++chunked;
+        restarted += bound->info.primitive_restart;
+        std::vector<std::vector<std::string>> parts(n);
+        std::vector<FrontEndStats> part_totals(n);
+        std::vector<uint32_t> order(n);
+        for (uint32_t c = 0; c < n; ++c) order[c] = c;
+        std::shuffle(order.begin(), order.end(), rng);
+        DrawSegments part; // reused from chunk to chunk, as a driver's thread would
+        if (iter % 3 == 0) { // on oneTBB's threads, all at once (TSan: nothing shared written)
+            tbb::parallel_for(uint32_t(0), n, [&](uint32_t c) {
+                DrawSegments own;
+                own.begin_chunk(draw, c);
+                parts[c] = segments_of(own);
+                part_totals[c] = own.stats();
+            });
+        } else {
+            for (uint32_t c : order) {
+                part.begin_chunk(draw, c);
+                parts[c] = segments_of(part);
+                part_totals[c] = part.stats();
+            }
+        }
+        std::vector<std::string> got;
+        FrontEndStats sum;
+        for (uint32_t c = 0; c < n; ++c) {
+            got.insert(got.end(), parts[c].begin(), parts[c].end());
+            sum.segments += part_totals[c].segments;
+            sum.indices += part_totals[c].indices;
+            sum.fetched += part_totals[c].fetched;
+            sum.shaded += part_totals[c].shaded;
+            sum.ia_primitives += part_totals[c].ia_primitives;
+        }
+        EXPECT_EQ(got, expected) << format_draw_text(d);
+        expect_same_totals(sum, totals);
+        EXPECT_THROW(part.begin_chunk(draw, n), Error);
+    }
+    EXPECT_GT(chunked, 100); // the draws were large enough to cut
+    EXPECT_GT(restarted, 10);
 }

@@ -41,10 +41,28 @@ class DrawSegments {
     // Totals of the segments so far, complete once next() has returned false.
     const FrontEndStats& stats() const;
 
+    // A large draw is cut into chunks that split independently (docs/front-end.md, "Chunks
+    // for threads"), so that a driver's own threads can split it as the pipeline's do. The
+    // chunks of the draw begun last, in draw order (instance pass by pass): 1 when it splits
+    // as one piece (small, cached, or a strategy that is sequential over the whole draw).
+    // With primitive restart this first finds where restart runs cross the chunks, one pass
+    // over the indices: with tbb::parallel_for in the caller's task arena when `parallel`.
+    uint32_t chunks(bool parallel = false);
+    // Splits only chunk `chunk` of the draw begun on `draw` (whose chunks() said more than
+    // one): next() then hands out exactly the segments draw.next() hands out there, in order,
+    // and stats() their totals. Any thread, one DrawSegments per chunk in flight; `draw` must
+    // not begin another draw meanwhile. Throws Error (invalid_operation) for a chunk `draw`
+    // does not have.
+    void begin_chunk(const DrawSegments& draw, uint32_t chunk);
+
   private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
+
+// The index positions per chunk of a draw split at `max_vertices` with
+// DrawOptions::chunk_positions 0: 8 segments' worth, at least 32,736.
+uint32_t standard_chunk_positions(uint32_t max_vertices);
 
 // What the limits constructor checks before it reads any index (the draw's own fields and
 // the split limits): throws the same Error. Costs O(1), whatever the draw's size.
