@@ -3,6 +3,7 @@
 # (pack-device.sh): the tables docs/mesa.md quotes for the 16-core machine. From the
 # repository root there, with the bundle in build/bundle:
 #   integrations/mesa/device-bench.sh OUT_DIR [ROUNDS]
+# (DEVICE_BENCH_MODES=off,whole,... replaces the first table's modes.)
 # Writes one Markdown table per question into OUT_DIR (rasterizer discard unless named):
 #   modes.md    off, whole on every core, on one thread, and with the split on the draw's
 #               thread (DRAWPIPE_MESA_CHUNKS=0) (W1, W3, W7, meshes, small draws)
@@ -30,7 +31,7 @@ bench() { # NAME MODES ROUNDS [gl_draw_bench args]
     python3 "$HERE/bench-modes.py" --runner "$B/mesa-run" --bench "$B/gl_draw_bench" \
         --rounds "$r" --modes "$modes" -- "$@" | tee "$out/$name.md"
 }
-bench modes off,whole,whole:LP_NUM_THREADS=1,whole:DRAWPIPE_MESA_CHUNKS=0 "$rounds" \
+bench modes "${DEVICE_BENCH_MODES:-off,whole,whole:LP_NUM_THREADS=1,whole:DRAWPIPE_MESA_CHUNKS=0}" "$rounds" \
     --workloads W1,W3,W7,$meshes --small 8192 --ms 300
 bench threads off,whole:LP_NUM_THREADS=2,whole:LP_NUM_THREADS=4,whole:LP_NUM_THREADS=8 \
     $(((rounds + 1) / 2)) --workloads W1,W3,W7,$meshes --small 0 --ms 300

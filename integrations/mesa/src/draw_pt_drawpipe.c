@@ -247,6 +247,8 @@ struct drawpipe_front {
    bool chunks_apart;
    /* DRAWPIPE_MESA_CHUNK_SPLIT: the chunks a medium draw is cut into (dp_split_draw). */
    unsigned chunk_split;
+   /* DRAWPIPE_MESA_CHUNK_WINDOW: chunks per window (chunk_parts), else as many as threads. */
+   unsigned chunk_window;
    /* whole: drawpipe's stages for the draw being shaded apart, or NULL (whole_stages); for
     * every segment when the state has pipeline stages, else for those with a vertex to clip. */
    struct dp_stages *stages;
@@ -885,7 +887,7 @@ chunk_start(struct drawpipe_front *fe, struct dp_tasks *tasks, struct chunk_wind
 static bool
 chunk_parts(struct drawpipe_front *fe, const struct draw_llvm_whole_plan *whole)
 {
-   const unsigned n = fe->threads;
+   const unsigned n = fe->chunk_window ? fe->chunk_window : fe->threads;
    for (unsigned k = 0; k < CHUNK_WINDOWS; k++) {
       struct chunk_window *cw = &fe->chunks[k];
       if (!cw->parts) {
@@ -1400,6 +1402,7 @@ draw_pt_drawpipe(struct draw_context *draw)
    fe->so_apart = debug_get_bool_option("DRAWPIPE_MESA_SO", true);
    fe->chunks_apart = debug_get_bool_option("DRAWPIPE_MESA_CHUNKS", true);
    fe->chunk_split = debug_get_num_option("DRAWPIPE_MESA_CHUNK_SPLIT", 16);
+   fe->chunk_window = debug_get_num_option("DRAWPIPE_MESA_CHUNK_WINDOW", 0);
    fe->split = dp_split_create();
    fe->vsplit = draw_pt_vsplit(draw);
    bool shade_ok = true;
