@@ -226,9 +226,6 @@ struct drawpipe_front {
    struct shade_window *window[SHADE_WINDOWS];
    struct dp_tasks *tasks[SHADE_WINDOWS];
    struct dp_tasks *fill_tasks;
-   /* A draw of several chunks: two windows of parts, shaded with tasks[0] and tasks[1]. */
-   struct chunk_window chunks[CHUNK_WINDOWS];
-   unsigned parts_per_window;
    unsigned threads; /* drawpipe's (dp_thread_count) */
    /* whole's segments shaded on this thread: their vertex memory, kept (vertex_memory). */
    struct vertex_header *vert_mem;
@@ -242,13 +239,6 @@ struct drawpipe_front {
    /* DRAWPIPE_MESA_SO=0: whole leaves stream output and primitive counts to Mesa's so_emit
     * (a measuring knob). */
    bool so_apart;
-   /* DRAWPIPE_MESA_CHUNKS=0: a large draw's split stays on this thread (shade_draw), not
-    * chunk by chunk on drawpipe's threads (a measuring knob). */
-   bool chunks_apart;
-   /* DRAWPIPE_MESA_CHUNK_SPLIT: the chunks a medium draw is cut into (dp_split_draw). */
-   unsigned chunk_split;
-   /* DRAWPIPE_MESA_CHUNK_WINDOW: chunks per window (chunk_parts), else twice the threads. */
-   unsigned chunk_window;
    /* whole: drawpipe's stages for the draw being shaded apart, or NULL (whole_stages); for
     * every segment when the state has pipeline stages, else for those with a vertex to clip. */
    struct dp_stages *stages;
@@ -264,6 +254,17 @@ struct drawpipe_front {
    /* vsplit, for the draws drawpipe refuses; prepared only when one comes. */
    struct draw_pt_front_end *vsplit;
    bool vsplit_prepared;
+   /* A draw of several chunks (chunk_draw), and its knobs. */
+   /* A draw of several chunks: two windows of parts, shaded with tasks[0] and tasks[1]. */
+   struct chunk_window chunks[CHUNK_WINDOWS];
+   unsigned parts_per_window;
+   /* DRAWPIPE_MESA_CHUNKS=0: a large draw's split stays on this thread (shade_draw), not
+    * chunk by chunk on drawpipe's threads (a measuring knob). */
+   bool chunks_apart;
+   /* DRAWPIPE_MESA_CHUNK_SPLIT: the chunks a medium draw is cut into (dp_split_draw). */
+   unsigned chunk_split;
+   /* DRAWPIPE_MESA_CHUNK_WINDOW: chunks per window (chunk_parts), else twice the threads. */
+   unsigned chunk_window;
 };
 
 enum drawpipe_mesa_mode
