@@ -146,8 +146,8 @@ void DrawSegments::begin_chunk(const DrawSegments& draw, uint32_t chunk) {
                     "begin_chunk: chunk " + std::to_string(chunk) + " of a draw of " +
                         std::to_string(of.begun ? of.per_pass * of.passes : 0) +
                         " chunks (chunks() not asked, or the draw splits as one piece)");
-    m.source.begin_chunk(of.draw, of.restart_table ? &of.restarts : nullptr,
-                         chunk / of.per_pass, chunk % of.per_pass);
+    m.source.begin_chunk(of.draw, of.restart_table ? &of.restarts : nullptr, chunk / of.per_pass,
+                         chunk % of.per_pass);
     m.begun = true;
 }
 

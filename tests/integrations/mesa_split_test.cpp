@@ -134,7 +134,8 @@ namespace {
 std::string describe(const dp_segment& s) {
     std::string out = std::to_string(s.flags) + (s.line_loop_piece ? " loop" : "") + ":";
     for (uint32_t i = 0; i < (s.fetch_elts ? s.draw_count : s.fetch_count); ++i)
-        out += ' ' + std::to_string(s.fetch_elts ? s.fetch_elts[s.draw_elts[i]] : s.fetch_start + i);
+        out +=
+            ' ' + std::to_string(s.fetch_elts ? s.fetch_elts[s.draw_elts[i]] : s.fetch_start + i);
     return out;
 }
 

@@ -359,7 +359,7 @@ TEST(DrawSegments, ChunksSplitApartCutAsTheWholeDraw) {
         std::vector<uint32_t> order(n);
         for (uint32_t c = 0; c < n; ++c) order[c] = c;
         std::shuffle(order.begin(), order.end(), rng);
-        DrawSegments part; // reused from chunk to chunk, as a driver's thread would
+        DrawSegments part;   // reused from chunk to chunk, as a driver's thread would
         if (iter % 3 == 0) { // on oneTBB's threads, all at once (TSan: nothing shared written)
             tbb::parallel_for(uint32_t(0), n, [&](uint32_t c) {
                 DrawSegments own;
