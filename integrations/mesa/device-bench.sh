@@ -3,7 +3,8 @@
 # (pack-device.sh): the tables docs/mesa.md quotes for the 16-core machine. From the
 # repository root there, with the bundle in build/bundle:
 #   integrations/mesa/device-bench.sh OUT_DIR [ROUNDS]
-# (DEVICE_BENCH_MODES=off,whole,... replaces the first table's modes.)
+# (DEVICE_BENCH_MODES=off,whole,... replaces the first table's modes; DEVICE_BENCH_TABLES="modes
+# xfb" runs only those tables.)
 # Writes one Markdown table per question into OUT_DIR (rasterizer discard unless named):
 #   modes.md    off, whole on every core, on one thread, and with the split on the draw's
 #               thread (DRAWPIPE_MESA_CHUNKS=0) (W1, W3, W7, meshes, small draws)
@@ -27,6 +28,7 @@ meshes=$B/models/bunny.obj,$B/models/horse.3ds,$B/models/cat.3ds
 bench() { # NAME MODES ROUNDS [gl_draw_bench args]
     local name=$1 modes=$2 r=$3
     shift 3
+    case " ${DEVICE_BENCH_TABLES:-modes threads xfb render} " in *" $name "*) ;; *) return ;; esac
     echo "== $name: $modes, $r rounds, $*"
     python3 "$HERE/bench-modes.py" --runner "$B/mesa-run" --bench "$B/gl_draw_bench" \
         --rounds "$r" --modes "$modes" -- "$@" | tee "$out/$name.md"
