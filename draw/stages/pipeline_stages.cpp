@@ -5,6 +5,7 @@
 #include "draw/stages/stage_chain.hpp"
 #include "drawpipe/error.hpp"
 
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
@@ -47,29 +48,68 @@ bool PipelineStages::takes(Prim prim) const {
     return !(edges && (prim == Prim::polygon || prim == Prim::quads || prim == Prim::quad_strip));
 }
 
-void PipelineStages::run(ShadedBatch& batch, ClipResults& clip, StagedLists& out) const {
-    for (const PrimRange& r : batch.prims)
-        if (r.stream == 0 && !takes(r.prim))
-            throw Error(ErrorCode::unsupported,
-                        "line_stipple: " + std::string(prim_name(r.prim)) +
-                            " carry the pattern's place on from primitive to primitive, and "
-                            "PipelineStages keeps nothing from batch to batch");
-    // The chain records into a DrawBatch (the draw module's carrier); the driver's batch and
-    // clip results are moved into one and back, so nothing is copied.
-    thread_local StageChain chain(nullptr);
-    thread_local DrawBatch carrier;
+namespace {
+
+// One batch through `chain`, begun for the draw: the chain records into a DrawBatch (the draw
+// module's carrier); the driver's batch and clip results are moved into one and back, so
+// nothing is copied.
+void stage_batch(StageChain& chain, DrawBatch& carrier, ShadedBatch& batch, ClipResults& clip,
+                 StagedLists& out) {
     carrier.clear();
     std::swap(carrier.shaded, batch);
     std::swap(carrier.clip, clip);
-    chain.begin(draw_, *plan_, {});
     chain.stage(carrier);
-    chain.end();
     out.clip_delta = carrier.clip_delta;
     out.vertex_count = carrier.staged_vertex_count; // 0 when nothing was kept
     out.ranges.swap(carrier.staged_ranges);
     out.elts.swap(carrier.staged_elts);
     std::swap(carrier.shaded, batch);
     std::swap(carrier.clip, clip);
+}
+
+} // namespace
+
+void PipelineStages::run(ShadedBatch& batch, ClipResults& clip, StagedLists& out) const {
+    for (const PrimRange& r : batch.prims)
+        if (r.stream == 0 && !takes(r.prim))
+            throw Error(ErrorCode::unsupported,
+                        "line_stipple: " + std::string(prim_name(r.prim)) +
+                            " carry the pattern's place on from primitive to primitive, and "
+                            "run() keeps nothing from batch to batch (PipelineStages::InOrder)");
+    thread_local StageChain chain(nullptr);
+    thread_local DrawBatch carrier;
+    chain.begin(draw_, *plan_, {});
+    stage_batch(chain, carrier, batch, clip, out);
+    chain.end();
+}
+
+// A chain of its own, begun at a draw's first batch and kept to its last: the stipple
+// stage's counter carries on between them.
+struct PipelineStages::InOrder::Impl {
+    explicit Impl(const PipelineStages& s) : stages(s) {}
+    const PipelineStages& stages;
+    StageChain chain{nullptr};
+    DrawBatch carrier;
+    bool begun = false;
+};
+
+PipelineStages::InOrder::InOrder(const PipelineStages& stages)
+    : impl_(std::make_unique<Impl>(stages)) {}
+
+PipelineStages::InOrder::~InOrder() {
+    begin();
+}
+
+void PipelineStages::InOrder::begin() {
+    if (impl_->begun) impl_->chain.end();
+    impl_->begun = false;
+}
+
+void PipelineStages::InOrder::run(ShadedBatch& batch, ClipResults& clip, StagedLists& out) {
+    Impl& m = *impl_;
+    if (!m.begun) m.chain.begin(m.stages.draw_, *m.stages.plan_, {});
+    m.begun = true;
+    stage_batch(m.chain, m.carrier, batch, clip, out);
 }
 
 } // namespace drawpipe

@@ -141,7 +141,7 @@ def main():
         print(f"  differs: {f}")
     counts = {}
     for line in stats.splitlines():
-        if line.startswith("drawpipe: whole:") or line.startswith("drawpipe: shade: "):
+        if (line.startswith("drawpipe: whole:") or line.startswith("drawpipe: shade: ")) and not line.endswith(" threads"):
             n, what = line.split(":", 2)[2].strip().split(" ", 1)
             counts[what] = counts.get(what, 0) + int(n)
     for what, n in sorted(counts.items(), key=lambda kv: -kv[1]):

@@ -6,9 +6,9 @@
 #   build/bundle/unpack && integrations/mesa/bench-modes.py --runner build/bundle/mesa-run \
 #       --bench build/bundle/gl_draw_bench -- --workloads W1,build/bundle/models/bunny.obj
 # The bundle holds gl_draw_bench, the build's swrast_dri.so, libEGL_mesa and libglapi, every
-# library they load and this machine's dynamic loader (../shared/tools/device-bundle.sh does
-# the program's part), glmark2's three meshes, and `mesa-run MODE PROGRAM [ARGS]`, run.sh's
-# equivalent: glvnd finds the bundle's EGL vendor, the loader looks in the bundle's lib/ only.
+# library they load (libtbbmalloc too: libtbb opens it itself) and this machine's dynamic
+# loader, glmark2's three meshes, and `mesa-run MODE PROGRAM [ARGS]`, run.sh's equivalent:
+# glvnd finds the bundle's EGL vendor, the loader looks in the bundle's lib/ only.
 # The libraries travel as one xz archive (LLVM alone is 117 MB), unpacked there by `unpack`.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -20,15 +20,19 @@ for f in "$MESA/src/gallium/targets/dri/swrast_dri.so" "$BENCH"; do
     [ -f "$f" ] || { echo "pack-device: missing $f (run ./quickstart.sh mesa)" >&2; exit 2; }
 done
 rm -rf "$OUT"
-"$ROOT/../shared/tools/device-bundle.sh" "$OUT" "$BENCH" >/dev/null
-for so in "$MESA/src/gallium/targets/dri/swrast_dri.so" "$MESA/src/egl/libEGL_mesa.so.0" \
-    "$MESA/src/mapi/shared-glapi/libglapi.so.0"; do
-    cp -L "$so" "$OUT/lib/$(basename "$so")"
-    strip --strip-debug "$OUT/lib/$(basename "$so")"
+mkdir -p "$OUT/lib"
+cp "$BENCH" "$OUT/"
+strip --strip-debug "$OUT/gl_draw_bench"
+tbbmalloc=$(ldconfig -p | awk '/libtbbmalloc\.so\.2 .*x86-64/ {print $NF; exit}')
+for so in "$BENCH" "$MESA/src/gallium/targets/dri/swrast_dri.so" "$MESA/src/egl/libEGL_mesa.so.0" \
+    "$MESA/src/mapi/shared-glapi/libglapi.so.0" $tbbmalloc; do
+    [ "$so" = "$BENCH" ] || { cp -L "$so" "$OUT/lib/$(basename "$so")"; strip --strip-debug "$OUT/lib/$(basename "$so")"; }
     ldd "$so" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r dep; do
         [ -f "$OUT/lib/$(basename "$dep")" ] || cp -L "$dep" "$OUT/lib/"
     done
 done
+loader=$(ldd "$BENCH" | awk '$1 ~ /ld-linux/ {print $1}')
+cp -L "$loader" "$OUT/ld-linux-x86-64.so.2"
 git -C "$ROOT" rev-parse --short HEAD >"$OUT/commit"
 mkdir -p "$OUT/models"
 cp /usr/share/glmark2/models/{bunny.obj,horse.3ds,cat.3ds} "$OUT/models/"

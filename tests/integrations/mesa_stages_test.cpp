@@ -119,31 +119,40 @@ struct HandedPrim {
     std::vector<float> verts;
 };
 
+// Every piece of `out`, in order (each at most 65535 vertices, as a vbuf takes them).
+std::vector<HandedPrim> handed(const dp_staged* out, unsigned floats) {
+    std::vector<HandedPrim> prims;
+    for (unsigned piece = 0; piece < dp_staged_pieces(out); ++piece) {
+        unsigned n = 0;
+        const float* verts = nullptr;
+        const uint16_t* e = nullptr;
+        const unsigned *first = nullptr, *count = nullptr, *prim = nullptr;
+        const unsigned ranges = dp_staged_piece(out, piece, &verts, &n, &e, &first, &count, &prim);
+        EXPECT_LE(n, 65535u);
+        for (unsigned r = 0; r < ranges; ++r) {
+            const unsigned per = prim[r] == kTriangles ? 3 : prim[r] == kLines ? 2 : 1;
+            EXPECT_EQ(count[r] % per, 0u);
+            for (unsigned i = 0; i + per <= count[r]; i += per) {
+                HandedPrim h{prim[r], {}};
+                for (unsigned k = 0; k < per; ++k) {
+                    const unsigned v = e[first[r] + i + k];
+                    EXPECT_LT(v, n);
+                    h.verts.insert(h.verts.end(), verts + floats * v, verts + floats * v + floats);
+                }
+                prims.push_back(h);
+            }
+        }
+    }
+    return prims;
+}
+
 std::vector<HandedPrim> run_prims(dp_stages* st, const std::vector<unsigned char>& packed,
                                   unsigned vertex_count, const std::vector<uint16_t>& elts,
                                   unsigned floats = 12, unsigned drawn = kTriangles) {
     dp_staged* out = dp_staged_create();
     EXPECT_TRUE(dp_stages_run(st, packed.data(), vertex_count, drawn, 3, elts.data(),
                               unsigned(elts.size()), out));
-    unsigned n = 0;
-    const float* verts = dp_staged_vertices(out, &n);
-    const uint16_t* e = nullptr;
-    const unsigned *first = nullptr, *count = nullptr, *prim = nullptr;
-    const unsigned ranges = dp_staged_ranges(out, &e, &first, &count, &prim);
-    std::vector<HandedPrim> prims;
-    for (unsigned r = 0; r < ranges; ++r) {
-        const unsigned per = prim[r] == kTriangles ? 3 : prim[r] == kLines ? 2 : 1;
-        EXPECT_EQ(count[r] % per, 0u);
-        for (unsigned i = 0; i + per <= count[r]; i += per) {
-            HandedPrim h{prim[r], {}};
-            for (unsigned k = 0; k < per; ++k) {
-                const unsigned v = e[first[r] + i + k];
-                EXPECT_LT(v, n);
-                h.verts.insert(h.verts.end(), verts + floats * v, verts + floats * v + floats);
-            }
-            prims.push_back(h);
-        }
-    }
+    std::vector<HandedPrim> prims = handed(out, floats);
     dp_staged_destroy(out);
     return prims;
 }
@@ -363,12 +372,13 @@ TEST(MesaStages, OnlyTheVerticesOfKeptPrimitivesAreHandedOn) {
     const uint16_t elts[6] = {3, 4, 5, 0, 1, 2};
     dp_staged* out = dp_staged_create();
     ASSERT_TRUE(dp_stages_run(st, packed.data(), 6, 4, 3, elts, 6, out));
+    ASSERT_EQ(dp_staged_pieces(out), 1u);
     unsigned n = 0;
-    const float* v = dp_staged_vertices(out, &n);
-    EXPECT_EQ(n, 3u);
+    const float* v = nullptr;
     const uint16_t* e = nullptr;
     const unsigned *first = nullptr, *count = nullptr, *prim = nullptr;
-    ASSERT_EQ(dp_staged_ranges(out, &e, &first, &count, &prim), 1u);
+    ASSERT_EQ(dp_staged_piece(out, 0, &v, &n, &e, &first, &count, &prim), 1u);
+    EXPECT_EQ(n, 3u);
     ASSERT_EQ(count[0], 3u);
     EXPECT_EQ(prim[0], kTriangles);
     // In first use: the inside triangle's vertices 0, 1, 2 with their colours.
@@ -552,7 +562,7 @@ TEST(MesaStages, TwoSidedColourTakesMesasBackColourOutput) {
 
 // Line stipple where every primitive restarts the pattern (triangles in polygon mode line):
 // each edge comes back as its dashes; a line strip, whose pattern runs on from segment to
-// segment in Mesa, is refused (the caller then runs Mesa's pipeline).
+// segment in Mesa, is refused by dp_stages_run (dp_stages_run_in_order takes it, below).
 TEST(MesaStages, LineStippleDashesEdgesAndRefusesStrips) {
     const std::vector<MesaVertex> vs = {vertex(-0.8f, -0.8f, 0, 1, 0.25f, kEdgeFlag),
                                         vertex(0.8f, -0.8f, 0, 1, 0.5f, kEdgeFlag),
@@ -605,4 +615,91 @@ TEST(MesaStages, StippledDashesKeepTheProvokingFlatColour) {
                 EXPECT_EQ(h.verts[k + 4], first ? 0.25f : 1.0f) << "provoking first " << first;
         dp_stages_destroy(st);
     }
+}
+
+// A stippled line strip cut into segments, its segments through dp_stages_run_in_order in
+// draw order: the pattern runs on from one segment to the next, so the dashes are exactly
+// those of the whole strip in one segment; run apart (each segment's pattern from its start)
+// they differ.
+TEST(MesaStages, StippledStripSegmentsInOrderCarryThePattern) {
+    std::vector<MesaVertex> vs;
+    for (int i = 0; i < 9; ++i) // a zigzag of 8 lines, 30-100 pixels each
+        vs.push_back(
+            vertex(-0.9f + 0.2f * float(i), i % 2 ? 0.7f : -0.7f, 0, 1, 0.1f * float(i), 0));
+    MesaState s;
+    s.line_stipple = true;
+    s.stipple_factor = 3;
+    s.stipple_pattern = 0x00FF; // 24 pixels on, 24 off: cuts fall mid-dash
+    const std::vector<unsigned char> packed = pack(vs);
+    auto run = [&](bool in_order, std::vector<std::vector<uint16_t>> segments) {
+        dp_stages* st = create(s);
+        EXPECT_NE(st, nullptr);
+        dp_staged* out = dp_staged_create();
+        std::vector<HandedPrim> all;
+        for (size_t k = 0; k < segments.size(); ++k) {
+            const unsigned flags = (k > 0 ? 1u : 0u) | (k + 1 < segments.size() ? 2u : 0u);
+            const auto& e = segments[k];
+            const bool ok = in_order ? dp_stages_run_in_order(st, packed.data(), 9, 3, flags,
+                                                              e.data(), unsigned(e.size()), out)
+                                     : dp_stages_run(st, packed.data(), 9, 1 /* LINES */, 0,
+                                                     e.data(), unsigned(e.size()), out);
+            EXPECT_TRUE(ok);
+            const auto prims = handed(out, 12);
+            all.insert(all.end(), prims.begin(), prims.end());
+        }
+        dp_staged_destroy(out);
+        dp_stages_destroy(st);
+        return all;
+    };
+    const auto whole = run(true, {{0, 1, 2, 3, 4, 5, 6, 7, 8}});
+    const auto cut = run(true, {{0, 1, 2, 3}, {3, 4, 5}, {5, 6, 7, 8}});
+    ASSERT_GT(whole.size(), 8u);
+    ASSERT_EQ(cut.size(), whole.size());
+    for (size_t i = 0; i < whole.size(); ++i) EXPECT_EQ(cut[i].verts, whole[i].verts) << i;
+    // Each line apart (separate lines restart the pattern): other dashes.
+    const auto apart = run(false, {{0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8}});
+    bool differs = apart.size() != whole.size();
+    for (size_t i = 0; !differs && i < whole.size(); ++i)
+        differs = apart[i].verts != whole[i].verts;
+    EXPECT_TRUE(differs);
+}
+
+// More vertices than a vbuf takes (u16 elements): the output comes in pieces of at most 65535
+// vertices, cut between primitives, the primitives the same and in order.
+TEST(MesaStages, OutputPastSixtyFiveThousandVerticesComesInPieces) {
+    std::vector<MesaVertex> vs;
+    std::vector<uint16_t> elts;
+    for (int i = 0; i < 1200; ++i) { // 1200 lines of about 96 pixels, a dash every 2 pixels
+        const float t = -0.9f + 1.8f * float(i) / 1200;
+        vs.push_back(vertex(-0.95f, t, 0, 1, float(i), 0));
+        vs.push_back(vertex(0.95f, -t, 0, 1, float(i), 0));
+        elts.push_back(uint16_t(2 * i));
+        elts.push_back(uint16_t(2 * i + 1));
+    }
+    MesaState s;
+    s.line_stipple = true;
+    s.stipple_factor = 1;
+    s.stipple_pattern = 0x5555;
+    dp_stages* st = create(s);
+    ASSERT_NE(st, nullptr);
+    dp_staged* out = dp_staged_create();
+    const std::vector<unsigned char> packed = pack(vs);
+    ASSERT_TRUE(dp_stages_run(st, packed.data(), unsigned(vs.size()), kLines, 0, elts.data(),
+                              unsigned(elts.size()), out));
+    EXPECT_GT(dp_staged_pieces(out), 1u);
+    const auto pieces = handed(out, 12);
+    // The same lines in batches of 100 (each under the limit: one piece each).
+    std::vector<HandedPrim> batches;
+    for (size_t b = 0; b < elts.size(); b += 200) {
+        ASSERT_TRUE(dp_stages_run(st, packed.data(), unsigned(vs.size()), kLines, 0,
+                                  elts.data() + b, 200, out));
+        EXPECT_EQ(dp_staged_pieces(out), 1u);
+        const auto h = handed(out, 12);
+        batches.insert(batches.end(), h.begin(), h.end());
+    }
+    ASSERT_EQ(pieces.size(), batches.size());
+    EXPECT_GT(pieces.size(), 32768u);
+    for (size_t i = 0; i < pieces.size(); ++i) ASSERT_EQ(pieces[i].verts, batches[i].verts) << i;
+    dp_staged_destroy(out);
+    dp_stages_destroy(st);
 }

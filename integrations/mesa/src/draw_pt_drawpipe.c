@@ -110,10 +110,11 @@ static const char *const whole_end_names[WHOLE_END_COUNT] = {
 enum stages_refusal {
    STAGES_TAKEN,          /* segments with a vertex to clip */
    STAGES_TAKEN_PIPELINE, /* every segment: the state's stages (unfilled, two-sided colour) */
+   STAGES_TAKEN_IN_ORDER, /* every segment, in draw order on the draw's thread: line stipple
+                           * running on along strips, loops, polygon and quad edges */
    STAGES_LAYOUT,     /* the render's layout is not converted */
    STAGES_OFFSET,     /* polygon offset not the same for both faces' polygon modes */
    STAGES_MESA_ONLY,  /* polygon stipple, smooth points or lines, wide ones */
-   STAGES_STIPPLE_RUN, /* line stipple on primitives that carry the pattern on */
    STAGES_FACE,       /* extra outputs other than the unfilled stage's one front face */
    STAGES_USER_CLIP,  /* user clip planes past the clip distances written */
    STAGES_CULL_DIST,  /* cull distances */
@@ -129,10 +130,11 @@ enum stages_refusal {
 static const char *const stages_refusal_names[STAGES_REFUSAL_COUNT] = {
    "drawpipe's stages (the segments with a vertex to clip)",
    "drawpipe's stages (every segment: polygon mode line or point, two-sided colour)",
+   "drawpipe's stages in draw order on the draw's thread (line stipple running on along "
+   "strips, loops, polygon and quad edges)",
    "Mesa's pipeline: the render's layout is not converted",
    "Mesa's pipeline: polygon offset decided by Mesa's first triangle (modes that differ)",
    "Mesa's pipeline: polygon stipple, smooth points or lines, or wide ones",
-   "Mesa's pipeline: line stipple on strips, loops, or polygons and quads drawn as edges",
    "Mesa's pipeline: extra outputs besides the unfilled stage's front face",
    "Mesa's pipeline: user clip planes past the clip distances written",
    "Mesa's pipeline: cull distances",
@@ -242,7 +244,7 @@ struct drawpipe_front {
    /* whole: drawpipe's stages for the draw being shaded apart, or NULL (whole_stages); for
     * every segment when the state has pipeline stages, else for those with a vertex to clip. */
    struct dp_stages *stages;
-   bool stage_every;
+   bool stage_every, stages_in_order;
    /* whole: drawpipe's stream output, and whether the draw being run captures through it
     * (a session begun at the draw's start; else, with whole_plan.stream_output set, it only
     * counts primitives generated). so_slot: the place of the segment being finished when it
@@ -416,10 +418,13 @@ struct shade_job {
    bool converted;
    float *hw;
    unsigned hw_cap;
-   /* whole: a clipped segment through drawpipe's stages (staged_ok: `out` describes it). */
+   /* whole: a clipped segment through drawpipe's stages (staged_ok: `out` describes it, the
+    * first of its pieces, chained through `next`; more_out holds the others). */
    struct dp_staged *staged;
    bool staged_ok;
    struct draw_pt_staged out;
+   struct draw_pt_staged *more_out;
+   unsigned more_out_cap;
    /* whole, capturing: the segment's place in the draw's stream output, taken in draw order
     * (shade_fill), and whether shade_one wrote its bytes there. */
    bool so_reserved, so_written;
@@ -429,8 +434,9 @@ struct shade_job {
 struct shade_window {
    struct draw_pt_middle_end *middle;
    const struct draw_llvm_whole_plan *whole; /* DRAWPIPE_MESA=whole, else NULL */
-   const struct dp_stages *stages;           /* whole: clipped segments, else NULL */
+   struct dp_stages *stages;                 /* whole: clipped segments, else NULL */
    bool stage_every;                         /* stages: every segment, clipped or not */
+   bool stages_in_order; /* stages: on the finishing side, in order (a stipple running on) */
    struct dp_so *so; /* whole, capturing: each segment's place reserved as it is filled */
    struct drawpipe_front *fe;
    enum pipe_prim_type prim;
@@ -524,6 +530,34 @@ grow(void **p, unsigned *cap, unsigned count, size_t size)
    return true;
 }
 
+/* A segment's vertices through drawpipe's stages (in draw order on this thread when
+ * `in_order`), the result's pieces chained from j->out; staged_ok when it worked (else Mesa's
+ * pipeline runs the segment on the finishing side). */
+static void
+stage_job(struct shade_window *w, struct shade_job *j, bool in_order)
+{
+   if (!j->staged)
+      j->staged = dp_staged_create();
+   const uint16_t *elts = j->listed_draw ? j->draw_elts : NULL;
+   if (!j->staged ||
+       !(in_order ? dp_stages_run_in_order(w->stages, j->verts, j->fetch_count, w->prim,
+                                           j->flags, elts, j->draw_count, j->staged)
+                  : dp_stages_run(w->stages, j->verts, j->fetch_count, w->prim, j->flags, elts,
+                                  j->draw_count, j->staged)))
+      return;
+   const unsigned pieces = dp_staged_pieces(j->staged);
+   if (pieces > 1 && !grow((void **)&j->more_out, &j->more_out_cap, pieces - 1,
+                           sizeof(struct draw_pt_staged)))
+      return;
+   for (unsigned k = 0; k < pieces; k++) {
+      struct draw_pt_staged *o = k ? &j->more_out[k - 1] : &j->out;
+      o->nr_ranges = dp_staged_piece(j->staged, k, &o->hw_verts, &o->vertex_count, &o->elts,
+                                     &o->first, &o->count, &o->prim);
+      o->next = k + 1 < pieces ? &j->more_out[k] : NULL;
+   }
+   j->staged_ok = true;
+}
+
 static void
 shade_one(void *ctx, unsigned i)
 {
@@ -551,18 +585,8 @@ shade_one(void *ctx, unsigned i)
     * through drawpipe's stages (one they cannot take, or memory running out, goes through
     * Mesa's pipeline on the finishing side). */
    j->staged_ok = false;
-   if (j->verts && w->stages && (j->clipped || w->stage_every)) {
-      if (!j->staged)
-         j->staged = dp_staged_create();
-      if (j->staged &&
-          dp_stages_run(w->stages, j->verts, j->fetch_count, w->prim, j->flags,
-                        j->listed_draw ? j->draw_elts : NULL, j->draw_count, j->staged)) {
-         j->out.hw_verts = dp_staged_vertices(j->staged, &j->out.vertex_count);
-         j->out.nr_ranges = dp_staged_ranges(j->staged, &j->out.elts, &j->out.first,
-                                             &j->out.count, &j->out.prim);
-         j->staged_ok = true;
-      }
-   }
+   if (j->verts && w->stages && !w->stages_in_order && (j->clipped || w->stage_every))
+      stage_job(w, j, false);
 }
 
 /* Copies a segment's lists (drawpipe's are valid until the next segment) into a job. */
@@ -606,6 +630,8 @@ shade_finish(struct shade_window *w)
          }
          continue;
       }
+      if (w->stages_in_order && (j->clipped || w->stage_every))
+         stage_job(w, j, true);
       w->fe->so_slot = j->so_reserved ? &j->so_slot : NULL;
       w->fe->so_slot_written = j->so_written;
       draw_llvm_middle_end_finish(w->middle, j->verts, j->clipped, j->fetch_count,
@@ -698,6 +724,7 @@ window_setup(struct drawpipe_front *fe, struct shade_window *w, struct dp_split 
    w->whole = whole;
    w->stages = fe->stages;
    w->stage_every = fe->stage_every;
+   w->stages_in_order = fe->stages_in_order;
    w->so = fe->so_begun ? fe->so : NULL;
    w->fe = fe;
    w->prim = fe->prim;
@@ -770,6 +797,7 @@ shade_window_destroy(struct shade_window *w)
       free(w->jobs[i].fetch_elts);
       free(w->jobs[i].draw_elts);
       free(w->jobs[i].hw);
+      free(w->jobs[i].more_out);
       free(w->jobs[i].vert_mem);
       dp_staged_destroy(w->jobs[i].staged);
    }
@@ -1117,13 +1145,12 @@ whole_stages(struct drawpipe_front *fe)
    fe->stages = dp_stages_create(&state, NULL, 0);
    if (!fe->stages)
       return STAGES_OUTPUTS;
-   /* Line stipple only where every primitive restarts the pattern: Mesa's runs on along
-    * strips and loops, and along a polygon's or quad's edges, from segment to segment. */
-   if (!dp_stages_takes(fe->stages, fe->prim)) {
-      dp_stages_destroy(fe->stages);
-      fe->stages = NULL;
-      return STAGES_STIPPLE_RUN;
-   }
+   /* Line stipple whose pattern runs on along strips and loops, and along a polygon's or
+    * quad's edges, from segment to segment: the stages run where the segments are finished,
+    * in draw order, the pattern carried from each to the next. */
+   fe->stages_in_order = !dp_stages_takes(fe->stages, fe->prim);
+   if (fe->stages_in_order)
+      return STAGES_TAKEN_IN_ORDER;
    return fe->stage_every ? STAGES_TAKEN_PIPELINE : STAGES_TAKEN;
 }
 
@@ -1315,6 +1342,7 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
       }
       dp_stages_destroy(fe->stages);
       fe->stages = NULL;
+      fe->stages_in_order = false;
    } else if (whole) {
       /* whole's small draw, or one thread: shaded and finished here, segment by segment, as
        * in front but with the whole plan (nothing to the vbuf under rasterizer discard). */

@@ -41,17 +41,24 @@ struct dp_stages {
     // gl_ClipDistance: the record dword of distance i is clip_distance_slot() + i, read from
     // byte clipdist_src[i] of Mesa's vertex.
     std::vector<uint32_t> clipdist_src;
+    // dp_stages_run_in_order's: one draw's segments in order, the stipple pattern carried.
+    std::unique_ptr<PipelineStages::InOrder> in_order;
 };
 
 struct dp_staged {
     ShadedBatch batch;
     ClipResults clip;
     StagedLists lists;
-    std::vector<float> vertices; // the render's layout
-    unsigned vertex_count = 0;
+    // The output in pieces of at most 65535 vertices each (a vbuf takes u16 elements): piece k
+    // is vertices from piece_vertex[k] (piece_vertex_count[k] of them, the render's layout)
+    // and ranges piece_range[k] .. piece_range[k + 1] of first / count / prim over elts.
+    std::vector<float> vertices;
     std::vector<uint16_t> elts;
-    std::vector<uint16_t> place; // a record's place among the vertices handed on, or kUnused
     std::vector<unsigned> first, count, prim;
+    std::vector<unsigned> piece_vertex, piece_vertex_count, piece_range;
+    // A record's place: (piece + 1) << 16 | its vertex there, 0 while not handed on.
+    std::vector<uint32_t> place;
+    size_t attribs = 0; // floats per vertex / 4
 };
 
 namespace {
@@ -227,9 +234,75 @@ extern "C" void dp_staged_destroy(struct dp_staged *staged) {
     delete staged;
 }
 
-extern "C" bool dp_stages_run(const struct dp_stages *st, const void *verts, unsigned count,
-                              unsigned prim, unsigned flags, const uint16_t *elts,
-                              unsigned draw_count, struct dp_staged *out) {
+namespace {
+
+// The staged lists as the render takes them: only the records the lists use, in first use, as
+// Mesa's vbuf stage emits them (a clipped segment often drops most of its vertices), in
+// pieces of at most 65535 vertices cut between primitives, as Mesa's vbuf stage flushes when
+// its buffer is full (line stipple and wide lines make a few vertices per pixel).
+void hand_on(const dp_stages &st, dp_staged &out) {
+    const StagedLists &l = out.lists;
+    const uint32_t stride = st.layout.stride();
+    const size_t n_attr = st.attrib_slot.size();
+    out.attribs = n_attr;
+    out.place.assign(l.vertex_count, 0);
+    out.vertices.clear(), out.elts.clear();
+    out.first.clear(), out.count.clear(), out.prim.clear();
+    out.piece_vertex.assign(1, 0), out.piece_vertex_count.assign(1, 0), out.piece_range.assign(1, 0);
+    uint32_t piece = 1, used = 0; // the current piece (+1) and its vertices so far
+    for (const StagedRange &sr : l.ranges) {
+        const unsigned n = sr.prim == Prim::points ? 1 : sr.prim == Prim::lines ? 2 : 3;
+        bool open = false; // this range has an entry in the current piece
+        for (uint32_t i = 0; i + n <= sr.count; i += n) {
+            const uint32_t *e = l.elts.data() + sr.first + i;
+            unsigned fresh = 0;
+            for (unsigned k = 0; k < n; ++k) fresh += (out.place[e[k]] >> 16) != piece;
+            if (used + fresh > 0xFFFF) { // the next piece
+                out.piece_vertex_count.back() = used;
+                out.piece_range.push_back(unsigned(out.first.size()));
+                out.piece_vertex.push_back(out.piece_vertex.back() + used);
+                out.piece_vertex_count.push_back(0);
+                ++piece, used = 0, open = false;
+            }
+            if (!open) {
+                out.first.push_back(unsigned(out.elts.size()));
+                out.count.push_back(0);
+                out.prim.push_back(unsigned(sr.prim));
+                open = true;
+            }
+            for (unsigned k = 0; k < n; ++k) {
+                uint32_t &p = out.place[e[k]];
+                if ((p >> 16) != piece) {
+                    p = piece << 16 | used++;
+                    const uint32_t *r = out.batch.vertices.data() + size_t(e[k]) * stride;
+                    const size_t at = out.vertices.size();
+                    out.vertices.resize(at + 4 * n_attr);
+                    float *to = out.vertices.data() + at;
+                    for (size_t a = 0; a < n_attr; ++a, to += 4) {
+                        const uint32_t slot = st.attrib_slot[a];
+                        if (slot == ~0u)
+                            std::memset(to, 0, 16);
+                        else
+                            std::memcpy(to, r + slot, 16);
+                    }
+                }
+                out.elts.push_back(uint16_t(p & 0xFFFF));
+            }
+            out.count.back() += n;
+        }
+    }
+    out.piece_vertex_count.back() = used;
+    out.piece_range.push_back(unsigned(out.first.size()));
+}
+
+} // namespace
+
+namespace {
+
+// dp_stages_run's body; `in_order` runs the stages in place of PipelineStages::run when given.
+bool run_stages(const dp_stages *st, PipelineStages::InOrder *in_order, const void *verts,
+                unsigned count, unsigned prim, unsigned flags, const uint16_t *elts,
+                unsigned draw_count, dp_staged *out) {
     try {
         const uint32_t stride = st->layout.stride();
         ShadedBatch &b = out->batch;
@@ -256,7 +329,7 @@ extern "C" bool dp_stages_run(const struct dp_stages *st, const void *verts, uns
         // A triangle list's triangles whose three vertices are outside one plane are dropped
         // here, as the clip stage drops them first, and only the vertices of the others
         // become records: a clipped segment is often mostly outside.
-        std::vector<uint16_t> &in_use = out->place;
+        std::vector<uint32_t> &in_use = out->place;
         in_use.assign(count, p == Prim::triangles ? 0 : 1);
         uint32_t *e = b.append_unset_elts(draw_count);
         unsigned kept = 0;
@@ -298,61 +371,50 @@ extern "C" bool dp_stages_run(const struct dp_stages *st, const void *verts, uns
         }
         b.prims.push_back({p, uint8_t(flags & 3), 0, kept});
 
-        st->stages->run(b, clip, out->lists);
-        const StagedLists &l = out->lists;
-        // Only the records the lists use are handed on, in first use, as Mesa's vbuf stage
-        // emits them: a clipped segment often drops most of its vertices.
-        constexpr uint16_t kUnused = 0xFFFF;
-        out->place.assign(l.vertex_count, kUnused);
-        out->elts.resize(l.elts.size());
-        unsigned used = 0;
-        for (size_t i = 0; i < l.elts.size(); ++i) {
-            uint16_t &p = out->place[l.elts[i]];
-            if (p == kUnused) {
-                if (used == kUnused) return false; // a vbuf takes u16 elements
-                p = uint16_t(used++);
-            }
-            out->elts[i] = p;
-        }
-        out->vertex_count = used;
-        const size_t n_attr = st->attrib_slot.size();
-        out->vertices.resize(size_t(used) * 4 * n_attr);
-        const uint32_t *r = b.vertices.data();
-        for (unsigned v = 0; v < l.vertex_count; ++v, r += stride) {
-            if (out->place[v] == kUnused) continue;
-            float *to = out->vertices.data() + size_t(out->place[v]) * 4 * n_attr;
-            for (size_t a = 0; a < n_attr; ++a, to += 4) {
-                const uint32_t slot = st->attrib_slot[a];
-                if (slot == ~0u)
-                    std::memset(to, 0, 16);
-                else
-                    std::memcpy(to, r + slot, 16);
-            }
-        }
-        out->first.clear(), out->count.clear(), out->prim.clear();
-        for (const StagedRange &sr : l.ranges) {
-            out->first.push_back(sr.first);
-            out->count.push_back(sr.count);
-            out->prim.push_back(unsigned(sr.prim));
-        }
+        if (in_order)
+            in_order->run(b, clip, out->lists);
+        else
+            st->stages->run(b, clip, out->lists);
+        hand_on(*st, *out);
         return true;
     } catch (const std::exception &) {
         return false;
     }
 }
 
-extern "C" const float *dp_staged_vertices(const struct dp_staged *staged,
-                                           unsigned *vertex_count) {
-    *vertex_count = staged->vertex_count;
-    return staged->vertices.data();
+} // namespace
+
+extern "C" bool dp_stages_run(const struct dp_stages *st, const void *verts, unsigned count,
+                              unsigned prim, unsigned flags, const uint16_t *elts,
+                              unsigned draw_count, struct dp_staged *out) {
+    return run_stages(st, nullptr, verts, count, prim, flags, elts, draw_count, out);
 }
 
-extern "C" unsigned dp_staged_ranges(const struct dp_staged *staged, const uint16_t **elts,
-                                     const unsigned **first, const unsigned **count,
-                                     const unsigned **prim) {
+extern "C" bool dp_stages_run_in_order(struct dp_stages *st, const void *verts, unsigned count,
+                                       unsigned prim, unsigned flags, const uint16_t *elts,
+                                       unsigned draw_count, struct dp_staged *out) {
+    try {
+        if (!st->in_order) st->in_order = std::make_unique<PipelineStages::InOrder>(*st->stages);
+    } catch (const std::exception &) {
+        return false;
+    }
+    return run_stages(st, st->in_order.get(), verts, count, prim, flags, elts, draw_count, out);
+}
+
+extern "C" unsigned dp_staged_pieces(const struct dp_staged *staged) {
+    return unsigned(staged->piece_vertex.size());
+}
+
+extern "C" unsigned dp_staged_piece(const struct dp_staged *staged, unsigned piece,
+                                    const float **vertices, unsigned *vertex_count,
+                                    const uint16_t **elts, const unsigned **first,
+                                    const unsigned **count, const unsigned **prim) {
+    const unsigned r0 = staged->piece_range[piece], r1 = staged->piece_range[piece + 1];
+    *vertices = staged->vertices.data() + size_t(staged->piece_vertex[piece]) * 4 * staged->attribs;
+    *vertex_count = staged->piece_vertex_count[piece];
     *elts = staged->elts.data();
-    *first = staged->first.data();
-    *count = staged->count.data();
-    *prim = staged->prim.data();
-    return unsigned(staged->first.size());
+    *first = staged->first.data() + r0;
+    *count = staged->count.data() + r0;
+    *prim = staged->prim.data() + r0;
+    return r1 - r0;
 }

@@ -77,19 +77,28 @@ void dp_staged_destroy(struct dp_staged *staged);
 
 /* Clips `count` vertices of `verts` drawn as `prim` (PIPE_PRIM_*, as drawpipe numbers them)
  * by `elts` (NULL: in order), `draw_count` of them, with DRAW_SPLIT_* `flags`, into `out`.
- * Any thread, many at once. False when the result cannot be handed to a vbuf in one piece
- * (its primitives use more than 65535 vertices) or memory ran out: the caller runs Mesa's pipeline instead. */
+ * Any thread, many at once. False when memory ran out: the caller runs Mesa's pipeline
+ * instead. Primitives whose stipple pattern runs on (dp_stages_takes false) take
+ * dp_stages_run_in_order. */
 bool dp_stages_run(const struct dp_stages *stages, const void *verts, unsigned count,
                    unsigned prim, unsigned flags, const uint16_t *elts, unsigned draw_count,
                    struct dp_staged *out);
+/* The same for one draw's segments in draw order, on one thread (the one finishing them): the
+ * stipple pattern's place runs on from each segment to the next, for every primitive. The
+ * draw's first call starts the pattern (`stages` is made per draw). */
+bool dp_stages_run_in_order(struct dp_stages *stages, const void *verts, unsigned count,
+                            unsigned prim, unsigned flags, const uint16_t *elts,
+                            unsigned draw_count, struct dp_staged *out);
 
-/* The result: vertex_count vertices of the render's layout, and its ranges in draw order,
- * range i drawing count[i] elements from elts + first[i] as prim[i] (PIPE_PRIM_POINTS,
- * LINES or TRIANGLES). Valid until the next run into `staged`. */
-const float *dp_staged_vertices(const struct dp_staged *staged, unsigned *vertex_count);
-unsigned dp_staged_ranges(const struct dp_staged *staged, const uint16_t **elts,
-                          const unsigned **first, const unsigned **count,
-                          const unsigned **prim);
+/* The result, in pieces of at most 65535 vertices (a vbuf takes u16 elements; line stipple
+ * and wide lines make several vertices per pixel), each handed to the render on its own: piece
+ * k's vertex_count vertices of the render's layout and its ranges in draw order, range i drawing
+ * count[i] elements from elts + first[i] as prim[i] (PIPE_PRIM_POINTS, LINES or TRIANGLES).
+ * Valid until the next run into `staged`. */
+unsigned dp_staged_pieces(const struct dp_staged *staged);
+unsigned dp_staged_piece(const struct dp_staged *staged, unsigned piece, const float **vertices,
+                         unsigned *vertex_count, const uint16_t **elts, const unsigned **first,
+                         const unsigned **count, const unsigned **prim);
 
 #ifdef __cplusplus
 }

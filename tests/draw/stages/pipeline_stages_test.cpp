@@ -167,8 +167,9 @@ struct DriverRun {
     std::vector<std::vector<uint32_t>> new_records; // per batch, the records the stages made
 };
 
+// With `in_order`, the batches through it (one draw in order) instead of run().
 DriverRun run_stages(const Scene& s, std::vector<ShadedBatch> batches, const VertexLayout& layout,
-                     const PipelineStages& stages) {
+                     const PipelineStages& stages, PipelineStages::InOrder* in_order = nullptr) {
     const auto plan = plan_raster(s.raster, layout, false);
     DriverRun out;
     StagedLists lists;
@@ -176,7 +177,10 @@ DriverRun run_stages(const Scene& s, std::vector<ShadedBatch> batches, const Ver
         ClipResults clip;
         post_shade(*plan, b, clip);
         const uint32_t own = b.vertex_count;
-        stages.run(b, clip, lists);
+        if (in_order)
+            in_order->run(b, clip, lists);
+        else
+            stages.run(b, clip, lists);
         EXPECT_EQ(b.vertex_count, own);
         EXPECT_GE(lists.vertex_count, lists.ranges.empty() ? 0 : own);
         const uint32_t stride = layout.stride();
@@ -224,10 +228,11 @@ const Prim kPrims[] = {Prim::points,       Prim::lines,           Prim::line_str
 
 // The property: for every primitive type and a random state, the driver's batches through
 // PipelineStages give the primitives Context gives, vertex records equal dword for dword. With
-// line stipple, primitives whose pattern runs on from one to the next are refused instead.
+// line stipple, primitives whose pattern runs on from one to the next are refused instead, and
+// give Context's primitives through an InOrder (twice: begin() starts the pattern afresh).
 TEST(PipelineStages, GiveWhatContextsPipelineGivesForTheSameBatches) {
     std::mt19937 rng(40);
-    uint64_t clipped = 0, stippled = 0, refused = 0;
+    uint64_t clipped = 0, stippled = 0, refused = 0, in_order = 0;
     for (const Prim prim : kPrims)
         for (int round = 0; round < 12; ++round) {
             const Scene s = random_scene(rng, prim);
@@ -245,6 +250,15 @@ TEST(PipelineStages, GiveWhatContextsPipelineGivesForTheSameBatches) {
                 ASSERT_EQ(e.code(), ErrorCode::unsupported) << describe(s) << ": " << e.what();
                 ASSERT_TRUE(pattern_runs_on(s)) << describe(s) << ": " << e.what();
                 ++refused;
+                PipelineStages::InOrder order(stages);
+                for (int again = 0; again < 2; ++again) {
+                    order.begin();
+                    got = run_stages(s, shaded.batches, shaded.layout, stages, &order);
+                    ASSERT_EQ(got.prims.size(), want.prims.size()) << describe(s);
+                    for (size_t i = 0; i < want.prims.size(); ++i)
+                        ASSERT_EQ(got.prims[i], want.prims[i]) << describe(s) << " primitive " << i;
+                }
+                in_order += shaded.batches.size() > 1;
                 continue;
             }
             stippled += s.raster.line_stipple ? 1 : 0;
@@ -256,6 +270,7 @@ TEST(PipelineStages, GiveWhatContextsPipelineGivesForTheSameBatches) {
     EXPECT_GT(clipped, 20u); // the scenes do clip
     EXPECT_GT(stippled, 10u);
     EXPECT_GT(refused, 0u);
+    EXPECT_GT(in_order, 0u); // draws of several batches whose pattern ran on between them
 }
 
 // A driver's own viewport transform: the state's own transform changes nothing; another one

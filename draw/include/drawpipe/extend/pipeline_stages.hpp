@@ -10,7 +10,8 @@
 // once, each batch on one thread. Line stipple's pattern restarts with every batch: exact
 // where every primitive restarts it anyway (separate lines, triangles, strips and fans in
 // polygon mode line); line strips and loops, and polygons, quads and quad strips in polygon
-// mode line, whose pattern runs on from primitive to primitive, are an Error(unsupported).
+// mode line, whose pattern runs on from primitive to primitive, are an Error(unsupported)
+// there, and go through an InOrder: one draw's batches in order, on one thread.
 #pragma once
 
 #include "drawpipe/extend/shaded.hpp"
@@ -63,6 +64,23 @@ class PipelineStages {
     // the driver's); `out` is overwritten. Throws Error(unsupported) for a stippled range
     // whose pattern runs on (above), before running anything.
     void run(ShadedBatch& batch, ClipResults& clip, StagedLists& out) const;
+
+    // The batches of one draw in draw order, on one thread: the stipple pattern's place runs
+    // on from each batch to the next, as in Context, so every primitive is taken (also those
+    // takes() refuses). A new InOrder, or begin(), for each draw; run() as above otherwise.
+    class InOrder {
+      public:
+        explicit InOrder(const PipelineStages& stages);
+        ~InOrder();
+        InOrder(const InOrder&) = delete;
+        InOrder& operator=(const InOrder&) = delete;
+        void begin(); // the next batch starts a draw: the pattern from its start
+        void run(ShadedBatch& batch, ClipResults& clip, StagedLists& out);
+
+      private:
+        struct Impl;
+        std::unique_ptr<Impl> impl_;
+    };
 
   private:
     std::unique_ptr<RasterPlan> plan_;
