@@ -53,8 +53,9 @@
 
 /* DRAWPIPE_MESA=shade: windows in flight (shade_draw). */
 #define SHADE_WINDOWS 3
-/* Windows of chunks in flight (chunk_draw): one shaded while this thread finishes the other. */
-#define CHUNK_WINDOWS 2
+/* Windows of chunks in flight (chunk_draw): one shaded while this thread finishes the other;
+ * capturing, a third kept ahead of them (chunk_draw_captured). */
+#define CHUNK_WINDOWS 3
 
 enum fallback_reason {
    FALLBACK_PATCH_RESTART,
@@ -269,6 +270,8 @@ struct drawpipe_front {
    unsigned chunk_split;
    /* DRAWPIPE_MESA_CHUNK_WINDOW: chunks per window (chunk_parts), else twice the threads. */
    unsigned chunk_window;
+   /* DRAWPIPE_MESA_SO_CHUNK_THREADS: the threads from which captured draws take the chunks. */
+   unsigned so_chunk_threads;
 };
 
 enum drawpipe_mesa_mode
@@ -959,14 +962,7 @@ chunk_start(struct drawpipe_front *fe, struct dp_tasks *tasks, struct chunk_wind
       cw->parts[i].draw = fe->split;
       cw->parts[i].chunk = first + i;
    }
-   if (!fe->so_begun) {
-      dp_tasks_run_for(tasks, count, chunk_shade, cw);
-      return;
-   }
-   dp_tasks_run_for(tasks, count, chunk_keep, cw);
-   dp_tasks_wait(tasks);
-   chunk_reserve(fe, cw);
-   dp_tasks_run_for(tasks, count, chunk_shade_kept, cw);
+   dp_tasks_run_for(tasks, count, fe->so_begun ? chunk_keep : chunk_shade, cw);
 }
 
 /* The parts of both windows, made with the first chunked draw: a window holds twice as many
@@ -978,7 +974,8 @@ static bool
 chunk_parts(struct drawpipe_front *fe, const struct draw_llvm_whole_plan *whole)
 {
    const unsigned n = fe->chunk_window ? fe->chunk_window : 2 * fe->threads;
-   for (unsigned k = 0; k < CHUNK_WINDOWS; k++) {
+   const unsigned windows = fe->so_begun ? 3 : 2;
+   for (unsigned k = 0; k < windows; k++) {
       struct chunk_window *cw = &fe->chunks[k];
       if (!cw->parts) {
          cw->parts = CALLOC(n, sizeof(struct chunk_part));
@@ -998,12 +995,54 @@ chunk_parts(struct drawpipe_front *fe, const struct draw_llvm_whole_plan *whole)
    return true;
 }
 
+/* Capturing: while this thread finishes window k, drawpipe's threads shade k + 1, whose
+ * places were reserved once it was kept, and keep k + 2. */
 static unsigned
-chunk_draw(struct drawpipe_front *fe, unsigned chunks, const struct draw_llvm_whole_plan *whole)
+chunk_draw_captured(struct drawpipe_front *fe, unsigned chunks)
+{
+   const unsigned per = fe->parts_per_window;
+   unsigned segments = 0, started = 0, k = 0;
+   for (unsigned w = 0; w < 3; w++)
+      fe->chunks[w].count = 0;
+   for (unsigned w = 0; w < 2 && started < chunks; w++) {
+      const unsigned n = MIN2(per, chunks - started);
+      chunk_start(fe, fe->tasks[w], &fe->chunks[w], started, n);
+      started += n;
+   }
+   dp_tasks_wait(fe->tasks[0]);
+   chunk_reserve(fe, &fe->chunks[0]);
+   dp_tasks_run_for(fe->tasks[0], fe->chunks[0].count, chunk_shade_kept, &fe->chunks[0]);
+   for (;;) {
+      const unsigned k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+      struct chunk_window *finishing = &fe->chunks[k], *after = &fe->chunks[k1];
+      dp_tasks_wait(fe->tasks[k]);
+      if (after->count) {
+         dp_tasks_wait(fe->tasks[k1]);
+         chunk_reserve(fe, after);
+         dp_tasks_run_for(fe->tasks[k1], after->count, chunk_shade_kept, after);
+         const unsigned n = MIN2(per, chunks - started);
+         fe->chunks[k2].count = 0;
+         if (n)
+            chunk_start(fe, fe->tasks[k2], &fe->chunks[k2], started, n);
+         started += n;
+      }
+      for (unsigned i = 0; i < finishing->count; i++)
+         segments += chunk_finish(fe, &finishing->parts[i]);
+      finishing->count = 0;
+      if (!after->count)
+         return segments;
+      k = k1;
+   }
+}
+
+static unsigned
+chunk_draw(struct drawpipe_front *fe, unsigned chunks)
 {
    const unsigned per = fe->parts_per_window;
    unsigned segments = 0, started = MIN2(per, chunks), k = 0;
    fe->so_in_order = false;
+   if (fe->so_begun)
+      return chunk_draw_captured(fe, chunks);
    chunk_start(fe, fe->tasks[0], &fe->chunks[0], 0, started);
    for (;;) {
       struct chunk_window *finishing = &fe->chunks[k];
@@ -1393,14 +1432,16 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
       const struct draw_llvm_whole_plan *plan = whole ? &fe->whole_plan : NULL;
       /* Capturing, the chunks wait for their places between split and shading
        * (chunk_reserve): on two threads that costs more than splitting in order (W1 with
-       * transform feedback 0.182 of off against 0.160, W7 0.383 against 0.328), from four
-       * up the split in order is the bottleneck. The segments are the same either way. */
-      const bool chunked = fe->chunks_apart && (!fe->so_begun || fe->threads >= 4);
+       * transform feedback 0.171 of off against 0.159, W7 0.379 against 0.342; the meshes
+       * gain), from four up the split in order is the bottleneck. The segments are the same
+       * either way. */
+      const bool chunked =
+         fe->chunks_apart && (!fe->so_begun || fe->threads >= fe->so_chunk_threads);
       const unsigned chunks = chunked ? dp_split_chunks(fe->split) : 1;
       if (chunks > 1 && chunk_parts(fe, plan)) {
          if (stat_enabled)
             atomic_fetch_add(&stat_shade_place[SHADE_CHUNKS], 1);
-         segments = chunk_draw(fe, chunks, plan);
+         segments = chunk_draw(fe, chunks);
       } else {
          segments = shade_draw(fe, plan);
       }
@@ -1498,6 +1539,7 @@ draw_pt_drawpipe(struct draw_context *draw)
    fe->chunks_apart = debug_get_bool_option("DRAWPIPE_MESA_CHUNKS", true);
    fe->chunk_split = debug_get_num_option("DRAWPIPE_MESA_CHUNK_SPLIT", 16);
    fe->chunk_window = debug_get_num_option("DRAWPIPE_MESA_CHUNK_WINDOW", 0);
+   fe->so_chunk_threads = debug_get_num_option("DRAWPIPE_MESA_SO_CHUNK_THREADS", 4);
    fe->split = dp_split_create();
    fe->vsplit = draw_pt_vsplit(draw);
    bool shade_ok = true;
