@@ -259,8 +259,8 @@ struct drawpipe_front {
    /* vsplit, for the draws drawpipe refuses; prepared only when one comes. */
    struct draw_pt_front_end *vsplit;
    bool vsplit_prepared;
-   /* A draw of several chunks (chunk_draw), and its knobs. */
-   /* A draw of several chunks: two windows of parts, shaded with tasks[0] and tasks[1]. */
+   /* A draw of several chunks (chunk_draw): its windows of parts, each shaded with the task
+    * group of the same index, and the knobs. */
    struct chunk_window chunks[CHUNK_WINDOWS];
    unsigned parts_per_window;
    /* DRAWPIPE_MESA_CHUNKS=0: a large draw's split stays on this thread (shade_draw), not
@@ -454,7 +454,6 @@ struct shade_window {
    struct shade_job *jobs; /* job_cap of them: SHADE_WINDOW, or grown for a chunk's segments */
    unsigned job_cap;
 };
-
 
 /* The primitive the llvm middle end hands stream output for a segment (its prim_type). */
 static unsigned
@@ -714,11 +713,6 @@ shade_fill_task(void *ctx, unsigned i)
    shade_fill(ctx);
 }
 
-/* Three windows in flight: while this thread finishes one in draw order, drawpipe's threads
- * shade the next and fill the one after from the split, so that neither the split nor the
- * shading waits for what must stay in order. The first window is filled here: a draw of one
- * segment (most small draws) is shaded right here, with no hand-over. whole: the draw's
- * plan (DRAWPIPE_MESA=whole), else NULL. */
 /* A window's share of the draw being run (its split: the draw's, or a chunk's own). */
 static void
 window_setup(struct drawpipe_front *fe, struct shade_window *w, struct dp_split *split,
@@ -735,6 +729,11 @@ window_setup(struct drawpipe_front *fe, struct shade_window *w, struct dp_split 
    w->prim = fe->prim;
 }
 
+/* Three windows in flight: while this thread finishes one in draw order, drawpipe's threads
+ * shade the next and fill the one after from the split, so that neither the split nor the
+ * shading waits for what must stay in order. The first window is filled here: a draw of one
+ * segment (most small draws) is shaded right here, with no hand-over. whole: the draw's
+ * plan (DRAWPIPE_MESA=whole), else NULL. */
 static unsigned
 shade_draw(struct drawpipe_front *fe, const struct draw_llvm_whole_plan *whole)
 {
@@ -965,11 +964,12 @@ chunk_start(struct drawpipe_front *fe, struct dp_tasks *tasks, struct chunk_wind
    dp_tasks_run_for(tasks, count, fe->so_begun ? chunk_keep : chunk_shade, cw);
 }
 
-/* The parts of both windows, made with the first chunked draw: a window holds twice as many
- * chunks as drawpipe has threads (a thread that finishes early takes another: on 16 cores
- * W1 took 0.038 of off's time, against 0.046 with one chunk per thread), each with its own
- * split and vertex memory (about 0.6 MB of lists, and a chunk's segments' vertices, kept from
- * draw to draw). False when memory runs out (the draw then goes through shade_draw). */
+/* The windows' parts, made with the first chunked draw (a third window's with the first
+ * captured one): a window holds twice as many chunks as drawpipe has threads (a thread that
+ * finishes early takes another: on 16 cores W1 took 0.038 of off's time, against 0.046 with
+ * one chunk per thread), each with its own split and vertex memory (about 0.6 MB of lists,
+ * and a chunk's segments' vertices, kept from draw to draw). False when memory runs out (the
+ * draw then goes through shade_draw). */
 static bool
 chunk_parts(struct drawpipe_front *fe, const struct draw_llvm_whole_plan *whole)
 {

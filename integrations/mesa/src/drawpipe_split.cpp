@@ -121,7 +121,7 @@ dp_split* dp_split_create(void) {
         s->fetch.reset(new uint32_t[kMesaMaxFetch]);
         s->draw.reset(new uint16_t[kMaxSegmentVertices]);
         s->slot.reset(new uint16_t[kMesaMaxFetch]);
-        identity();
+        identity(); // built here, where running out of memory is caught, not in dp_split_next
         return s;
     } catch (...) {
         return nullptr;

@@ -56,8 +56,9 @@ struct dp_staged {
     std::vector<uint16_t> elts;
     std::vector<unsigned> first, count, prim;
     std::vector<unsigned> piece_vertex, piece_vertex_count, piece_range;
-    // A record's place: (piece + 1) << 16 | its vertex there, 0 while not handed on.
-    std::vector<uint32_t> place;
+    // A record's place: (piece + 1) << 16 | its vertex there, 0 while not handed on; and the
+    // record each vertex handed on is copied from, in order.
+    std::vector<uint32_t> place, source;
     size_t attribs = 0; // floats per vertex / 4
 };
 
@@ -246,7 +247,8 @@ void hand_on(const dp_stages &st, dp_staged &out) {
     const size_t n_attr = st.attrib_slot.size();
     out.attribs = n_attr;
     out.place.assign(l.vertex_count, 0);
-    out.vertices.clear(), out.elts.clear();
+    out.source.clear(), out.elts.clear();
+    out.elts.reserve(l.elts.size());
     out.first.clear(), out.count.clear(), out.prim.clear();
     out.piece_vertex.assign(1, 0), out.piece_vertex_count.assign(1, 0), out.piece_range.assign(1, 0);
     uint32_t piece = 1, used = 0; // the current piece (+1) and its vertices so far
@@ -274,17 +276,7 @@ void hand_on(const dp_stages &st, dp_staged &out) {
                 uint32_t &p = out.place[e[k]];
                 if ((p >> 16) != piece) {
                     p = piece << 16 | used++;
-                    const uint32_t *r = out.batch.vertices.data() + size_t(e[k]) * stride;
-                    const size_t at = out.vertices.size();
-                    out.vertices.resize(at + 4 * n_attr);
-                    float *to = out.vertices.data() + at;
-                    for (size_t a = 0; a < n_attr; ++a, to += 4) {
-                        const uint32_t slot = st.attrib_slot[a];
-                        if (slot == ~0u)
-                            std::memset(to, 0, 16);
-                        else
-                            std::memcpy(to, r + slot, 16);
-                    }
+                    out.source.push_back(e[k]);
                 }
                 out.elts.push_back(uint16_t(p & 0xFFFF));
             }
@@ -293,11 +285,20 @@ void hand_on(const dp_stages &st, dp_staged &out) {
     }
     out.piece_vertex_count.back() = used;
     out.piece_range.push_back(unsigned(out.first.size()));
+    // The vertices in the render's layout, sized once.
+    out.vertices.resize(out.source.size() * 4 * n_attr);
+    float *to = out.vertices.data();
+    for (const uint32_t v : out.source) {
+        const uint32_t *r = out.batch.vertices.data() + size_t(v) * stride;
+        for (size_t a = 0; a < n_attr; ++a, to += 4) {
+            const uint32_t slot = st.attrib_slot[a];
+            if (slot == ~0u)
+                std::memset(to, 0, 16);
+            else
+                std::memcpy(to, r + slot, 16);
+        }
+    }
 }
-
-} // namespace
-
-namespace {
 
 // dp_stages_run's body; `in_order` runs the stages in place of PipelineStages::run when given.
 bool run_stages(const dp_stages *st, PipelineStages::InOrder *in_order, const void *verts,
