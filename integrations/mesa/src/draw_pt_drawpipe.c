@@ -272,6 +272,9 @@ struct drawpipe_front {
    unsigned chunk_window;
    /* DRAWPIPE_MESA_SO_CHUNK_THREADS: the threads from which captured draws take the chunks. */
    unsigned so_chunk_threads;
+   /* DRAWPIPE_MESA_PREFETCH: how many vertices ahead of the shader a listed fetch's memory is
+    * requested (0: not at all). */
+   unsigned prefetch_ahead;
 };
 
 enum drawpipe_mesa_mode
@@ -569,7 +572,7 @@ shade_one(void *ctx, unsigned i)
    struct shade_job *j = &w->jobs[i];
    j->verts = draw_llvm_middle_end_shade(
       w->middle, j->listed_fetch ? j->fetch_elts : NULL, j->fetch_start, j->fetch_count,
-      &j->clipped, vertex_memory(w->middle, &j->vert_mem, &j->vert_mem_size, j->fetch_count));
+      w->fe->prefetch_ahead, &j->clipped, vertex_memory(w->middle, &j->vert_mem, &j->vert_mem_size, j->fetch_count));
    /* whole, capturing: the segment's primitives into their reserved place, here. */
    j->so_written = false;
    if (j->verts && j->so_reserved)
@@ -1458,7 +1461,8 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
          const unsigned flags = segment_flags(&seg);
          boolean clipped;
          struct vertex_header *verts = draw_llvm_middle_end_shade(
-            middle, seg.fetch_elts, seg.fetch_start, seg.fetch_count, &clipped,
+            middle, seg.fetch_elts, seg.fetch_start, seg.fetch_count, fe->prefetch_ahead,
+            &clipped,
             vertex_memory(middle, &fe->vert_mem, &fe->vert_mem_size, seg.fetch_count));
          if (!verts)
             run_segment(middle, &seg, flags); /* out of memory: the middle end's own run */
@@ -1540,6 +1544,7 @@ draw_pt_drawpipe(struct draw_context *draw)
    fe->chunk_split = debug_get_num_option("DRAWPIPE_MESA_CHUNK_SPLIT", 16);
    fe->chunk_window = debug_get_num_option("DRAWPIPE_MESA_CHUNK_WINDOW", 0);
    fe->so_chunk_threads = debug_get_num_option("DRAWPIPE_MESA_SO_CHUNK_THREADS", 4);
+   fe->prefetch_ahead = debug_get_num_option("DRAWPIPE_MESA_PREFETCH", 32);
    fe->split = dp_split_create();
    fe->vsplit = draw_pt_vsplit(draw);
    bool shade_ok = true;
