@@ -565,14 +565,15 @@ stage_job(struct shade_window *w, struct shade_job *j, bool in_order)
    j->staged_ok = true;
 }
 
+/* Shades a job from its fetch list `fetch` (the job's copy, or the split's own while it is
+ * valid), and prepares what the finish takes ready-made. */
 static void
-shade_one(void *ctx, unsigned i)
+shade_job(struct shade_window *w, struct shade_job *j, const unsigned *fetch)
 {
-   struct shade_window *w = ctx;
-   struct shade_job *j = &w->jobs[i];
    j->verts = draw_llvm_middle_end_shade(
-      w->middle, j->listed_fetch ? j->fetch_elts : NULL, j->fetch_start, j->fetch_count,
-      w->fe->prefetch_ahead, &j->clipped, vertex_memory(w->middle, &j->vert_mem, &j->vert_mem_size, j->fetch_count));
+      w->middle, j->listed_fetch ? fetch : NULL, j->fetch_start, j->fetch_count,
+      w->fe->prefetch_ahead, &j->clipped,
+      vertex_memory(w->middle, &j->vert_mem, &j->vert_mem_size, j->fetch_count));
    /* whole, capturing: the segment's primitives into their reserved place, here. */
    j->so_written = false;
    if (j->verts && j->so_reserved)
@@ -596,9 +597,26 @@ shade_one(void *ctx, unsigned i)
       stage_job(w, j, false);
 }
 
-/* Copies a segment's lists (drawpipe's are valid until the next segment) into a job. */
+static void
+shade_one(void *ctx, unsigned i)
+{
+   struct shade_window *w = ctx;
+   shade_job(w, &w->jobs[i], w->jobs[i].fetch_elts);
+}
+
 static bool
-shade_keep(struct shade_job *j, const struct dp_segment *seg, unsigned flags)
+keep_fetch(struct shade_job *j, const struct dp_segment *seg)
+{
+   if (!grow((void **)&j->fetch_elts, &j->fetch_cap, seg->fetch_count, sizeof(unsigned)))
+      return false;
+   memcpy(j->fetch_elts, seg->fetch_elts, seg->fetch_count * sizeof(unsigned));
+   return true;
+}
+
+/* Copies a segment's lists (drawpipe's are valid until the next segment) into a job: the
+ * fetch list only with `fetch` (a job shaded before the split moves on needs it no more). */
+static bool
+shade_keep(struct shade_job *j, const struct dp_segment *seg, unsigned flags, bool fetch)
 {
    j->flags = flags;
    j->listed_fetch = seg->fetch_elts != NULL;
@@ -608,10 +626,9 @@ shade_keep(struct shade_job *j, const struct dp_segment *seg, unsigned flags)
    j->draw_count = j->listed_draw ? seg->draw_count : seg->fetch_count;
    if (!j->listed_fetch)
       return true;
-   if (!grow((void **)&j->fetch_elts, &j->fetch_cap, seg->fetch_count, sizeof(unsigned)) ||
+   if ((fetch && !keep_fetch(j, seg)) ||
        !grow((void **)&j->draw_elts, &j->draw_cap, seg->draw_count, sizeof(ushort)))
       return false;
-   memcpy(j->fetch_elts, seg->fetch_elts, seg->fetch_count * sizeof(unsigned));
    memcpy(j->draw_elts, seg->draw_elts, seg->draw_count * sizeof(ushort));
    return true;
 }
@@ -696,7 +713,7 @@ shade_fill(struct shade_window *w)
       }
       const unsigned flags = segment_flags(&seg);
       struct shade_job *j = &w->jobs[w->count];
-      if (!shade_keep(j, &seg, flags)) {
+      if (!shade_keep(j, &seg, flags, true)) {
          w->pending = true;
          w->pending_seg = seg;
          w->pending_flags = flags;
@@ -862,16 +879,25 @@ chunk_run(struct chunk_part *p, bool shade)
          return;
       }
       const unsigned flags = segment_flags(&seg);
-      if ((w->count == w->job_cap && !shade_window_grow(w)) ||
-          !shade_keep(&w->jobs[w->count], &seg, flags)) {
+      struct shade_job *j = NULL;
+      if (w->count < w->job_cap || shade_window_grow(w)) {
+         j = &w->jobs[w->count];
+         j->so_reserved = false;
+         if (!shade_keep(j, &seg, flags, !shade))
+            j = NULL;
+      }
+      if (j && shade) {
+         shade_job(w, j, seg.fetch_elts);
+         /* Memory ran out: the finish runs the middle end on the segment's lists. */
+         if (!j->verts && j->listed_fetch && !keep_fetch(j, &seg))
+            j = NULL;
+      }
+      if (!j) {
          w->pending = true; /* the rest of the chunk is run on the finishing side */
          w->pending_seg = seg;
          w->pending_flags = flags;
          return;
       }
-      w->jobs[w->count].so_reserved = false;
-      if (shade)
-         shade_one(w, w->count);
       w->count++;
    }
 }

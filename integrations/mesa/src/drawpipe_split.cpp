@@ -89,6 +89,18 @@ void list_referenced(dp_split& s, const Segment& seg, dp_segment& out) {
     out.draw_elts = s.draw.get();
 }
 
+// Whether a listed segment of a strip, fan, loop or polygon draws every vertex it fetches,
+// told from its last few elements. Its vertices are listed in first use, and every position
+// but the last few (a strip cut for parity) is some primitive's: so if the vertex listed last
+// is drawn, all are. Not found among the last eight elements: the caller lists them anew.
+bool draws_all_listed(const Segment& seg) {
+    const uint16_t last = uint16_t(seg.fetch_count - 1);
+    const uint32_t from = seg.draw_count > 8 ? seg.draw_count - 8 : 0;
+    for (uint32_t i = seg.draw_count; i-- > from;)
+        if (seg.draw_elts[i] == last) return true;
+    return false;
+}
+
 // Whether a range segment draws every vertex it fetches: then it goes over as it is, its
 // range written out. Told by a bit mask for the small ranges of small draws, the common case.
 bool draws_whole_range(const Segment& seg) {
@@ -181,8 +193,9 @@ bool dp_split_next(dp_split* s, dp_segment* out) {
         out->fetch_elts = nullptr; // run_linear
         return true;
     }
-    if (s->indexed && !seg.linear_draw() && (seg.linear_fetch() || s->overlapping) &&
-        !(seg.linear_fetch() && draws_whole_range(seg))) {
+    if (s->indexed && !seg.linear_draw() &&
+        (seg.linear_fetch() ? !draws_whole_range(seg)
+                            : s->overlapping && !draws_all_listed(seg))) {
         list_referenced(*s, seg, *out);
         return true;
     }
