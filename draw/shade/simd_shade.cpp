@@ -23,6 +23,7 @@
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "draw/shade/simd_shade.cpp"
+#include <hwy/cache_control.h>
 #include <hwy/foreach_target.h> // IWYU pragma: keep
 #include <hwy/highway.h>
 
@@ -421,6 +422,55 @@ HWY_INLINE void block_ids(const ShadeJob& job, uint32_t first, uint32_t count,
     for (; l < count; ++l) ids[l] = src[l] + job.first_or_bias;
 }
 
+// Where a listed fetch's vertices are read from: one line per buffer its fast attributes start
+// in (interleaved attributes share one). The rest (fallback formats, instanced or constant
+// attributes) is left to the loads.
+struct PrefetchStreams {
+    uint32_t n = 0;
+    std::array<uintptr_t, kMaxAttribs> base{}, stride{};
+};
+
+// Whether a listed fetch is scattered: 32 of its vertices, evenly spaced through the list, lie
+// further apart than 8 vertices for each one listed. Denser lists (a mesh's, a grid's rows)
+// stream at the pace of the processor's own prefetchers. A sample's spread is never more than
+// the list's, so a list found scattered is.
+HWY_INLINE bool scattered(const uint32_t* elts, uint32_t n) {
+    uint32_t lo = UINT32_MAX, hi = 0;
+    const uint32_t step = std::max(n / 32, 1u);
+    for (uint32_t i = 0; i < n; i += step) {
+        lo = std::min(lo, elts[i]);
+        hi = std::max(hi, elts[i]);
+    }
+    return hi - lo > 8ull * n;
+}
+
+HWY_INLINE PrefetchStreams prefetch_streams(const FetchPlan& p) {
+    PrefetchStreams s;
+    for (uint32_t a = 0; a < p.attrib_count; ++a) {
+        const AttribPlan& ap = p.attribs[a];
+        if (ap.constant || ap.kind != FetchKind::fast || ap.stride == 0) continue;
+        const uintptr_t base = reinterpret_cast<uintptr_t>(ap.base);
+        bool known = false;
+        for (uint32_t k = 0; k < s.n; ++k)
+            known |= s.stride[k] == ap.stride && s.base[k] >> 6 == base >> 6;
+        if (!known) {
+            s.base[s.n] = base;
+            s.stride[s.n++] = ap.stride;
+        }
+    }
+    return s;
+}
+
+// Asks for the lines of vertices elts[0 .. count) + bias. A prefetch never faults, so an id
+// past its buffer (which the fetch itself bounds) is harmless; hence integer addresses.
+HWY_INLINE void prefetch_vertices(const PrefetchStreams& s, const uint32_t* elts, uint32_t bias,
+                                  uint32_t count) {
+    for (uint32_t k = 0; k < s.n; ++k)
+        for (uint32_t l = 0; l < count; ++l)
+            hwy::Prefetch(reinterpret_cast<const uint8_t*>(s.base[k] +
+                                                           s.stride[k] * uint32_t(elts[l] + bias)));
+}
+
 } // namespace
 
 void ShadeVertices(const ShadeJob& job) {
@@ -492,8 +542,16 @@ void ShadeVertices(const ShadeJob& job) {
     const PostScalars ps = job.post ? post_scalars(*job.post->plan) : PostScalars{};
     bool soa = job.post && job.post->soa_all;
     if (job.post) job.post->soa_from = 0;
+    // A scattered listed fetch waits on memory at every block: the next block's vertices are
+    // asked for before this one is fetched (W3: random vertices of a 16 MB buffer).
+    const PrefetchStreams streams = job.elts && job.n > kLanes && scattered(job.elts, job.n)
+                                        ? prefetch_streams(p)
+                                        : PrefetchStreams{};
     for (uint32_t first = 0; first < job.n; first += kLanes) {
         const uint32_t count = std::min(kLanes, job.n - first);
+        if (streams.n && first + kLanes < job.n)
+            prefetch_vertices(streams, job.elts + first + kLanes, job.first_or_bias,
+                              std::min(kLanes, job.n - first - kLanes));
         block_ids(job, first, count, ids);
         for (uint32_t a = 0; a < attribs; ++a) {
             const AttribPlan& ap = p.attribs[a];
