@@ -79,8 +79,15 @@ struct FrontEnd::Impl {
 
     uint32_t find_restart_from(uint32_t from, uint32_t to) const {
         if (!restart) return to;
-        return with_indices(
-            draw, [&](const auto* idx) { return find_restart(idx, from, to, draw.restart_index); });
+        return with_indices(draw, [&](const auto* idx) {
+            const uint32_t r = find_restart(idx, from, to, draw.restart_index);
+            // The next run is scanned once this one is split and shaded: its indices are
+            // asked for now, as many as this run had (up to 16 KB), so that its scan does
+            // not wait on memory at every page (W7: 1,023 runs of 2,047 indices, the scan
+            // 10 % of a one-thread draw in Mesa).
+            if (r < to) prefetch_indices(idx + r + 1, std::min<uint64_t>(r - from, end - r - 1));
+            return r;
+        });
     }
 
     // The splitter for the draw, made afresh: each chunk starts from the same state
