@@ -3,12 +3,17 @@
 // on, so the time is fetch, vertex shading and the draw module's splitting, not pixels.
 //
 //   gl_draw_bench [--workloads W1,...,W7,MESH.obj,...] [--small N] [--ms T] [--render]
-//                 [--polygon-mode line|point] [--xfb] [--smoke]
+//                 [--polygon-mode line|point] [--size WxH [--png DIR]] [--xfb] [--smoke]
 //
 // --render turns rasterizer discard off (the target stays one pixel): the time then also has
 // the pipeline stages (clipping), the hand-off to the rasterizer and llvmpipe's triangle setup,
 // with next to no pixels. --polygon-mode line or point (implies --render) draws the triangles'
 // edges or vertices (glPolygonMode): the draw module's unfilled stage runs on every triangle.
+// --size WxH (implies --render) makes each repetition a small window's frame: a W x H colour
+// and depth target cleared, the draw depth-tested into it, glFinish. Before timing, one frame's
+// pixels are checked in: `# NAME frame WxH covered P, fnv H` (pixels drawn, a hash of them),
+// which bench-modes.py requires to be the same in every mode; --png DIR writes it as
+// DIR/NAME.png, to look at.
 // --xfb captures gl_Position by transform feedback (a vec4 per vertex of every point, line or
 // triangle, into a buffer with room for all), each repetition from the buffer's start: the
 // draw module's stream output is timed too. Before timing, one draw's capture is checked in:
@@ -23,6 +28,7 @@
 // it round by round in each mode and takes medians of the per-round ratios.
 #define GL_GLEXT_PROTOTYPES 1
 
+#include "backends/png.hpp"
 #include "bench/gl_matrix_scene.hpp"
 #include "workloads/headless_gl.hpp"
 #include "workloads/mesh.hpp"
@@ -36,6 +42,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -63,13 +70,16 @@ struct Options {
     double ms = 300;
     bool render = false;
     GLenum polygon_mode = GL_FILL;
+    int width = 0, height = 0; // --size: a frame of this size; 0: the one-pixel target
+    std::string png_dir;       // --png: where the checked frames go
     bool xfb = false;
 };
 
 [[noreturn]] void usage(const std::string& why) {
     std::fprintf(stderr,
                  "gl_draw_bench: %s\nusage: gl_draw_bench [--workloads A,B,...] [--small N] "
-                 "[--ms T] [--render] [--polygon-mode line|point] [--xfb] [--smoke]\n",
+                 "[--ms T] [--render] [--polygon-mode line|point] [--size WxH [--png DIR]] [--xfb] "
+                 "[--smoke]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -205,6 +215,38 @@ std::function<void()> with_capture(const std::string& name, std::function<void()
     return captured;
 }
 
+// `draw` as a frame of `target`: cleared (opaque black, depth 1), then drawn. Prints what one frame
+// drew (see the top).
+std::function<void()> as_frame(const std::string& name, std::function<void()> draw,
+                               const FrameTarget& target, const std::string& png_dir) {
+    auto frame = [draw = std::move(draw)] {
+        glClearColor(0, 0, 0, 1);
+        glClearDepth(1);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        draw();
+    };
+    frame();
+    std::vector<uint32_t> pixels(size_t(target.width()) * size_t(target.height()));
+    glReadPixels(0, 0, target.width(), target.height(), GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+    uint64_t covered = 0, fnv = 0xcbf29ce484222325ull; // FNV-1a over the RGBA bytes
+    for (uint32_t p : pixels) {
+        covered += p != 0xff000000u; // not the clear colour (R, G, B, A bytes: A on top)
+        for (int b = 0; b < 4; ++b) fnv = (fnv ^ ((p >> (8 * b)) & 0xff)) * 0x100000001b3ull;
+    }
+    std::printf("# %s frame %dx%d covered %llu, fnv %016llx\n", name.c_str(), target.width(),
+                target.height(), static_cast<unsigned long long>(covered),
+                static_cast<unsigned long long>(fnv));
+    if (!png_dir.empty()) { // GL's rows run bottom up, a PNG's top down
+        for (int y = 0; y < target.height() / 2; ++y)
+            std::swap_ranges(pixels.begin() + ptrdiff_t(y) * target.width(),
+                             pixels.begin() + ptrdiff_t(y + 1) * target.width(),
+                             pixels.end() - ptrdiff_t(y + 1) * target.width());
+        write_rgba_png(png_dir + "/" + name + ".png", uint32_t(target.width()),
+                       uint32_t(target.height()), pixels);
+    }
+    return frame;
+}
+
 // N draws of 12 u16 indices each (4 triangles over 6 vertices), each at its own offset.
 std::function<void()> bind_small(uint32_t n) {
     std::vector<float> pos;
@@ -274,6 +316,16 @@ int run(int argc, char** argv) {
             if (m != "line" && m != "point") usage("--polygon-mode takes line or point");
             o.polygon_mode = m == "line" ? GL_LINE : GL_POINT;
             o.render = true;
+        } else if (a == "--size") {
+            const char* v = value();
+            char* end = nullptr;
+            o.width = int(std::strtol(v, &end, 10));
+            o.height = *end == 'x' ? int(std::strtol(end + 1, &end, 10)) : 0;
+            if (*end != 0 || o.width < 1 || o.height < 1 || o.width > 4096 || o.height > 4096)
+                usage("--size takes WxH, each from 1 to 4096");
+            o.render = true;
+        } else if (a == "--png") {
+            o.png_dir = value();
         } else if (a == "--xfb") {
             o.xfb = true;
         } else if (a == "--smoke") {
@@ -283,6 +335,7 @@ int run(int argc, char** argv) {
         } else
             usage("unknown argument " + std::string(a));
     }
+    if (!o.png_dir.empty() && !o.width) usage("--png needs --size");
     try {
         const HeadlessGl gl = open_headless_gl(GlProfile::core, 4, 5);
         std::printf("# %s, %s\n", reinterpret_cast<const char*>(glGetString(GL_RENDERER)),
@@ -296,6 +349,8 @@ int run(int argc, char** argv) {
                          0,    0, -1,   -0.2f, 0, 0,    -0.2f, 1};
     use_matrix_program(m, o.xfb);
     const DiscardTarget target;
+    std::unique_ptr<FrameTarget> frame;
+    if (o.width) frame = std::make_unique<FrameTarget>(o.width, o.height);
     if (o.render) glDisable(GL_RASTERIZER_DISCARD);
     glPolygonMode(GL_FRONT_AND_BACK, o.polygon_mode);
     for (const std::string& id : o.workloads) {
@@ -303,12 +358,14 @@ int run(int argc, char** argv) {
         const std::string name = w.positions.empty() ? w.id : id.substr(id.rfind('/') + 1);
         auto draw = bind(w);
         if (o.xfb) draw = with_capture(name, draw, w.prim, w.count);
+        if (frame) draw = as_frame(name, draw, *frame, o.png_dir);
         time_it(name, draw, o.ms);
     }
     if (o.small) {
         auto draw = bind_small(o.small);
         const std::string name = "small" + std::to_string(o.small);
         if (o.xfb) draw = with_capture(name, draw, Prim::triangles, 12 * uint64_t(o.small));
+        if (frame) draw = as_frame(name, draw, *frame, o.png_dir);
         time_it(name, draw, o.ms);
     }
     return 0;

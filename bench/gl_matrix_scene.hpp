@@ -38,11 +38,11 @@ inline GLuint use_matrix_program(const float row_major[16], bool capture_positio
                                                     "layout(location = 0) in vec4 pos;\n"
                                                     "uniform mat4 M;\n"
                                                     "void main() { gl_Position = M * pos; }\n"));
-    // Only so that the program is complete: rasterizer discard means it never runs.
-    glAttachShader(prog,
-                   compile_shader(GL_FRAGMENT_SHADER, "#version 450 core\n"
-                                                      "out vec4 color;\n"
-                                                      "void main() { color = vec4(1.0); }\n"));
+    // Runs only with rasterizer discard off: the depth as grey, so a frame's pixels show it.
+    glAttachShader(prog, compile_shader(GL_FRAGMENT_SHADER,
+                                        "#version 450 core\n"
+                                        "out vec4 color;\n"
+                                        "void main() { color = vec4(gl_FragCoord.zzz, 1.0); }\n"));
     if (capture_position) {
         const char* varyings[] = {"gl_Position"};
         glTransformFeedbackVaryings(prog, 1, varyings, GL_INTERLEAVED_ATTRIBS);
@@ -79,6 +79,41 @@ class DiscardTarget {
 
   private:
     GLuint fbo_ = 0, rb_ = 0;
+};
+
+// A complete framebuffer of width x height pixels (RGBA8 colour, 24-bit depth, depth test on),
+// bound while it lives: a small window's frame without a window system.
+class FrameTarget {
+  public:
+    FrameTarget(int width, int height) : width_(width), height_(height) {
+        glGenFramebuffers(1, &fbo_);
+        glGenRenderbuffers(2, rb_);
+        glBindRenderbuffer(GL_RENDERBUFFER, rb_[0]);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+        glBindRenderbuffer(GL_RENDERBUFFER, rb_[1]);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height);
+        glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb_[0]);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb_[1]);
+        if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+            throw std::runtime_error("the frame's framebuffer is incomplete");
+        glViewport(0, 0, width, height);
+        glEnable(GL_DEPTH_TEST);
+        glDisable(GL_RASTERIZER_DISCARD);
+    }
+    ~FrameTarget() {
+        glDeleteFramebuffers(1, &fbo_);
+        glDeleteRenderbuffers(2, rb_);
+    }
+    FrameTarget(const FrameTarget&) = delete;
+    FrameTarget& operator=(const FrameTarget&) = delete;
+
+    int width() const { return width_; }
+    int height() const { return height_; }
+
+  private:
+    int width_, height_;
+    GLuint fbo_ = 0, rb_[2] = {};
 };
 
 } // namespace drawpipe::bench

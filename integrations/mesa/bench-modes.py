@@ -8,7 +8,8 @@ mode / off time (the runs of a round are adjacent, so they share the machine's m
 runs' best times (the figure to quote: a shared machine only ever adds time) and, in
 brackets, of their median times. Prints a Markdown table: per workload and mode, the best
 and median ms and the two ratios. With gl_draw_bench's --xfb, what one draw captured must be
-the same in every mode and round (else it stops, naming the workload)."""
+the same in every mode and round, and with --size, one frame's pixels (else it stops, naming
+the workload)."""
 import argparse
 import os
 import re
@@ -33,7 +34,7 @@ if modes[0] != "off":
 times = {m: {} for m in modes}  # mode -> workload -> [(best, median) per round]
 vertices = {m: {} for m in modes}  # mode -> workload -> vertex shader runs in one draw
 order = []
-captured = {}  # workload -> (first mode, what it captured), under --xfb
+captured = {}  # (workload, captured|frame) -> (first mode, what it printed): --xfb, --size
 for r in range(a.rounds):
     for k in range(len(modes)):
         m = modes[(r + k) % len(modes)]
@@ -45,11 +46,12 @@ for r in range(a.rounds):
             sys.exit(f"gl_draw_bench in {m} failed ({p.returncode}): {p.stderr.strip()}")
         for line in p.stdout.splitlines():
             if line.startswith("#"):
-                c = re.match(r"# (\S+) captured (.*)$", line)
+                c = re.match(r"# (\S+) (captured|frame) (.*)$", line)
                 if c:
-                    seen = captured.setdefault(c.group(1), (m, c.group(2)))
-                    if seen[1] != c.group(2):
-                        sys.exit(f"{c.group(1)}: {m} captured {c.group(2)}, {seen[0]} {seen[1]}")
+                    seen = captured.setdefault(c.group(1, 2), (m, c.group(3)))
+                    if seen[1] != c.group(3):
+                        sys.exit(f"{c.group(1)}: {m} {c.group(2)} {c.group(3)}, "
+                                 f"{seen[0]} {seen[1]}")
                 continue
             name, best, med, shaded = line.split()
             if name not in order:
