@@ -8,7 +8,7 @@ application's thread; these are thousands of indices, which it splits and hands 
 threads, so its stages, not Mesa's, make the picture.
 
   integrations/mesa/judge-stages.py [--scenes N] [--seed S] [--indices K] [--depth24]
-                                    [--clip-planes] [--face] [ENV=VALUE...]
+                                    [--clip-planes] [--face] [--small] [ENV=VALUE...]
 
 ENV=VALUE pairs go to the `whole` run (DRAWPIPE_MESA_STAGES=0 compares Mesa's own stages,
 DRAWPIPE_MESA_MAX_VERTICES=64 cuts finer). --depth24: a 24-bit fixed-point depth buffer (the
@@ -17,7 +17,10 @@ polygon offset's constant step) in place of the 32-bit float one (a step per dep
 in one of four ways (gl_ClipVertex the position or another point, nothing: the clip-space
 position, gl_ClipDistance), and
 those may be filled (only the clipper then runs). --face: half the scenes' fragment shader shows
-back faces magenta (gl_FrontFacing: Mesa's unfilled stage hands the face to it). Prints how many scenes differ and the adapter's
+back faces magenta (gl_FrontFacing: Mesa's unfilled stage hands the face to it). --small:
+filled triangles, strips and fans of tiny triangles (a random walk of steps from a third of a
+pixel to ten pixels, or a fan's spokes that short), drawn with and without indices, so that
+`whole` drops most of them before llvmpipe's setup (the small-primitive cull). Prints how many scenes differ and the adapter's
 counts (DRAWPIPE_MESA_STATS) of draws taken and refused. Exit 0: none differs.
 Needs the default build (mesa_render) and the Mesa build (integrations/mesa/build.sh)."""
 import argparse
@@ -91,6 +94,48 @@ def scene(rng, indices, clip_planes=False, face=False):
     return "\n".join(d) + "\n"
 
 
+def small_scene(rng, indices):
+    """Filled triangles, strips or fans whose triangles are mostly smaller than a pixel."""
+    prim = rng.choice(["triangles", "triangle_strip", "triangle_fan"])
+    n = indices // 3 * 3
+    px = 2.0 / W  # a pixel in normalised device coordinates
+    step = rng.choice([0.3, 0.6, 1.0, 3.0, 10.0]) * px
+    pos, col = [], []
+    x, y = rng.uniform(-0.9, 0.9), rng.uniform(-0.9, 0.9)
+    cx, cy = x, y
+    for i in range(n):
+        if prim == "triangle_fan" and i:
+            # Spokes of up to `step` around the first vertex, turning a little each time.
+            r, a = rng.uniform(0, step), i * 0.05
+            x, y = cx + r * (1 if a % 6.28 < 3.14 else -1), cy + r * rng.uniform(-1, 1)
+        elif i:
+            x = min(1.3, max(-1.3, x + rng.uniform(-step, step)))
+            y = min(1.3, max(-1.3, y + rng.uniform(-step, step)))
+        w = rng.choice([1.0, 1.0, 0.5, 2.0])
+        pos += [round(x * w, 6), round(y * w, 6), round(rng.uniform(-0.9, 0.9) * w, 4), w]
+        col += [rng.randint(0, 8) / 8 for _ in range(3)] + [1.0]
+    d = [f"prim {prim}", f"provoking {rng.choice(['first', 'last'])}"]
+    if rng.random() < 0.5:
+        d += ["index none", f"count {n}"]
+    else:
+        # In order, now and then a vertex again from a little before (a mesh's reuse).
+        idx = [i if i < 3 or rng.random() < 0.8 else rng.randrange(max(0, i - 8), i)
+               for i in range(n)]
+        d += ["index u32", "indices " + " ".join(map(str, idx))]
+    d.append("positions " + " ".join(f"{v:g}" for v in pos))
+    d.append("colors " + " ".join(f"{v:g}" for v in col))
+    d.append("polygon_mode fill fill")
+    if rng.random() < 0.4:
+        d.append("shade flat")
+    if rng.random() < 0.3:
+        d.append(f"cull {rng.choice(['front', 'back'])}")
+    if rng.random() < 0.5:
+        d.append(f"front_face {rng.choice(['ccw', 'cw'])}")
+    if rng.random() < 0.6:
+        d.append("depth_test less")
+    return "\n".join(d) + "\n"
+
+
 def render(mode, env, files, depth24):
     e = dict(os.environ, DRAWPIPE_MESA_STATS="1", **env)
     p = subprocess.run([os.path.join(HERE, "run.sh"), mode, RENDER, "--width", str(W),
@@ -117,6 +162,7 @@ def main():
     ap.add_argument("--depth24", action="store_true")
     ap.add_argument("--clip-planes", action="store_true")
     ap.add_argument("--face", action="store_true")
+    ap.add_argument("--small", action="store_true")
     ap.add_argument("--build", default=os.path.join(ROOT, "build", "default"))
     ap.add_argument("env", nargs="*", help="ENV=VALUE for the whole run")
     a = ap.parse_args()
@@ -128,7 +174,8 @@ def main():
     for i in range(a.scenes):
         path = os.path.join(tmp, f"scene{i:03}.txt")
         with open(path, "w") as f:
-            f.write(scene(rng, a.indices, a.clip_planes, a.face))
+            f.write(small_scene(rng, a.indices) if a.small else
+                    scene(rng, a.indices, a.clip_planes, a.face))
         files.append(path)
     off, _ = render("off", {}, files, a.depth24)
     whole, stats = render("whole", env, files, a.depth24)

@@ -197,6 +197,7 @@ static atomic_ulong stat_whole_end[WHOLE_END_COUNT];
 static atomic_ulong stat_stages[STAGES_REFUSAL_COUNT];
 static atomic_ulong stat_so[SO_PATH_COUNT], stat_so_place[SO_PLACE_COUNT];
 static atomic_ulong stat_chunks_lost;
+static atomic_ulong stat_small_culled, stat_small_cull_draws;
 static char stat_last_refusal[256], stat_so_refusal[256];
 
 /* One chunk of a draw split and shaded on one of drawpipe's threads (chunk_draw). */
@@ -275,6 +276,9 @@ struct drawpipe_front {
    /* DRAWPIPE_MESA_PREFETCH: how many vertices ahead of the shader a listed fetch's memory is
     * requested (0: not at all). */
    unsigned prefetch_ahead;
+   /* whole: the draw being run drops its triangles that cover no pixel centre (small_cull),
+    * unless DRAWPIPE_MESA_SMALL_CULL=0 (a measuring knob). */
+   bool small_cull, small_cull_apart;
 };
 
 enum drawpipe_mesa_mode
@@ -331,6 +335,9 @@ print_stats(void)
                  (unsigned long)stat_so_place[p], so_place_names[p]);
       if (stat_so[SO_REFUSED])
          fprintf(stderr, "drawpipe: whole: last stream output refused: %s\n", stat_so_refusal);
+      fprintf(stderr, "drawpipe: whole: %lu draws shaded apart drop triangles that cover no "
+              "pixel centre: %lu triangles dropped\n", (unsigned long)stat_small_cull_draws,
+              (unsigned long)stat_small_culled);
    }
    if (stat_chunks_lost)
       fprintf(stderr, "drawpipe: shade: %lu chunks not drawn: no memory to split them\n",
@@ -426,6 +433,13 @@ struct shade_job {
    bool converted;
    float *hw;
    unsigned hw_cap;
+   /* whole, small_cull: the triangles kept, a list over hw, when some were dropped
+    * (small_culled; cull_count elements). */
+   bool small_culled;
+   ushort *cull_elts;
+   unsigned cull_cap, cull_count;
+   uint64_t *cull_scratch; /* per vertex, dp_cull_small_triangles' */
+   unsigned cull_scratch_cap;
    /* whole: a clipped segment through drawpipe's stages (staged_ok: `out` describes it, the
     * first of its pieces, chained through `next`; more_out holds the others). */
    struct dp_staged *staged;
@@ -445,6 +459,9 @@ struct shade_window {
    struct dp_stages *stages;                 /* whole: clipped segments, else NULL */
    bool stage_every;                         /* stages: every segment, clipped or not */
    bool stages_in_order; /* stages: on the finishing side, in order (a stipple running on) */
+   /* whole: converted segments' triangles that cover no pixel centre are dropped (small_cull);
+    * flatshade_first: the rasterizer state's, which orders a strip's or fan's vertices. */
+   bool small_cull, flatshade_first;
    struct dp_so *so; /* whole, capturing: each segment's place reserved as it is filled */
    struct drawpipe_front *fe;
    enum pipe_prim_type prim;
@@ -565,6 +582,56 @@ stage_job(struct shade_window *w, struct shade_job *j, bool in_order)
    j->staged_ok = true;
 }
 
+/* whole: a converted segment's triangles as llvmpipe's setup takes them (lp_setup_vbuf.c,
+ * draw_elements, or draw_arrays for a segment in order: the same vertex order, so the same
+ * setup), less those whose box holds no pixel centre: they draw nothing, and at a small window
+ * a dense mesh is mostly such triangles, each a setup and a binning on the draw's thread. The
+ * finish hands the list as the segment's staged piece. False when no triangle was
+ * dropped, or when llvmpipe may draw the segment another way (draw_arrays makes rectangles of
+ * some 9- and 27-vertex lists and 4-vertex fans): the segment then goes over as it is. */
+static bool
+small_cull_job(struct shade_window *w, struct shade_job *j)
+{
+   const unsigned n = j->draw_count;
+   const ushort *e = j->listed_draw ? j->draw_elts : NULL;
+   const enum pipe_prim_type prim = w->prim;
+   if (n < 3 || (!e && prim == PIPE_PRIM_TRIANGLES && (n == 9 || n == 27)) ||
+       (!e && prim == PIPE_PRIM_TRIANGLE_FAN && n == 4))
+      return false;
+   const unsigned tris = prim == PIPE_PRIM_TRIANGLES ? n / 3 : n - 2;
+   if (!grow((void **)&j->cull_elts, &j->cull_cap, 3 * tris, sizeof(ushort)) ||
+       !grow((void **)&j->cull_scratch, &j->cull_scratch_cap, j->fetch_count, sizeof(uint64_t)))
+      return false;
+   ushort *out = j->cull_elts;
+#define ELT(i) (e ? e[i] : (ushort)(i))
+   for (unsigned t = 0, i = 2; t < tris; t++, out += 3) {
+      unsigned a, b, c;
+      if (prim == PIPE_PRIM_TRIANGLES) {
+         a = 3 * t, b = a + 1, c = a + 2;
+      } else if (prim == PIPE_PRIM_TRIANGLE_STRIP) {
+         const unsigned odd = i & 1;
+         if (w->flatshade_first)
+            a = i - 2, b = i + odd - 1, c = i - odd;
+         else
+            a = i + odd - 2, b = i - odd - 1, c = i;
+         i++;
+      } else if (w->flatshade_first) {
+         a = i - 1, b = i, c = 0, i++;
+      } else {
+         a = 0, b = i - 1, c = i, i++;
+      }
+      out[0] = ELT(a), out[1] = ELT(b), out[2] = ELT(c);
+   }
+#undef ELT
+   const unsigned kept = dp_cull_small_triangles(j->hw, w->whole->vinfo->size, j->fetch_count,
+                                                 j->cull_elts, tris, j->cull_elts,
+                                                 j->cull_scratch);
+   if (stat_enabled)
+      atomic_fetch_add(&stat_small_culled, tris - kept);
+   j->cull_count = 3 * kept;
+   return kept < tris;
+}
+
 /* Shades a job from its fetch list `fetch` (the job's copy, or the split's own while it is
  * valid), and prepares what the finish takes ready-made. */
 static void
@@ -595,6 +662,7 @@ shade_job(struct shade_window *w, struct shade_job *j, const unsigned *fetch)
    j->staged_ok = false;
    if (j->verts && w->stages && !w->stages_in_order && (j->clipped || w->stage_every))
       stage_job(w, j, false);
+   j->small_culled = j->converted && w->small_cull && !j->staged_ok && small_cull_job(w, j);
 }
 
 static void
@@ -658,10 +726,17 @@ shade_finish(struct shade_window *w)
          stage_job(w, j, true);
       w->fe->so_slot = j->so_reserved ? &j->so_slot : NULL;
       w->fe->so_slot_written = j->so_written;
+      /* (Made here: a chunk's jobs move when its window grows.) */
+      const unsigned first = 0, prim = PIPE_PRIM_TRIANGLES;
+      const struct draw_pt_staged culled = {
+         .hw_verts = j->hw, .vertex_count = j->fetch_count, .nr_ranges = j->cull_count ? 1 : 0,
+         .elts = j->cull_elts, .first = &first, .count = &j->cull_count, .prim = &prim,
+      };
       draw_llvm_middle_end_finish(w->middle, j->verts, j->clipped, j->fetch_count,
                                   j->listed_draw ? j->draw_elts : NULL, j->draw_count,
                                   j->flags, w->whole, j->converted ? j->hw : NULL,
-                                  j->verts == j->vert_mem, j->staged_ok ? &j->out : NULL);
+                                  j->verts == j->vert_mem,
+                                  j->staged_ok ? &j->out : j->small_culled ? &culled : NULL);
       w->fe->so_slot = NULL;
       if (stat_enabled && w->whole) {
          const enum whole_end e = w->whole->discard ? WHOLE_DISCARDED
@@ -744,6 +819,8 @@ window_setup(struct drawpipe_front *fe, struct shade_window *w, struct dp_split 
    w->stages = fe->stages;
    w->stage_every = fe->stage_every;
    w->stages_in_order = fe->stages_in_order;
+   w->small_cull = fe->small_cull;
+   w->flatshade_first = fe->draw->rasterizer->flatshade_first;
    w->so = fe->so_begun ? fe->so : NULL;
    w->fe = fe;
    w->prim = fe->prim;
@@ -821,6 +898,8 @@ shade_window_destroy(struct shade_window *w)
       free(w->jobs[i].fetch_elts);
       free(w->jobs[i].draw_elts);
       free(w->jobs[i].hw);
+      free(w->jobs[i].cull_elts);
+      free(w->jobs[i].cull_scratch);
       free(w->jobs[i].more_out);
       free(w->jobs[i].vert_mem);
       dp_staged_destroy(w->jobs[i].staged);
@@ -1395,6 +1474,30 @@ whole_stream_output_plan(struct drawpipe_front *fe)
       atomic_fetch_add(&stat_so[fe->so_capture ? SO_CAPTURED : SO_COUNTED], 1);
 }
 
+/* whole: whether the draw's converted segments may drop triangles that cover no pixel centre
+ * (small_cull_job). Sound for llvmpipe's setup when it samples one pixel centre (x + 0.5,
+ * y + 0.5) per pixel, reads the position from the render layout's first attribute, and its
+ * linear rasterizer is off (that one merges a list's triangle pairs into rectangles, so a
+ * dropped triangle would move the pairs; llvmpipe permits it exactly when it asks the draw
+ * module for a guard band). Triangles only, filled (no pipeline stages). */
+static bool
+small_cull_applies(const struct drawpipe_front *fe)
+{
+   struct draw_context *draw = fe->draw;
+   const struct pipe_rasterizer_state *rast = draw->rasterizer;
+   const struct vertex_info *vinfo = fe->whole_plan.vinfo;
+   const bool triangles = fe->prim == PIPE_PRIM_TRIANGLES ||
+                          fe->prim == PIPE_PRIM_TRIANGLE_STRIP ||
+                          fe->prim == PIPE_PRIM_TRIANGLE_FAN;
+   return fe->small_cull_apart && triangles && vinfo && !fe->whole_plan.pipeline &&
+          !fe->whole_plan.discard && rast->half_pixel_center && !rast->multisample &&
+          !rast->poly_smooth && rast->conservative_raster_mode == PIPE_CONSERVATIVE_RASTER_OFF &&
+          !draw->driver.guard_band_xy && vinfo->num_attribs > 0 &&
+          vinfo->attrib[0].emit == EMIT_4F &&
+          (int)vinfo->attrib[0].src_index ==
+             draw_find_shader_output(draw, TGSI_SEMANTIC_POSITION, 0);
+}
+
 static void
 drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
 {
@@ -1449,6 +1552,9 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
          fe->whole_plan.vinfo = NULL;
       if (fe->so_apart)
          whole_stream_output_plan(fe);
+      fe->small_cull = small_cull_applies(fe);
+      if (stat_enabled && fe->small_cull)
+         atomic_fetch_add(&stat_small_cull_draws, 1);
    }
    /* With one thread the windows would only add copies of each segment's lists, and their
     * vertices would be finished long after they were written (out of the caches). */
@@ -1571,6 +1677,7 @@ draw_pt_drawpipe(struct draw_context *draw)
    fe->chunk_window = debug_get_num_option("DRAWPIPE_MESA_CHUNK_WINDOW", 0);
    fe->so_chunk_threads = debug_get_num_option("DRAWPIPE_MESA_SO_CHUNK_THREADS", 4);
    fe->prefetch_ahead = debug_get_num_option("DRAWPIPE_MESA_PREFETCH", 32);
+   fe->small_cull_apart = debug_get_bool_option("DRAWPIPE_MESA_SMALL_CULL", true);
    fe->split = dp_split_create();
    fe->vsplit = draw_pt_vsplit(draw);
    bool shade_ok = true;

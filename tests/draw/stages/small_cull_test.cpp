@@ -107,14 +107,21 @@ TEST(SmallCull, FarFromTheOriginTheMarginHolds) {
     // At 16000 pixels a float's step is 1/1024: the box still widens by the margin.
     const float t[6] = {16000.5f + 1.0f / 512, 7.4f, 16000.9f, 7.6f, 16000.7f, 7.9f};
     EXPECT_FALSE(misses_pixel_centres(&t[0], &t[2], &t[4]));
+    const float u[6] = {16000.5f + 1.0f / 32, 7.4f, 16000.9f, 7.6f, 16000.7f, 7.9f};
+    EXPECT_TRUE(misses_pixel_centres(&u[0], &u[2], &u[4]));
+    // Past 16384 pixels every triangle is kept.
+    const float v[6] = {16400.6f, 7.4f, 16400.9f, 7.6f, 16400.7f, 7.9f};
+    EXPECT_FALSE(misses_pixel_centres(&v[0], &v[2], &v[4]));
 }
 
 TEST(SmallCull, TheListKeepsTheRestInOrderInPlace) {
     // Records of four floats (x, y, z, w); triangles 0 and 2 miss every centre.
     const std::vector<float> rec = {0.6f, 0.6f, 0, 1, 0.9f, 0.6f, 0, 1, 0.7f, 0.9f, 0, 1,
                                     0.0f, 0.0f, 0, 1, 3.0f, 0.0f, 0, 1, 0.0f, 3.0f, 0, 1};
+    std::vector<CentreRange> ranges(6);
+    centre_ranges(rec.data(), 4, 6, ranges.data());
     std::vector<uint16_t> elts = {0, 1, 2, 3, 4, 5, 2, 1, 0, 5, 4, 3};
-    EXPECT_EQ(cull_small_triangles(rec.data(), 4, elts.data(), 4, elts.data()), 2u);
+    EXPECT_EQ(cull_small_triangles(ranges.data(), elts.data(), 4, elts.data()), 2u);
     EXPECT_EQ(std::vector<uint16_t>(elts.begin(), elts.begin() + 6),
               (std::vector<uint16_t>{3, 4, 5, 5, 4, 3}));
 }
@@ -142,7 +149,9 @@ TEST(SmallCull, ThePictureIsTheSameWithoutTheCulledTriangles) {
         }
         const std::vector<uint32_t> all = pixels(draw_scene(s));
         std::vector<uint16_t> elts(s.indices.begin(), s.indices.end());
-        const uint32_t kept = cull_small_triangles(window.data(), 2, elts.data(), 400, elts.data());
+        std::vector<CentreRange> ranges(1200);
+        centre_ranges(window.data(), 2, 1200, ranges.data());
+        const uint32_t kept = cull_small_triangles(ranges.data(), elts.data(), 400, elts.data());
         EXPECT_LT(kept, 300u); // two in three are half a pixel across
         EXPECT_GT(kept, 0u);
         s.indices.assign(elts.begin(), elts.begin() + 3 * kept);
