@@ -1553,12 +1553,12 @@ drawpipe_run(struct draw_pt_front_end *frontend, unsigned start, unsigned count)
       if (fe->so_apart)
          whole_stream_output_plan(fe);
       fe->small_cull = small_cull_applies(fe);
-      if (stat_enabled && fe->small_cull)
-         atomic_fetch_add(&stat_small_cull_draws, 1);
    }
    /* With one thread the windows would only add copies of each segment's lists, and their
     * vertices would be finished long after they were written (out of the caches). */
    if (refusal_to_shade == DRAW_LLVM_SHADES_APART && !small && fe->threads > 1) {
+      if (stat_enabled && whole && fe->small_cull)
+         atomic_fetch_add(&stat_small_cull_draws, 1);
       if (whole && (fe->opt & (PT_CLIPTEST | PT_PIPELINE)) && !fe->whole_plan.discard) {
          const enum stages_refusal r = whole_stages(fe);
          if (stat_enabled)
