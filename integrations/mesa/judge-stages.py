@@ -37,6 +37,14 @@ PRIMS = {"triangles": 3, "triangle_strip": 1, "triangle_fan": 1, "quads": 4, "qu
          "polygon": 1, "lines": 2, "line_strip": 1}
 
 
+def culling(rng, d):
+    """Sometimes a cull face, sometimes clockwise front faces."""
+    if rng.random() < 0.3:
+        d.append(f"cull {rng.choice(['front', 'back'])}")
+    if rng.random() < 0.5:
+        d.append(f"front_face {rng.choice(['ccw', 'cw'])}")
+
+
 def scene(rng, indices, clip_planes=False, face=False):
     prim = rng.choice(sorted(PRIMS))
     step = PRIMS[prim]
@@ -73,10 +81,7 @@ def scene(rng, indices, clip_planes=False, face=False):
         d.append("shade flat")
     if face and rng.random() < 0.5:
         d.append("face_color 1")
-    if rng.random() < 0.3:
-        d.append(f"cull {rng.choice(['front', 'back'])}")
-    if rng.random() < 0.5:
-        d.append(f"front_face {rng.choice(['ccw', 'cw'])}")
+    culling(rng, d)
     if rng.random() < 0.3:
         d.append(f"point_size {rng.randint(1, 4)}")
     if rng.random() < 0.3:
@@ -127,10 +132,7 @@ def small_scene(rng, indices):
     d.append("polygon_mode fill fill")
     if rng.random() < 0.4:
         d.append("shade flat")
-    if rng.random() < 0.3:
-        d.append(f"cull {rng.choice(['front', 'back'])}")
-    if rng.random() < 0.5:
-        d.append(f"front_face {rng.choice(['ccw', 'cw'])}")
+    culling(rng, d)
     if rng.random() < 0.6:
         d.append("depth_test less")
     return "\n".join(d) + "\n"
