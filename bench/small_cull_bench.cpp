@@ -2,12 +2,11 @@
 // 79,202 triangles, records of eight floats (window x, y, z, w and a colour), as a driver's
 // setup would take them:
 //
-//   small_cull/ranges/{tiny,large}  centre_ranges: each vertex's reach, once
 //   small_cull/cull/{tiny,large}    cull_small_triangles over the triangle list
 //   copy_elements                   the baseline: copying the same element list
 //
 // tiny: the grid over 50 x 50 pixels (a triangle is 3 % of a pixel: nearly all culled); large:
-// over 400 x 400 (2 pixels each: nearly all kept). Items are vertices (ranges) or triangles.
+// over 400 x 400 (2 pixels each: nearly all kept). Items are triangles.
 // Counters: best_ms, and for cull the fraction kept. `--smoke` runs each once (for ctest).
 #include "bench/bench_main.hpp"
 #include "drawpipe/extend/small_cull.hpp"
@@ -27,7 +26,6 @@ constexpr uint32_t kSide = 200, kStride = 8;
 struct Mesh {
     std::vector<float> records;
     std::vector<uint16_t> elts;
-    std::vector<CentreRange> ranges;
 };
 
 Mesh grid(float pixels) {
@@ -44,7 +42,6 @@ Mesh grid(float pixels) {
             m.elts.insert(m.elts.end(), {v, uint16_t(v + 1), uint16_t(v + kSide), uint16_t(v + 1),
                                          uint16_t(v + kSide + 1), uint16_t(v + kSide)});
         }
-    m.ranges.resize(kSide * kSide);
     return m;
 }
 
@@ -53,22 +50,14 @@ Mesh& mesh(bool tiny) {
     return tiny ? t : l;
 }
 
-void ranges(benchmark::State& state, bool tiny) {
-    Mesh& m = mesh(tiny);
-    timed_best(state, kSide * kSide, [&] {
-        centre_ranges(m.records.data(), kStride, kSide * kSide, m.ranges.data());
-        benchmark::DoNotOptimize(m.ranges.data());
-    });
-}
-
 void cull(benchmark::State& state, bool tiny) {
     Mesh& m = mesh(tiny);
-    centre_ranges(m.records.data(), kStride, kSide * kSide, m.ranges.data());
     const auto triangles = uint32_t(m.elts.size() / 3);
     std::vector<uint16_t> out(m.elts.size());
     uint32_t kept = 0;
     timed_best(state, triangles, [&] {
-        kept = cull_small_triangles(m.ranges.data(), m.elts.data(), triangles, out.data());
+        kept =
+            cull_small_triangles(m.records.data(), kStride, m.elts.data(), triangles, out.data());
         benchmark::DoNotOptimize(out.data());
     });
     state.counters["kept"] = double(kept) / triangles;
@@ -90,11 +79,9 @@ int main(int argc, char** argv) {
     const bool smoke = take_flag(args, "--smoke");
     for (const bool tiny : {true, false}) {
         const char* size = tiny ? "tiny" : "large";
-        auto* r = benchmark::RegisterBenchmark((std::string("small_cull/ranges/") + size).c_str(),
-                                               [tiny](benchmark::State& s) { ranges(s, tiny); });
         auto* c = benchmark::RegisterBenchmark((std::string("small_cull/cull/") + size).c_str(),
                                                [tiny](benchmark::State& s) { cull(s, tiny); });
-        if (smoke) r->Iterations(1), c->Iterations(1);
+        if (smoke) c->Iterations(1);
     }
     auto* b = benchmark::RegisterBenchmark("copy_elements", copy_elements);
     if (smoke) b->Iterations(1);

@@ -277,8 +277,11 @@ struct drawpipe_front {
     * requested (0: not at all). */
    unsigned prefetch_ahead;
    /* whole: the draw being run drops its triangles that cover no pixel centre (small_cull),
-    * unless DRAWPIPE_MESA_SMALL_CULL=0 (a measuring knob). */
+    * unless DRAWPIPE_MESA_SMALL_CULL=0 (a measuring knob); DRAWPIPE_MESA_SMALL_CULL_PROBE: how
+    * many of a segment's first 32 triangles must miss every centre for the rest to be tested
+    * (0: always tested). */
    bool small_cull, small_cull_apart;
+   unsigned small_cull_probe;
 };
 
 enum drawpipe_mesa_mode
@@ -438,8 +441,6 @@ struct shade_job {
    bool small_culled;
    ushort *cull_elts;
    unsigned cull_cap, cull_count;
-   uint64_t *cull_scratch; /* per vertex, dp_cull_small_triangles' */
-   unsigned cull_scratch_cap;
    /* whole: a clipped segment through drawpipe's stages (staged_ok: `out` describes it, the
     * first of its pieces, chained through `next`; more_out holds the others). */
    struct dp_staged *staged;
@@ -599,8 +600,7 @@ small_cull_job(struct shade_window *w, struct shade_job *j)
        (!e && prim == PIPE_PRIM_TRIANGLE_FAN && n == 4))
       return false;
    const unsigned tris = prim == PIPE_PRIM_TRIANGLES ? n / 3 : n - 2;
-   if (!grow((void **)&j->cull_elts, &j->cull_cap, 3 * tris, sizeof(ushort)) ||
-       !grow((void **)&j->cull_scratch, &j->cull_scratch_cap, j->fetch_count, sizeof(uint64_t)))
+   if (!grow((void **)&j->cull_elts, &j->cull_cap, 3 * tris, sizeof(ushort)))
       return false;
    ushort *out = j->cull_elts;
 #define ELT(i) (e ? e[i] : (ushort)(i))
@@ -623,9 +623,8 @@ small_cull_job(struct shade_window *w, struct shade_job *j)
       out[0] = ELT(a), out[1] = ELT(b), out[2] = ELT(c);
    }
 #undef ELT
-   const unsigned kept = dp_cull_small_triangles(j->hw, w->whole->vinfo->size, j->fetch_count,
-                                                 j->cull_elts, tris, j->cull_elts,
-                                                 j->cull_scratch);
+   const unsigned kept = dp_cull_small_triangles(j->hw, w->whole->vinfo->size, j->cull_elts,
+                                                 tris, w->fe->small_cull_probe, j->cull_elts);
    if (stat_enabled)
       atomic_fetch_add(&stat_small_culled, tris - kept);
    j->cull_count = 3 * kept;
@@ -899,7 +898,6 @@ shade_window_destroy(struct shade_window *w)
       free(w->jobs[i].draw_elts);
       free(w->jobs[i].hw);
       free(w->jobs[i].cull_elts);
-      free(w->jobs[i].cull_scratch);
       free(w->jobs[i].more_out);
       free(w->jobs[i].vert_mem);
       dp_staged_destroy(w->jobs[i].staged);
@@ -1678,6 +1676,7 @@ draw_pt_drawpipe(struct draw_context *draw)
    fe->so_chunk_threads = debug_get_num_option("DRAWPIPE_MESA_SO_CHUNK_THREADS", 4);
    fe->prefetch_ahead = debug_get_num_option("DRAWPIPE_MESA_PREFETCH", 32);
    fe->small_cull_apart = debug_get_bool_option("DRAWPIPE_MESA_SMALL_CULL", true);
+   fe->small_cull_probe = debug_get_num_option("DRAWPIPE_MESA_SMALL_CULL_PROBE", 4);
    fe->split = dp_split_create();
    fe->vsplit = draw_pt_vsplit(draw);
    bool shade_ok = true;

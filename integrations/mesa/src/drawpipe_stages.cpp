@@ -422,27 +422,20 @@ extern "C" unsigned dp_staged_piece(const struct dp_staged *staged, unsigned pie
 }
 
 extern "C" unsigned dp_cull_small_triangles(const float *records, unsigned stride,
-                                            unsigned vertex_count, const uint16_t *elts,
-                                            unsigned triangles, uint16_t *out,
-                                            uint64_t *scratch) {
-    using drawpipe::misses_pixel_centres;
-    // A probe of the first triangles first: testing a triangle costs about a third of what
-    // llvmpipe's setup spends rejecting it, so a segment of mostly larger triangles (glmark2's
-    // build scene at 320x240: a quarter cull) goes over whole, as culling it measured slower.
+                                            const uint16_t *elts, unsigned triangles,
+                                            unsigned probe_min, uint16_t *out) {
+    // A probe of the first triangles first: a segment of larger triangles, nearly all kept (a
+    // mesh at a large window), is handed over whole, without the test's cost.
     constexpr unsigned kProbe = 32;
-    if (triangles > 2 * kProbe) {
+    if (probe_min && triangles > 2 * kProbe) {
         unsigned missed = 0;
         for (unsigned t = 0; t < kProbe; ++t) {
             const uint16_t *e = elts + 3 * t;
-            missed += misses_pixel_centres(records + size_t(e[0]) * stride,
-                                           records + size_t(e[1]) * stride,
-                                           records + size_t(e[2]) * stride);
+            missed += drawpipe::misses_pixel_centres(records + size_t(e[0]) * stride,
+                                                     records + size_t(e[1]) * stride,
+                                                     records + size_t(e[2]) * stride);
         }
-        if (2 * missed < kProbe) return triangles;
+        if (missed < probe_min) return triangles;
     }
-    static_assert(sizeof(drawpipe::CentreRange) == sizeof(uint64_t));
-    // Each vertex's reach once, then three loads a triangle.
-    auto *ranges = reinterpret_cast<drawpipe::CentreRange *>(scratch);
-    drawpipe::centre_ranges(records, stride, vertex_count, ranges);
-    return drawpipe::cull_small_triangles(ranges, elts, triangles, out);
+    return drawpipe::cull_small_triangles(records, stride, elts, triangles, out);
 }

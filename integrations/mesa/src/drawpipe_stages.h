@@ -101,14 +101,13 @@ unsigned dp_staged_piece(const struct dp_staged *staged, unsigned piece, const f
                          const unsigned **count, const unsigned **prim);
 
 /* Small-primitive culling (drawpipe/extend/small_cull.hpp): keeps the triangles of `elts`
- * (three elements each, into `vertex_count` records of `stride` floats starting with window x
- * and y) whose bounding box may hold a pixel centre, in order, into `out` (which may be
- * `elts`); returns how many, or `triangles` having kept all when a probe of the first ones
- * finds them mostly kept (not worth the test). `scratch`: room for vertex_count entries. Only
- * for single-sample rasterization with centres at half pixels. */
-unsigned dp_cull_small_triangles(const float *records, unsigned stride, unsigned vertex_count,
-                                 const uint16_t *elts, unsigned triangles, uint16_t *out,
-                                 uint64_t *scratch);
+ * (three elements each, into records of `stride` floats starting with window x and y) whose
+ * bounding box may hold a pixel centre, in order, into `out` (which may be `elts`); returns
+ * how many. With probe_min, a segment whose first 32 triangles have fewer than probe_min that
+ * miss every centre is not worth testing: `triangles` returned, all kept. Only for
+ * single-sample rasterization with centres at half pixels. */
+unsigned dp_cull_small_triangles(const float *records, unsigned stride, const uint16_t *elts,
+                                 unsigned triangles, unsigned probe_min, uint16_t *out);
 
 #ifdef __cplusplus
 }

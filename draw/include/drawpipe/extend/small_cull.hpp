@@ -21,7 +21,8 @@ inline constexpr int32_t kSmallCullMargin = 2;
 // The pixel centres a vertex reaches along x and y, margin included: a centre k + 0.5 with
 // lo <= k <= hi lies within reach of the vertex, and the centres a triangle's box holds along
 // x are those from the least lo_x of its vertices to the greatest hi_x. A vertex outside
-// (-16384, 16384) pixels, or not finite, reaches every centre (its triangles are kept).
+// (-16384, 16384) pixels, or not finite, reaches every centre (its triangles are kept). The
+// test one triangle at a time; cull_small_triangles below is the list's.
 struct CentreRange {
     int16_t lo_x, hi_x, lo_y, hi_y;
 };
@@ -45,9 +46,6 @@ inline CentreRange centre_range(float x, float y) {
     return r;
 }
 
-// centre_range of `count` records `stride` floats apart, each starting with window x and y.
-void centre_ranges(const float* records, uint32_t stride, uint32_t count, CentreRange* out);
-
 // True when the triangle's box holds no pixel centre along x or along y.
 inline bool misses_pixel_centres(CentreRange a, CentreRange b, CentreRange c) {
     const auto max3 = [](int16_t p, int16_t q, int16_t r) {
@@ -66,10 +64,12 @@ inline bool misses_pixel_centres(const float a[2], const float b[2], const float
                                 centre_range(c[0], c[1]));
 }
 
-// Keeps the triangles of `elts` (three elements each, indexes into `ranges`) that may cover a
-// pixel centre, writing their elements in order to `out` (which may be `elts`); returns the
-// triangles kept.
-uint32_t cull_small_triangles(const CentreRange* ranges, const uint16_t* elts, uint32_t triangles,
-                              uint16_t* out);
+// Keeps the triangles of `elts` (three elements each, indexes of records `stride` floats apart
+// in `records`, each starting with its window x and y) that may cover a pixel centre, writing
+// their elements in order to `out` (which may be `elts`); returns the triangles kept. A vector
+// of triangles at a time (their corners gathered); its positions to the nearest sub-pixel, ties
+// to even, where centre_range's go away from zero: both within the margin.
+uint32_t cull_small_triangles(const float* records, uint32_t stride, const uint16_t* elts,
+                              uint32_t triangles, uint16_t* out);
 
 } // namespace drawpipe
