@@ -4,6 +4,8 @@
 // Compiled per Highway target and chosen at run time, as draw/stages/simd_cull.cpp.
 #include "drawpipe/extend/small_cull.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #undef HWY_TARGET_INCLUDE
@@ -48,12 +50,14 @@ uint32_t CullSmallTriangles(const float* records, uint32_t stride, const uint16_
         const auto xa = hn::GatherIndex(df, x, oa), ya = hn::GatherIndex(df, y, oa);
         const auto xb = hn::GatherIndex(df, x, ob), yb = hn::GatherIndex(df, y, ob);
         const auto xc = hn::GatherIndex(df, x, oc), yc = hn::GatherIndex(df, y, oc);
+        // Every corner inside +-16384 pixels (a NaN is not): else the triangle is kept. Each
+        // corner, not the extremes: Min and Max may pass a NaN over.
+        const auto within = [&](auto v) { return hn::Lt(hn::Abs(v), limit); };
+        const auto inside =
+            hn::And(hn::And(hn::And(within(xa), within(xb)), hn::And(within(xc), within(ya))),
+                    hn::And(within(yb), within(yc)));
         const auto x0 = hn::Min(hn::Min(xa, xb), xc), x1 = hn::Max(hn::Max(xa, xb), xc);
         const auto y0 = hn::Min(hn::Min(ya, yb), yc), y1 = hn::Max(hn::Max(ya, yb), yc);
-        // Every corner inside +-16384 pixels (a NaN is not): else the triangle is kept.
-        const auto inside =
-            hn::And(hn::And(hn::Lt(hn::Abs(x0), limit), hn::Lt(hn::Abs(x1), limit)),
-                    hn::And(hn::Lt(hn::Abs(y0), limit), hn::Lt(hn::Abs(y1), limit)));
         const auto cull = hn::And(inside, hn::Or(misses(x0, x1), misses(y0, y1)));
         const auto keep = hn::RebindMask(di, hn::Not(cull));
         // Room for a whole vector of triangles past `kept` is there: kept <= t.
@@ -81,6 +85,26 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 namespace drawpipe {
+
+namespace {
+
+// One axis of the vector test: no centre between the extremes, the positions rounded to the
+// nearest sub-pixel in the current (ties-to-even) mode as NearestInt rounds them.
+bool no_centre_between(float lo, float hi) {
+    const int32_t first =
+        (int32_t(std::nearbyint(lo * 256.0f)) + 255 - 128 - kSmallCullMargin) >> 8;
+    const int32_t last = (int32_t(std::nearbyint(hi * 256.0f)) + kSmallCullMargin - 128) >> 8;
+    return last < first;
+}
+
+} // namespace
+
+bool misses_pixel_centres(const float a[2], const float b[2], const float c[2]) {
+    for (const float v : {a[0], a[1], b[0], b[1], c[0], c[1]})
+        if (!(std::fabs(v) < 16384.0f)) return false; // NaN too
+    return no_centre_between(std::min({a[0], b[0], c[0]}), std::max({a[0], b[0], c[0]})) ||
+           no_centre_between(std::min({a[1], b[1], c[1]}), std::max({a[1], b[1], c[1]}));
+}
 
 HWY_EXPORT(CullSmallTriangles);
 

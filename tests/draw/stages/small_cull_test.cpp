@@ -105,6 +105,8 @@ TEST(SmallCull, TheListDropsOnlyTrianglesThatHoldNoCentre) {
         const float* a = &records[5 * size_t(e[0])];
         const float* b = &records[5 * size_t(e[1])];
         const float* c = &records[5 * size_t(e[2])];
+        // The vectors' verdict is the one-triangle test's, rounding included.
+        ASSERT_EQ(is_kept, !misses_pixel_centres(a, b, c)) << "triangle " << t;
         if (is_kept)
             ++k;
         else
@@ -140,6 +142,17 @@ TEST(SmallCull, ANonFinitePositionIsKept) {
         EXPECT_FALSE(misses_pixel_centres(&t[0], &t[2], &t[4])) << bad;
         const float u[6] = {3.6f, 4.6f, 3.7f, bad, 3.65f, 4.9f};
         EXPECT_FALSE(misses_pixel_centres(&u[0], &u[2], &u[4])) << bad;
+        // The list's vectors too: 64 such triangles, each corner in turn the bad one.
+        std::vector<float> records;
+        std::vector<uint16_t> elts;
+        for (uint16_t i = 0; i < 64 * 3; ++i) {
+            const bool is_bad = i % 3 == (i / 3) % 3;
+            records.insert(records.end(), {is_bad && i % 2 ? bad : 3.6f + float(i % 3) * 0.05f,
+                                           is_bad && i % 2 == 0 ? bad : 4.6f, 0, 1});
+            elts.push_back(i);
+        }
+        EXPECT_EQ(cull_small_triangles(records.data(), 4, elts.data(), 64, elts.data()), 64u)
+            << bad;
     }
 }
 
