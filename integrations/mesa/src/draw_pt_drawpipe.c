@@ -599,32 +599,13 @@ small_cull_job(struct shade_window *w, struct shade_job *j)
    if (n < 3 || (!e && prim == PIPE_PRIM_TRIANGLES && (n == 9 || n == 27)) ||
        (!e && prim == PIPE_PRIM_TRIANGLE_FAN && n == 4))
       return false;
-   const unsigned tris = prim == PIPE_PRIM_TRIANGLES ? n / 3 : n - 2;
-   if (!grow((void **)&j->cull_elts, &j->cull_cap, 3 * tris, sizeof(ushort)))
+   if (!grow((void **)&j->cull_elts, &j->cull_cap, prim == PIPE_PRIM_TRIANGLES ? n : 3 * n,
+             sizeof(ushort)))
       return false;
-   ushort *out = j->cull_elts;
-#define ELT(i) (e ? e[i] : (ushort)(i))
-   for (unsigned t = 0, i = 2; t < tris; t++, out += 3) {
-      unsigned a, b, c;
-      if (prim == PIPE_PRIM_TRIANGLES) {
-         a = 3 * t, b = a + 1, c = a + 2;
-      } else if (prim == PIPE_PRIM_TRIANGLE_STRIP) {
-         const unsigned odd = i & 1;
-         if (w->flatshade_first)
-            a = i - 2, b = i + odd - 1, c = i - odd;
-         else
-            a = i + odd - 2, b = i - odd - 1, c = i;
-         i++;
-      } else if (w->flatshade_first) {
-         a = i - 1, b = i, c = 0, i++;
-      } else {
-         a = 0, b = i - 1, c = i, i++;
-      }
-      out[0] = ELT(a), out[1] = ELT(b), out[2] = ELT(c);
-   }
-#undef ELT
-   const unsigned kept = dp_cull_small_triangles(j->hw, w->whole->vinfo->size, j->cull_elts,
-                                                 tris, w->fe->small_cull_probe, j->cull_elts);
+   unsigned tris;
+   const unsigned kept = dp_cull_small_triangles(j->hw, w->whole->vinfo->size, prim,
+                                                 w->flatshade_first, e, n,
+                                                 w->fe->small_cull_probe, j->cull_elts, &tris);
    if (stat_enabled)
       atomic_fetch_add(&stat_small_culled, tris - kept);
    j->cull_count = 3 * kept;

@@ -4,6 +4,7 @@
 // render's layout with u16 elements.
 #include "drawpipe_stages.h"
 
+#include <drawpipe/decompose.hpp>
 #include <drawpipe/error.hpp>
 #include <drawpipe/extend/pipeline_stages.hpp>
 #include <drawpipe/extend/small_cull.hpp>
@@ -422,20 +423,32 @@ extern "C" unsigned dp_staged_piece(const struct dp_staged *staged, unsigned pie
 }
 
 extern "C" unsigned dp_cull_small_triangles(const float *records, unsigned stride,
-                                            const uint16_t *elts, unsigned triangles,
-                                            unsigned probe_min, uint16_t *out) {
+                                            unsigned prim, bool provoking_first,
+                                            const uint16_t *elts, unsigned count,
+                                            unsigned probe_min, uint16_t *out,
+                                            unsigned *triangles) {
+    // The triangles in the order llvmpipe's setup takes them from draw_elements and
+    // draw_arrays: drawpipe's for the rasterizer (GL's strip and fan orders per convention).
+    unsigned t = 0;
+    for_each_rasterized_whole(Prim(prim), provoking_first ? Provoking::first : Provoking::last,
+                              count, [&](uint32_t n, const uint32_t *pos) {
+                                  for (uint32_t k = 0; k < n; ++k)
+                                      out[3 * t + k] = elts ? elts[pos[k]] : uint16_t(pos[k]);
+                                  ++t;
+                              });
+    *triangles = t;
     // A probe of the first triangles first: a segment of larger triangles, nearly all kept (a
     // mesh at a large window), is handed over whole, without the test's cost.
     constexpr unsigned kProbe = 32;
-    if (probe_min && triangles > 2 * kProbe) {
+    if (probe_min && t > 2 * kProbe) {
         unsigned missed = 0;
-        for (unsigned t = 0; t < kProbe; ++t) {
-            const uint16_t *e = elts + 3 * t;
+        for (unsigned i = 0; i < kProbe; ++i) {
+            const uint16_t *e = out + 3 * i;
             missed += drawpipe::misses_pixel_centres(records + size_t(e[0]) * stride,
                                                      records + size_t(e[1]) * stride,
                                                      records + size_t(e[2]) * stride);
         }
-        if (missed < probe_min) return triangles;
+        if (missed < probe_min) return t;
     }
-    return drawpipe::cull_small_triangles(records, stride, elts, triangles, out);
+    return drawpipe::cull_small_triangles(records, stride, out, t, out);
 }

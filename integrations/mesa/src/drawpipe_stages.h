@@ -100,14 +100,17 @@ unsigned dp_staged_piece(const struct dp_staged *staged, unsigned piece, const f
                          unsigned *vertex_count, const uint16_t **elts, const unsigned **first,
                          const unsigned **count, const unsigned **prim);
 
-/* Small-primitive culling (drawpipe/extend/small_cull.hpp): keeps the triangles of `elts`
- * (three elements each, into records of `stride` floats starting with window x and y) whose
- * bounding box may hold a pixel centre, in order, into `out` (which may be `elts`); returns
- * how many. With probe_min, a segment whose first 32 triangles have fewer than probe_min that
- * miss every centre is not worth testing: `triangles` returned, all kept. Only for
+/* Small-primitive culling (drawpipe/extend/small_cull.hpp) of a segment's triangles: those of
+ * `count` elements of `elts` (NULL: in order) drawn as `prim` (PIPE_PRIM_TRIANGLES, _STRIP or
+ * _FAN), in the vertex order llvmpipe's setup takes them under the convention, into `out`
+ * (room for three elements a triangle), less those whose box holds no pixel centre (records of
+ * `stride` floats starting with window x and y). Returns the triangles kept, and in
+ * `triangles` how many there were. With probe_min, a segment whose first 32 triangles have
+ * fewer than probe_min that miss every centre is not worth testing: all kept. Only for
  * single-sample rasterization with centres at half pixels. */
-unsigned dp_cull_small_triangles(const float *records, unsigned stride, const uint16_t *elts,
-                                 unsigned triangles, unsigned probe_min, uint16_t *out);
+unsigned dp_cull_small_triangles(const float *records, unsigned stride, unsigned prim,
+                                 bool provoking_first, const uint16_t *elts, unsigned count,
+                                 unsigned probe_min, uint16_t *out, unsigned *triangles);
 
 #ifdef __cplusplus
 }
